@@ -1,0 +1,119 @@
+// JSON-RPC 2.0 message shapes, guards and error codes; the one place raw JSON becomes typed.
+
+export type JsonRpcId = string | number;
+export type JsonObject = { [key: string]: unknown };
+
+export interface JsonRpcRequest {
+  jsonrpc: '2.0';
+  id: JsonRpcId;
+  method: string;
+  params?: JsonObject;
+}
+export interface JsonRpcNotification {
+  jsonrpc: '2.0';
+  method: string;
+  params?: JsonObject;
+}
+export interface JsonRpcErrorObject {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+export interface JsonRpcResultResponse {
+  jsonrpc: '2.0';
+  id: JsonRpcId;
+  result: JsonObject;
+}
+export interface JsonRpcErrorResponse {
+  jsonrpc: '2.0';
+  id: JsonRpcId | null;
+  error: JsonRpcErrorObject;
+}
+export type JsonRpcResponse = JsonRpcResultResponse | JsonRpcErrorResponse;
+export type JsonRpcMessage = JsonRpcRequest | JsonRpcNotification | JsonRpcResponse;
+
+/** Standard codes (JSON-RPC 2.0 §5.1) and the MCP ones we emit. */
+export const ErrorCode = {
+  ParseError: -32700,
+  InvalidRequest: -32600,
+  MethodNotFound: -32601,
+  InvalidParams: -32602,
+  InternalError: -32603,
+  // -32099..-32000 are implementation-defined; these two match the SDK's meaning so clients map them well.
+  /** The server behind the call exited, failed to start or was stopped. */
+  ConnectionClosed: -32000,
+  /** The server did not answer within its `timeoutMs`. */
+  RequestTimeout: -32001,
+  /** MCP (legacy) resource not found, server/resources.mdx. */
+  ResourceNotFound: -32002,
+  /** A queue or size bound was hit; the request was refused rather than buffered without limit. */
+  Overloaded: -32003,
+} as const;
+
+/** A failure that has a JSON-RPC code; transports map it to an HTTP status, nothing else does. */
+export class SwitchboardError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+    this.name = 'SwitchboardError';
+  }
+  toJsonRpc(): JsonRpcErrorObject {
+    return this.data === undefined ? { code: this.code, message: this.message } : { code: this.code, message: this.message, data: this.data };
+  }
+}
+
+export function isObject(value: unknown): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function isValidId(value: unknown): value is JsonRpcId {
+  return typeof value === 'string' || (typeof value === 'number' && Number.isInteger(value));
+}
+
+export type Classified =
+  | { kind: 'request'; message: JsonRpcRequest }
+  | { kind: 'notification'; message: JsonRpcNotification }
+  | { kind: 'response'; message: JsonRpcResponse }
+  | { kind: 'invalid'; id: JsonRpcId | null; reason: string };
+
+/** Sorts a parsed value into one of the four JSON-RPC shapes, reading only the envelope. */
+export function classify(value: unknown): Classified {
+  if (!isObject(value)) return { kind: 'invalid', id: null, reason: 'a JSON-RPC message must be an object' };
+  const id = value.id;
+  const hasId = id !== undefined;
+  if (value.jsonrpc !== '2.0') return { kind: 'invalid', id: isValidId(id) ? id : null, reason: 'jsonrpc must be "2.0"' };
+  if (hasId && !isValidId(id) && !(id === null && 'error' in value)) {
+    return { kind: 'invalid', id: null, reason: 'id must be a string or an integer' };
+  }
+  const params = value.params;
+  if (typeof value.method === 'string') {
+    if (params !== undefined && !isObject(params)) {
+      return { kind: 'invalid', id: hasId && isValidId(id) ? id : null, reason: 'params must be an object' };
+    }
+    if (hasId) return { kind: 'request', message: value as unknown as JsonRpcRequest };
+    return { kind: 'notification', message: value as unknown as JsonRpcNotification };
+  }
+  if (value.method !== undefined) return { kind: 'invalid', id: isValidId(id) ? id : null, reason: 'method must be a string' };
+  if (hasId && ('result' in value || 'error' in value)) {
+    if ('error' in value && !(isObject(value.error) && typeof value.error.code === 'number')) {
+      return { kind: 'invalid', id: isValidId(id) ? id : null, reason: 'error must be an object with a numeric code' };
+    }
+    return { kind: 'response', message: value as unknown as JsonRpcResponse };
+  }
+  return { kind: 'invalid', id: isValidId(id) ? id : null, reason: 'not a request, notification or response' };
+}
+
+export function errorResponse(id: JsonRpcId | null, code: number, message: string, data?: unknown): JsonRpcErrorResponse {
+  return { jsonrpc: '2.0', id, error: data === undefined ? { code, message } : { code, message, data } };
+}
+
+export function resultResponse(id: JsonRpcId, result: JsonObject): JsonRpcResultResponse {
+  return { jsonrpc: '2.0', id, result };
+}
+
+export function isErrorResponse(message: JsonRpcResponse): message is JsonRpcErrorResponse {
+  return 'error' in message;
+}
