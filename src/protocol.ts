@@ -1,0 +1,17 @@
+// Protocol versions this proxy speaks and how it names itself; shared by both hops.
+import { createRequire } from 'node:module';
+
+/** Newest first (PROTOCOL.md §1.1). 2026-07-28 (stateless era) is not served yet. */
+export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
+export const LATEST_PROTOCOL_VERSION = '2025-11-25';
+/** What a Streamable HTTP server assumes when the MCP-Protocol-Version header is absent (transports.mdx). */
+export const DEFAULT_HTTP_PROTOCOL_VERSION = '2025-03-26';
+
+const pkg = createRequire(import.meta.url)('../package.json') as { version: string };
+export const SWITCHBOARD_VERSION: string = pkg.version;
+export const SWITCHBOARD_INFO = { name: 'mcp-switchboard', version: SWITCHBOARD_VERSION } as const;
+
+/** Echo the client's version when we speak it, else offer our newest (lifecycle.mdx, version negotiation). */
+export function negotiateVersion(requested: unknown): string {
+  return typeof requested === 'string' && SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION;
+}

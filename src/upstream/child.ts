@@ -1,0 +1,141 @@
+// One stdio child process: spawn without a shell, NDJSON in and out, stderr to the log, staged shutdown.
+import { execa } from 'execa';
+import type { Logger } from '../log.js';
+import { LineDecoder } from '../jsonrpc/ndjson.js';
+import type { ServerConfig } from '../config/types.js';
+
+export interface ChildExit {
+  readonly code: number | null;
+  readonly signal: string | null;
+  /** Why the spawn itself failed (command missing, not executable), if it did. */
+  readonly spawnError?: string;
+}
+
+export interface ChildEvents {
+  onLine(line: string): void;
+  onExit(exit: ChildExit): void;
+}
+
+export interface ShutdownTimings {
+  /** Wait after closing stdin before SIGTERM, ms (the SDK's StdioClientTransport also uses 2 s). */
+  readonly afterStdinCloseMs: number;
+  /** Wait after SIGTERM before SIGKILL, ms. */
+  readonly afterTermMs: number;
+}
+
+export const DEFAULT_SHUTDOWN: ShutdownTimings = { afterStdinCloseMs: 2000, afterTermMs: 2000 };
+
+/** Most bytes queued towards a child's stdin before writes are refused, bytes (a child that stopped reading). */
+const MAX_STDIN_BACKLOG_BYTES = 64 * 1024 * 1024;
+/** Longest stderr line logged whole, bytes; longer lines are cut (servers dump stack traces and blobs there). */
+const MAX_STDERR_LINE_BYTES = 64 * 1024;
+
+export class ChildProcess {
+  readonly pid: number | undefined;
+  private readonly process: ReturnType<typeof spawn>;
+  private exited: ChildExit | undefined;
+  private readonly exitWaiters: Array<() => void> = [];
+  private stopping: Promise<void> | undefined;
+
+  constructor(
+    private readonly config: ServerConfig,
+    private readonly log: Logger,
+    maxLineBytes: number,
+    events: ChildEvents,
+    private readonly shutdown: ShutdownTimings = DEFAULT_SHUTDOWN,
+  ) {
+    this.process = spawn(config);
+    this.pid = this.process.pid;
+
+    const stdout = new LineDecoder(maxLineBytes, {
+      onLine: events.onLine,
+      onOversize: (bytes) => this.log.warn({ bytes, limit: maxLineBytes }, 'dropped an oversize line from stdout'),
+    });
+    const stderr = new LineDecoder(MAX_STDERR_LINE_BYTES, {
+      onLine: (line) => this.log.info({ stderr: line }, 'server stderr'),
+      onOversize: (bytes) => this.log.info({ bytes }, 'server wrote an oversize stderr line (not shown)'),
+    });
+    this.process.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk));
+    this.process.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
+    // A child that exits while we write gives EPIPE; the exit handler reports the real cause.
+    this.process.stdin?.on('error', (error) => this.log.debug({ err: error.message }, 'stdin closed'));
+
+    void this.process.then((result) => {
+      const spawnError = result.failed && result.exitCode === undefined && !result.signal ? spawnFailure(result) : undefined;
+      this.exited = {
+        code: result.exitCode ?? null,
+        signal: result.signal ?? null,
+        ...(spawnError === undefined ? {} : { spawnError }),
+      };
+      for (const wake of this.exitWaiters.splice(0)) wake();
+      events.onExit(this.exited);
+    });
+  }
+
+  get alive(): boolean {
+    return this.exited === undefined;
+  }
+
+  /** Writes one already-serialized message; false when the child is gone or stopped reading. */
+  write(line: string): boolean {
+    const stdin = this.process.stdin;
+    if (this.exited !== undefined || this.stopping !== undefined || stdin === null || stdin.destroyed) return false;
+    if (stdin.writableLength > MAX_STDIN_BACKLOG_BYTES) return false;
+    stdin.write(line);
+    return true;
+  }
+
+  /** Idempotent staged stop: close stdin, wait, SIGTERM, wait, SIGKILL (PROTOCOL.md §5). */
+  stop(): Promise<void> {
+    this.stopping ??= this.runShutdown();
+    return this.stopping;
+  }
+
+  private async runShutdown(): Promise<void> {
+    if (this.exited !== undefined) return;
+    this.process.stdin?.end();
+    if (await this.waitForExit(this.shutdown.afterStdinCloseMs)) return;
+    this.log.info({ pid: this.pid }, 'server did not exit after stdin closed; sending SIGTERM');
+    this.process.kill('SIGTERM');
+    if (await this.waitForExit(this.shutdown.afterTermMs)) return;
+    this.log.warn({ pid: this.pid }, 'server ignored SIGTERM; sending SIGKILL');
+    this.process.kill('SIGKILL');
+    await this.waitForExit(5000);
+  }
+
+  private waitForExit(ms: number): Promise<boolean> {
+    if (this.exited !== undefined) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => resolve(false), ms);
+      timer.unref();
+      this.exitWaiters.push(() => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
+  }
+}
+
+function spawn(config: ServerConfig) {
+  return execa(config.command, [...config.args], {
+    cwd: config.cwd,
+    env: config.env,
+    extendEnv: false,
+    stdin: 'pipe',
+    stdout: 'pipe',
+    stderr: 'pipe',
+    buffer: false,
+    reject: false,
+    encoding: 'buffer',
+    // We run our own stdin -> SIGTERM -> SIGKILL sequence; execa's would race it.
+    forceKillAfterDelay: false,
+    cleanup: true,
+    windowsHide: true,
+  });
+}
+
+function spawnFailure(result: { code?: string; originalMessage?: string; shortMessage?: string }): string {
+  if (result.code === 'ENOENT') return 'command not found';
+  if (result.code === 'EACCES') return 'command is not executable';
+  return result.originalMessage ?? result.shortMessage ?? 'spawn failed';
+}

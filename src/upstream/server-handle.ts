@@ -1,0 +1,256 @@
+// Supervises one server instance: start, list, restart with capped backoff, re-list on list_changed.
+import type { Logger } from '../log.js';
+import type { ServerConfig } from '../config/types.js';
+import {
+  ErrorCode,
+  SwitchboardError,
+  isObject,
+  type JsonObject,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+} from '../jsonrpc/messages.js';
+import type { ChildExit, ShutdownTimings } from './child.js';
+import { UpstreamConnection, describeExit, type Pending } from './connection.js';
+import type { Caller, ListKind, ServerIdentity, ServerLists } from './types.js';
+
+export type ServerState = 'starting' | 'ready' | 'backoff' | 'stopped';
+
+export interface ServerHandleEvents {
+  /** The instance (re)started and was listed, or one of its lists changed. */
+  onLists(handle: ServerHandle, changed: readonly ListKind[]): void;
+  onStateChange?(handle: ServerHandle, state: ServerState): void;
+  onNotification(handle: ServerHandle, connection: UpstreamConnection, message: JsonRpcNotification): void;
+  onServerRequest(handle: ServerHandle, connection: UpstreamConnection, message: JsonRpcRequest): void;
+}
+
+export interface ServerHandleOptions {
+  readonly maxLineBytes: number;
+  readonly shutdown?: ShutdownTimings;
+}
+
+/** A child that stayed up this long has its backoff reset, ms. */
+const STABLE_AFTER_MS = 10_000;
+/** Requests held while the server (re)starts, per server; beyond this they are refused. */
+const MAX_WAITING = 1_000;
+/** Pages followed per list before we call the server broken (a cursor loop), pages. */
+const MAX_LIST_PAGES = 1_000;
+
+const EMPTY_LISTS: ServerLists = { tools: [], prompts: [], resources: [], resourceTemplates: [] };
+
+interface Waiting {
+  readonly caller: Caller;
+  readonly request: JsonRpcRequest;
+  readonly timer: NodeJS.Timeout;
+  readonly onForwarded: (outcome: Pending | SwitchboardError) => void;
+}
+
+export class ServerHandle {
+  state: ServerState = 'starting';
+  connection: UpstreamConnection | undefined;
+  identity: ServerIdentity | undefined;
+  lists: ServerLists = EMPTY_LISTS;
+  restarts = 0;
+  lastError: string | undefined;
+  private failures = 0;
+  private readyAt = 0;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private waiting: Waiting[] = [];
+  /** Lists being re-fetched; a second list_changed while one runs schedules one more pass. */
+  private relisting = new Map<ListKind, boolean>();
+
+  constructor(
+    readonly config: ServerConfig,
+    private readonly log: Logger,
+    private readonly events: ServerHandleEvents,
+    private readonly options: ServerHandleOptions,
+    /** The session this instance belongs to when the server is isolated per session. */
+    readonly owner: string | undefined = undefined,
+  ) {}
+
+  get name(): string {
+    return this.config.name;
+  }
+
+  start(): void {
+    if (this.state === 'stopped') return;
+    this.setState('starting');
+    const connection = new UpstreamConnection(this.config, this.log, {
+      onNotification: (conn, message) => this.onNotification(conn, message),
+      onServerRequest: (conn, message) => this.events.onServerRequest(this, conn, message),
+      onExit: (conn, exit) => this.onExit(conn, exit),
+    }, { maxLineBytes: this.options.maxLineBytes, ...(this.options.shutdown ? { shutdown: this.options.shutdown } : {}) });
+    this.connection = connection;
+    void this.bringUp(connection);
+  }
+
+  /**
+   * Sends a client request to the current child, or holds it (bounded, up to the server's timeout)
+   * while the server starts or restarts. `onForwarded` gets the pending entry or the error to answer.
+   */
+  forward(caller: Caller, request: JsonRpcRequest, onForwarded: (outcome: Pending | SwitchboardError) => void): void {
+    if (this.state === 'ready' && this.connection !== undefined) {
+      onForwarded(this.connection.forward(caller, request));
+      return;
+    }
+    if (this.state === 'stopped') {
+      onForwarded(new SwitchboardError(ErrorCode.ConnectionClosed, `server ${this.name} is stopped`));
+      return;
+    }
+    if (this.waiting.length >= MAX_WAITING) {
+      onForwarded(new SwitchboardError(ErrorCode.Overloaded, `server ${this.name} is starting and too many requests are waiting for it`));
+      return;
+    }
+    const timer = setTimeout(() => {
+      this.waiting = this.waiting.filter((w) => w.timer !== timer);
+      const why = this.lastError === undefined ? 'is still starting' : `is not available (${this.lastError})`;
+      onForwarded(new SwitchboardError(ErrorCode.ConnectionClosed, `server ${this.name} ${why}`));
+    }, this.config.timeoutMs);
+    timer.unref();
+    this.waiting.push({ caller, request, timer, onForwarded });
+  }
+
+  /** Drops a held request whose caller went away. */
+  abandon(caller: Caller): void {
+    this.waiting = this.waiting.filter((w) => {
+      if (w.caller !== caller) return true;
+      clearTimeout(w.timer);
+      return false;
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.setState('stopped');
+    clearTimeout(this.retryTimer);
+    for (const w of this.waiting.splice(0)) {
+      clearTimeout(w.timer);
+      w.onForwarded(new SwitchboardError(ErrorCode.ConnectionClosed, `server ${this.name} is stopped`));
+    }
+    await this.connection?.stop();
+  }
+
+  private async bringUp(connection: UpstreamConnection): Promise<void> {
+    try {
+      this.identity = await connection.initialize();
+      this.lists = await this.fetchAll(connection);
+    } catch (error) {
+      if (connection !== this.connection || this.state === 'stopped') return;
+      this.lastError = error instanceof Error ? error.message : String(error);
+      this.log.error({ err: this.lastError }, 'server failed to initialize; stopping this instance');
+      // onExit schedules the restart once the child is gone.
+      void connection.stop();
+      return;
+    }
+    if (connection !== this.connection || this.state === 'stopped') return;
+    this.lastError = undefined;
+    this.readyAt = Date.now();
+    this.log.info(
+      { pid: connection.pid, protocolVersion: this.identity.protocolVersion, tools: this.lists.tools.length, restarts: this.restarts },
+      'server ready',
+    );
+    this.setState('ready');
+    this.events.onLists(this, ['tools', 'prompts', 'resources', 'resourceTemplates']);
+    for (const w of this.waiting.splice(0)) {
+      clearTimeout(w.timer);
+      w.onForwarded(connection.forward(w.caller, w.request));
+    }
+  }
+
+  private async fetchAll(connection: UpstreamConnection): Promise<ServerLists> {
+    const caps = connection.identity?.capabilities ?? {};
+    const [tools, prompts, resources, resourceTemplates] = await Promise.all([
+      caps.tools ? this.fetchList(connection, 'tools') : [],
+      caps.prompts ? this.fetchList(connection, 'prompts') : [],
+      caps.resources ? this.fetchList(connection, 'resources') : [],
+      caps.resources ? this.fetchList(connection, 'resourceTemplates') : [],
+    ]);
+    return { tools, prompts, resources, resourceTemplates };
+  }
+
+  /** Follows `nextCursor` to the end (pagination.mdx); an error on a page fails the whole list. */
+  private async fetchList(connection: UpstreamConnection, kind: ListKind): Promise<Record<string, unknown>[]> {
+    const method = kind === 'resourceTemplates' ? 'resources/templates/list' : `${kind}/list`;
+    const items: Record<string, unknown>[] = [];
+    let cursor: string | undefined;
+    for (let page = 0; page < MAX_LIST_PAGES; page++) {
+      let result: JsonObject;
+      try {
+        result = await connection.request(method, cursor === undefined ? {} : { cursor });
+      } catch (error) {
+        // Servers that declare `resources` but not templates answer -32601; an empty list is the truth then.
+        if (error instanceof SwitchboardError && error.code === ErrorCode.MethodNotFound) return items;
+        throw error;
+      }
+      const list = result[kind];
+      if (Array.isArray(list)) for (const item of list) if (isObject(item)) items.push(item);
+      cursor = typeof result.nextCursor === 'string' && result.nextCursor !== '' ? result.nextCursor : undefined;
+      if (cursor === undefined) return items;
+    }
+    throw new SwitchboardError(ErrorCode.InternalError, `server ${this.name} paginated ${method} past ${MAX_LIST_PAGES} pages`);
+  }
+
+  private onNotification(connection: UpstreamConnection, message: JsonRpcNotification): void {
+    const kind = LIST_CHANGED.get(message.method);
+    if (kind !== undefined) {
+      if (connection === this.connection && this.state === 'ready') void this.relist(connection, kind);
+      return;
+    }
+    this.events.onNotification(this, connection, message);
+  }
+
+  private async relist(connection: UpstreamConnection, kinds: readonly ListKind[]): Promise<void> {
+    const first = kinds[0] as ListKind;
+    if (this.relisting.has(first)) {
+      this.relisting.set(first, true);
+      return;
+    }
+    this.relisting.set(first, false);
+    try {
+      do {
+        this.relisting.set(first, false);
+        const fresh = await Promise.all(kinds.map((kind) => this.fetchList(connection, kind)));
+        if (connection !== this.connection) return;
+        const next: Record<ListKind, readonly Record<string, unknown>[]> = { ...this.lists };
+        kinds.forEach((kind, i) => (next[kind] = fresh[i] ?? []));
+        this.lists = next;
+        this.events.onLists(this, kinds);
+      } while (this.relisting.get(first) === true);
+    } catch (error) {
+      this.log.warn({ err: error instanceof Error ? error.message : String(error) }, 're-listing after list_changed failed; keeping the previous list');
+    } finally {
+      this.relisting.delete(first);
+    }
+  }
+
+  private onExit(connection: UpstreamConnection, exit: ChildExit): void {
+    if (connection !== this.connection) return;
+    if (this.state === 'stopped') {
+      this.log.info({ pid: connection.pid, exit: describeExit(exit) }, 'server stopped');
+      return;
+    }
+    const wasReady = this.state === 'ready';
+    this.lastError ??= describeExit(exit);
+    if (wasReady && Date.now() - this.readyAt >= STABLE_AFTER_MS) this.failures = 0;
+    const delay = Math.min(this.config.restart.initialDelayMs * 2 ** this.failures, this.config.restart.maxDelayMs);
+    this.failures += 1;
+    this.log.error({ pid: connection.pid, exit: describeExit(exit), restartInMs: delay }, 'server exited; restarting');
+    this.setState('backoff');
+    this.retryTimer = setTimeout(() => {
+      this.restarts += 1;
+      this.lastError = undefined;
+      this.start();
+    }, delay);
+    this.retryTimer.unref();
+  }
+
+  private setState(state: ServerState): void {
+    if (this.state === state) return;
+    this.state = state;
+    this.events.onStateChange?.(this, state);
+  }
+}
+
+const LIST_CHANGED = new Map<string, readonly ListKind[]>([
+  ['notifications/tools/list_changed', ['tools']],
+  ['notifications/prompts/list_changed', ['prompts']],
+  ['notifications/resources/list_changed', ['resources', 'resourceTemplates']],
+]);

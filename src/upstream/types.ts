@@ -1,0 +1,33 @@
+// What the upstream layer needs from whoever sends it requests; implemented by sessions above it.
+import type { JsonRpcId, JsonRpcMessage } from '../jsonrpc/messages.js';
+
+/** The downstream side of a forwarded request: a client session, seen only through this interface. */
+export interface Caller {
+  /** Stable identifier for logs and routing policy (the session id). */
+  readonly key: string;
+  /**
+   * Delivers a message from a child, ids already restored to the caller's own. `relatedTo` is the
+   * caller's request id the message belongs to (a response, its progress), or undefined when unrelated.
+   */
+  deliver(message: JsonRpcMessage, relatedTo: JsonRpcId | undefined): void;
+  /** Drops bookkeeping for a request that has been answered or failed. */
+  settled(downstreamId: JsonRpcId): void;
+}
+
+/** What a child told us about itself in its initialize result. */
+export interface ServerIdentity {
+  readonly protocolVersion: string;
+  readonly capabilities: Readonly<Record<string, unknown>>;
+  readonly serverInfo: Readonly<Record<string, unknown>>;
+  readonly instructions: string | undefined;
+}
+
+/** A child's four lists as last fetched, every page followed. Items are the child's JSON, untouched. */
+export interface ServerLists {
+  readonly tools: readonly Record<string, unknown>[];
+  readonly prompts: readonly Record<string, unknown>[];
+  readonly resources: readonly Record<string, unknown>[];
+  readonly resourceTemplates: readonly Record<string, unknown>[];
+}
+
+export type ListKind = keyof ServerLists;

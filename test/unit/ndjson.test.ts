@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { LineDecoder } from '../../src/jsonrpc/ndjson.js';
+
+function collect(maxLineBytes = 1 << 20) {
+  const lines: string[] = [];
+  const oversize: number[] = [];
+  const decoder = new LineDecoder(maxLineBytes, {
+    onLine: (line) => lines.push(line),
+    onOversize: (n) => oversize.push(n),
+  });
+  return { decoder, lines, oversize };
+}
+
+describe('LineDecoder', () => {
+  it('yields every line of a stream cut at random points, multi-byte characters included', () => {
+    const messages = Array.from({ length: 200 }, (_, i) =>
+      JSON.stringify({ jsonrpc: '2.0', id: i, result: { text: `héllo 世界 👋🏽 ${'x'.repeat(i * 7)}` } }),
+    );
+    const bytes = Buffer.from(messages.join('\n') + '\n');
+    for (let seed = 1; seed <= 20; seed++) {
+      const { decoder, lines } = collect();
+      let state = seed;
+      let offset = 0;
+      while (offset < bytes.length) {
+        state = (state * 1103515245 + 12345) % 2147483648;
+        const size = 1 + (state % 97);
+        decoder.push(bytes.subarray(offset, offset + size));
+        offset += size;
+      }
+      expect(lines).toEqual(messages);
+      expect(decoder.bufferedBytes).toBe(0);
+    }
+  });
+
+  it('strips a trailing carriage return and skips empty lines', () => {
+    const { decoder, lines } = collect();
+    decoder.push(Buffer.from('{"a":1}\r\n\n\r\n{"b":2}\n'));
+    expect(lines).toEqual(['{"a":1}', '{"b":2}']);
+  });
+
+  it('holds a partial line until its newline arrives', () => {
+    const { decoder, lines } = collect();
+    decoder.push(Buffer.from('{"a":'));
+    expect(lines).toEqual([]);
+    decoder.push(Buffer.from('1}\n{"b"'));
+    expect(lines).toEqual(['{"a":1}']);
+    expect(decoder.bufferedBytes).toBe(4);
+  });
+
+  it('drops an oversize line whole, reports it once, and keeps the lines around it', () => {
+    const { decoder, lines, oversize } = collect(100);
+    decoder.push(Buffer.from('{"before":1}\n' + 'y'.repeat(60)));
+    decoder.push(Buffer.from('z'.repeat(60)));
+    decoder.push(Buffer.from('z'.repeat(500)));
+    decoder.push(Buffer.from('tail\n{"after":2}\n'));
+    expect(lines).toEqual(['{"before":1}', '{"after":2}']);
+    expect(oversize).toEqual([624]);
+    expect(decoder.bufferedBytes).toBe(0);
+  });
+
+  it('drops an oversize line that arrives in one chunk', () => {
+    const { decoder, lines, oversize } = collect(10);
+    decoder.push(Buffer.from('0123456789abcdef\n{"ok":1}\n'));
+    expect(lines).toEqual(['{"ok":1}']);
+    expect(oversize).toEqual([16]);
+  });
+});
