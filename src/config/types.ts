@@ -62,6 +62,8 @@ export interface SwitchboardConfig {
   readonly profiles: Readonly<Record<string, unknown>>;
   readonly auth: Readonly<Record<string, unknown>>;
   readonly sanitize: Readonly<Record<string, unknown>>;
+  /** pino level for the daemon's own logs: fatal, error, warn, info, debug, trace or silent. */
+  readonly logLevel: string;
   /** Non-fatal findings (unknown keys and the like), each one line naming file and JSON path. */
   readonly warnings: readonly string[];
 }

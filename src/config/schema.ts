@@ -1,0 +1,147 @@
+// Shape and defaults of proxy.config.json, checked on the raw file text before `${VAR}` substitution,
+// so a value echoed in an error is what the user wrote, never what a variable expanded to.
+
+import { z } from 'zod';
+
+/** setTimeout treats larger delays as 1 ms, so every duration is capped here. */
+export const MAX_TIMER_MS = 2_147_483_647;
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+export const ALIAS_PATTERN = /^[A-Za-z0-9_-]{1,24}$/;
+export const SEPARATOR_PATTERN = /^[A-Za-z0-9_-]{1,4}$/;
+
+export const DEFAULTS = {
+  host: '127.0.0.1',
+  port: 8808,
+  separator: '__',
+  /** Characters; 48 leaves room for a host's own `mcp__<name>__` prefix within 64. */
+  maxNameLength: 48,
+  /** Bytes (4 MiB). */
+  maxBodyBytes: 4 * 1024 * 1024,
+  /** Bytes (16 MiB); a child's stdout line longer than this is dropped. */
+  maxLineBytes: 16 * 1024 * 1024,
+  /** Client sessions held at once. */
+  maxSessions: 10_000,
+  /** Items per list page sent to clients. */
+  pageSize: 100,
+  /** Milliseconds (30 min). */
+  sessionIdleMs: 30 * 60 * 1000,
+  /** Milliseconds, per request towards a server. */
+  timeoutMs: 60_000,
+  /** Milliseconds; first restart delay after a crash. */
+  restartInitialDelayMs: 500,
+  /** Milliseconds; cap of the restart backoff. */
+  restartMaxDelayMs: 30_000,
+  logLevel: 'info',
+} as const;
+
+function int(min: number, max: number): z.ZodNumber {
+  const error = `expected an integer between ${min} and ${max}`;
+  return z.number({ error }).int({ error }).min(min, { error }).max(max, { error });
+}
+
+const nonEmptyString = z.string({ error: 'expected a non-empty string' }).min(1, { error: 'expected a non-empty string' });
+const anyString = z.string({ error: 'expected a string' });
+
+function stringArray(item: z.ZodString): z.ZodArray<z.ZodString> {
+  return z.array(item, { error: 'expected an array of strings' });
+}
+
+const objectError = { error: 'expected an object' };
+
+/** Sections owned by later features: only required to be objects here, kept verbatim. */
+const opaqueSection = z.record(z.string(), z.unknown(), objectError).default({});
+
+const restartObject = z.object(
+  {
+    initialDelayMs: int(1, MAX_TIMER_MS).default(DEFAULTS.restartInitialDelayMs),
+    maxDelayMs: int(1, MAX_TIMER_MS).default(DEFAULTS.restartMaxDelayMs),
+  },
+  objectError,
+);
+export const restartSchema = restartObject.prefault({});
+
+export const serverSchema = z.object(
+  {
+    // Claude Desktop writes `"type": "stdio"`; anything else is rejected before this schema runs.
+    type: z.literal('stdio').optional(),
+    command: nonEmptyString,
+    args: stringArray(anyString).default([]),
+    env: z.record(z.string(), anyString, objectError).default({}),
+    cwd: nonEmptyString.optional(),
+    // Pattern checked after substitution, since `${VAR}` itself would not match.
+    alias: nonEmptyString.optional(),
+    isolation: z.enum(['shared', 'session'], { error: 'expected "shared" or "session"' }).default('shared'),
+    timeoutMs: int(1, MAX_TIMER_MS).default(DEFAULTS.timeoutMs),
+    disabled: z.boolean({ error: 'expected true or false' }).default(false),
+    restart: restartSchema,
+    roots: stringArray(nonEmptyString).default([]),
+  },
+  objectError,
+);
+
+export type RawServer = z.output<typeof serverSchema>;
+
+const listenObject = z.object(
+  {
+    host: nonEmptyString.default(DEFAULTS.host),
+    port: int(0, 65535).default(DEFAULTS.port),
+  },
+  objectError,
+);
+const listenSchema = listenObject.prefault({});
+
+const namespaceObject = z.object(
+  {
+    separator: z
+      .string({ error: 'expected a string' })
+      .regex(SEPARATOR_PATTERN, { error: `expected 1 to 4 characters of [A-Za-z0-9_-]` })
+      .default(DEFAULTS.separator),
+    maxLength: int(16, 128).default(DEFAULTS.maxNameLength),
+  },
+  objectError,
+);
+const namespaceSchema = namespaceObject.prefault({});
+
+const limitsObject = z.object(
+  {
+    maxBodyBytes: int(1, 2 ** 30).default(DEFAULTS.maxBodyBytes),
+    maxLineBytes: int(1, 2 ** 30).default(DEFAULTS.maxLineBytes),
+    maxSessions: int(1, 10_000_000).default(DEFAULTS.maxSessions),
+    pageSize: int(1, 10_000).default(DEFAULTS.pageSize),
+    sessionIdleMs: int(1, MAX_TIMER_MS).default(DEFAULTS.sessionIdleMs),
+  },
+  objectError,
+);
+const limitsSchema = limitsObject.prefault({});
+
+/** Everything but `mcpServers`, whose entries are checked one by one to scope errors per server. */
+export const topSchema = z.object({
+  mcpServers: z.record(z.string(), z.unknown(), { error: 'expected an object mapping server names to servers' }),
+  listen: listenSchema,
+  namespace: namespaceSchema,
+  limits: limitsSchema,
+  allowedOrigins: stringArray(nonEmptyString).default([]),
+  profiles: opaqueSection,
+  auth: opaqueSection,
+  sanitize: opaqueSection,
+  logLevel: z.enum(LOG_LEVELS, { error: `expected one of ${LOG_LEVELS.join(', ')}` }).default(DEFAULTS.logLevel),
+});
+
+export type RawTop = z.output<typeof topSchema>;
+
+/** Keys each object level understands; anything else is warned about and ignored. */
+export const KNOWN_KEYS = {
+  top: new Set(Object.keys(topSchema.shape)),
+  server: new Set(Object.keys(serverSchema.shape)),
+  restart: new Set(Object.keys(restartObject.shape)),
+  listen: new Set(Object.keys(listenObject.shape)),
+  namespace: new Set(Object.keys(namespaceObject.shape)),
+  limits: new Set(Object.keys(limitsObject.shape)),
+} as const;
+
+/** Paths whose values may be secrets: never echoed in messages. */
+export function isSecretPath(path: readonly PropertyKey[]): boolean {
+  return (path[0] === 'mcpServers' && path[2] === 'env') || path[0] === 'auth';
+}

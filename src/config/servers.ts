@@ -1,0 +1,216 @@
+// One `mcpServers` entry → ServerConfig: substitution, command lookup, child environment, paths.
+
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { describeValue, type Findings, type PathSegment } from './errors.js';
+import { substitute, type ProblemSink, type Substituted } from './interpolate.js';
+import { ALIAS_PATTERN, KNOWN_KEYS, serverSchema } from './schema.js';
+import { reportIssues, warnUnknownKeys, isPlainObject } from './validate.js';
+import type { ServerConfig } from './types.js';
+
+/**
+ * What a child inherits from the daemon: enough to run a shell tool and find user files, nothing
+ * that is commonly a credential. Everything else must be listed in the server's `env`.
+ */
+export const SAFE_ENV_KEYS = [
+  'HOME',
+  'LOGNAME',
+  'PATH',
+  'SHELL',
+  'TERM',
+  'USER',
+  'LANG',
+  'LC_ALL',
+  'LC_CTYPE',
+  'TZ',
+  'TMPDIR',
+  'NODE_EXTRA_CA_CERTS',
+  'SYSTEMROOT',
+  'XDG_RUNTIME_DIR',
+] as const;
+
+export interface ServerContext {
+  readonly dir: string;
+  readonly env: NodeJS.ProcessEnv;
+  readonly findings: Findings;
+}
+
+const REMOTE = 'remote servers are not supported; only stdio servers (command) are';
+
+export interface ResolvedServer {
+  readonly config: ServerConfig;
+  /** The alias as it may appear in messages: as written when it came from a variable. */
+  readonly aliasShown: string;
+}
+
+export function resolveServer(name: string, raw: unknown, ctx: ServerContext): ResolvedServer | undefined {
+  const { findings } = ctx;
+  const at: PathSegment[] = ['mcpServers', name];
+  if (name === '') {
+    findings.error(at, 'server name must not be empty');
+    return undefined;
+  }
+  if (!isPlainObject(raw)) {
+    findings.error(at, `expected an object with a "command", got ${describeValue(raw)}`);
+    return undefined;
+  }
+  if ('url' in raw) {
+    findings.error([...at, 'url'], REMOTE);
+    return undefined;
+  }
+  if (raw['type'] !== undefined && raw['type'] !== 'stdio') {
+    findings.error([...at, 'type'], `${REMOTE}, got ${describeValue(raw['type'])}`);
+    return undefined;
+  }
+  warnUnknownKeys(raw, KNOWN_KEYS.server, at, findings);
+  if (isPlainObject(raw['restart'])) warnUnknownKeys(raw['restart'], KNOWN_KEYS.restart, [...at, 'restart'], findings);
+
+  const parsed = serverSchema.safeParse(raw);
+  if (!parsed.success) {
+    reportIssues(parsed.error.issues, raw, at, findings);
+    return undefined;
+  }
+  const server = parsed.data;
+  if (server.restart.maxDelayMs < server.restart.initialDelayMs) {
+    findings.error([...at, 'restart', 'maxDelayMs'], 'must not be less than restart.initialDelayMs');
+  }
+
+  const disabled = server.disabled;
+  // A disabled server is often disabled because its token is not available on this machine.
+  const sink: ProblemSink = disabled
+    ? (p, problem) => findings.warn(p, `${problem} (server is disabled, ignored)`)
+    : (p, problem) => findings.error(p, problem);
+  // `clean` lets later checks skip a value whose substitution already produced an error.
+  const sub = (text: string, ...rest: PathSegment[]): Substituted & { clean: boolean } => {
+    const before = findings.count;
+    const result = substitute(text, [...at, ...rest], ctx.env, sink);
+    return { ...result, clean: findings.count === before };
+  };
+
+  const command = sub(server.command, 'command');
+  const args = server.args.map((a, i) => sub(a, 'args', i).value);
+  const configuredEnv = Object.entries(server.env).map(([k, v]) => [k, sub(v, 'env', k).value] as const);
+  const roots = server.roots.map((r, i) => pathToFileURL(path.resolve(ctx.dir, sub(r, 'roots', i).value)).href);
+
+  let alias = defaultAlias(name);
+  let aliasShown = alias;
+  if (server.alias !== undefined) {
+    const written = sub(server.alias, 'alias');
+    alias = written.value;
+    aliasShown = written.fromEnv ? server.alias : alias;
+    if (written.clean && !ALIAS_PATTERN.test(alias)) {
+      findings.error([...at, 'alias'], `expected 1 to 24 characters of [A-Za-z0-9_-], got ${describeValue(server.alias)}`);
+    }
+  }
+
+  let cwd = ctx.dir;
+  if (server.cwd !== undefined) {
+    const written = sub(server.cwd, 'cwd');
+    cwd = path.resolve(ctx.dir, written.value);
+    if (!disabled && written.clean && !isDirectory(cwd)) {
+      const shown = written.fromEnv ? describeValue(server.cwd) : JSON.stringify(cwd);
+      findings.error([...at, 'cwd'], `no such directory: ${shown}`);
+    }
+  }
+
+  let executable = command.value;
+  if (!command.clean) {
+    // Already reported; looking up a half-substituted name would only add a misleading error.
+  } else if (command.value === '') {
+    if (!disabled) findings.error([...at, 'command'], 'is empty after substituting variables');
+  } else {
+    const found = findCommand(command.value, ctx.dir, ctx.env['PATH']);
+    if (found.ok) executable = found.path;
+    else if (!disabled) {
+      // The resolved location would reveal a variable's value; the written form never does.
+      const where = found.looked !== undefined && !command.fromEnv ? ` (looked at ${found.looked})` : '';
+      findings.error([...at, 'command'], `command ${describeValue(server.command)} ${found.problem}${where}`);
+    }
+  }
+
+  const env = childEnv(ctx.env, configuredEnv);
+  const config: ServerConfig = {
+    name,
+    alias,
+    command: executable,
+    commandAsWritten: server.command,
+    args,
+    env,
+    cwd,
+    isolation: server.isolation,
+    timeoutMs: server.timeoutMs,
+    disabled,
+    restart: { initialDelayMs: server.restart.initialDelayMs, maxDelayMs: server.restart.maxDelayMs },
+    roots,
+  };
+  return { config, aliasShown };
+}
+
+/** The key made name-safe: tool names may only use [A-Za-z0-9_-] and must stay short. */
+export function defaultAlias(name: string): string {
+  return name.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 24);
+}
+
+export function childEnv(
+  daemonEnv: NodeJS.ProcessEnv,
+  configured: readonly (readonly [string, string])[],
+): Record<string, string> {
+  const entries = new Map<string, string>();
+  for (const key of SAFE_ENV_KEYS) {
+    const value = daemonEnv[key];
+    if (value !== undefined) entries.set(key, value);
+  }
+  for (const [key, value] of configured) entries.set(key, value);
+  // fromEntries defines own properties, so a key like `__proto__` cannot reach the prototype.
+  return Object.fromEntries(entries);
+}
+
+type Found =
+  | { readonly ok: true; readonly path: string }
+  | { readonly ok: false; readonly problem: string; readonly looked?: string };
+
+export function findCommand(command: string, dir: string, pathVar: string | undefined): Found {
+  const hasSeparator = command.includes('/') || (process.platform === 'win32' && command.includes('\\'));
+  if (hasSeparator) {
+    const candidate = path.resolve(dir, command);
+    if (isExecutableFile(candidate)) return { ok: true, path: candidate };
+    if (isDirectory(candidate)) return { ok: false, problem: 'is a directory', looked: candidate };
+    const problem = fs.existsSync(candidate) ? 'is not executable' : 'not found';
+    return { ok: false, problem, looked: candidate };
+  }
+  const bin = path.join(dir, 'node_modules', '.bin');
+  // Relative PATH entries would make the result depend on the daemon's cwd; they are skipped.
+  const dirs = [bin, ...(pathVar ?? '').split(path.delimiter).filter((d) => d !== '' && path.isAbsolute(d))];
+  for (const d of dirs) {
+    for (const name of executableNames(command)) {
+      const candidate = path.join(d, name);
+      if (isExecutableFile(candidate)) return { ok: true, path: candidate };
+    }
+  }
+  return { ok: false, problem: `not found in ${bin} or PATH` };
+}
+
+function executableNames(command: string): string[] {
+  if (process.platform !== 'win32') return [command];
+  const exts = (process.env['PATHEXT'] ?? '.COM;.EXE;.BAT;.CMD').split(';').filter((e) => e !== '');
+  return [command, ...exts.map((e) => command + e)];
+}
+
+function isExecutableFile(file: string): boolean {
+  try {
+    if (!fs.statSync(file).isFile()) return false;
+    fs.accessSync(file, fs.constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function isDirectory(dir: string): boolean {
+  try {
+    return fs.statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
+}
