@@ -41,7 +41,6 @@ interface Waiting {
   readonly caller: Caller;
   readonly request: JsonRpcRequest;
   readonly timer: NodeJS.Timeout;
-  readonly onForwarded: (outcome: Pending | SwitchboardError) => void;
 }
 
 export class ServerHandle {
@@ -84,29 +83,24 @@ export class ServerHandle {
   }
 
   /**
-   * Sends a client request to the current child, or holds it (bounded, up to the server's timeout)
-   * while the server starts or restarts. `onForwarded` gets the pending entry or the error to answer.
+   * Sends a client request to the current child. While the server starts or restarts the request is
+   * held (bounded, up to the server's timeout) and later completed through `caller.forwarded`.
    */
-  forward(caller: Caller, request: JsonRpcRequest, onForwarded: (outcome: Pending | SwitchboardError) => void): void {
-    if (this.state === 'ready' && this.connection !== undefined) {
-      onForwarded(this.connection.forward(caller, request));
-      return;
-    }
-    if (this.state === 'stopped') {
-      onForwarded(new SwitchboardError(ErrorCode.ConnectionClosed, `server ${this.name} is stopped`));
-      return;
-    }
+  forward(caller: Caller, request: JsonRpcRequest): Pending | SwitchboardError | 'held' {
+    if (this.state === 'ready' && this.connection !== undefined) return this.connection.forward(caller, request);
+    if (this.state === 'stopped') return new SwitchboardError(ErrorCode.ConnectionClosed, `server ${this.name} is stopped`);
     if (this.waiting.length >= MAX_WAITING) {
-      onForwarded(new SwitchboardError(ErrorCode.Overloaded, `server ${this.name} is starting and too many requests are waiting for it`));
-      return;
+      return new SwitchboardError(ErrorCode.Overloaded, `server ${this.name} is starting and too many requests are waiting for it`);
     }
+    const downstreamId = request.id;
     const timer = setTimeout(() => {
       this.waiting = this.waiting.filter((w) => w.timer !== timer);
       const why = this.lastError === undefined ? 'is still starting' : `is not available (${this.lastError})`;
-      onForwarded(new SwitchboardError(ErrorCode.ConnectionClosed, `server ${this.name} ${why}`));
+      caller.forwarded(downstreamId, new SwitchboardError(ErrorCode.ConnectionClosed, `server ${this.name} ${why}`));
     }, this.config.timeoutMs);
     timer.unref();
-    this.waiting.push({ caller, request, timer, onForwarded });
+    this.waiting.push({ caller, request, timer });
+    return 'held';
   }
 
   /** Drops a held request whose caller went away. */
@@ -123,7 +117,7 @@ export class ServerHandle {
     clearTimeout(this.retryTimer);
     for (const w of this.waiting.splice(0)) {
       clearTimeout(w.timer);
-      w.onForwarded(new SwitchboardError(ErrorCode.ConnectionClosed, `server ${this.name} is stopped`));
+      w.caller.forwarded(w.request.id, new SwitchboardError(ErrorCode.ConnectionClosed, `server ${this.name} is stopped`));
     }
     await this.connection?.stop();
   }
@@ -151,7 +145,8 @@ export class ServerHandle {
     this.events.onLists(this, ['tools', 'prompts', 'resources', 'resourceTemplates']);
     for (const w of this.waiting.splice(0)) {
       clearTimeout(w.timer);
-      w.onForwarded(connection.forward(w.caller, w.request));
+      const downstreamId = w.request.id;
+      w.caller.forwarded(downstreamId, connection.forward(w.caller, w.request));
     }
   }
 

@@ -1,5 +1,6 @@
 // What the upstream layer needs from whoever sends it requests; implemented by sessions above it.
-import type { JsonRpcId, JsonRpcMessage } from '../jsonrpc/messages.js';
+import type { JsonRpcId, JsonRpcMessage, SwitchboardError } from '../jsonrpc/messages.js';
+import type { Pending } from './connection.js';
 
 /** The downstream side of a forwarded request: a client session, seen only through this interface. */
 export interface Caller {
@@ -12,6 +13,8 @@ export interface Caller {
   deliver(message: JsonRpcMessage, relatedTo: JsonRpcId | undefined): void;
   /** Drops bookkeeping for a request that has been answered or failed. */
   settled(downstreamId: JsonRpcId): void;
+  /** A request held while its server started was sent on (a pending entry) or refused (an error to answer with). */
+  forwarded(downstreamId: JsonRpcId, outcome: Pending | SwitchboardError): void;
 }
 
 /** What a child told us about itself in its initialize result. */

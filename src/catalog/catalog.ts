@@ -1,0 +1,275 @@
+// Every server's lists as last fetched, turned into client-facing views with routes back to their owners.
+import type { Logger } from '../log.js';
+import type { ServerConfig, SwitchboardConfig } from '../config/types.js';
+import type { JsonObject } from '../jsonrpc/messages.js';
+import type { ListKind, ServerIdentity, ServerLists } from '../upstream/types.js';
+import { assignNames, type NamingRule } from './names.js';
+import { compileTemplate } from './uri-template.js';
+
+/** Which servers a view shows and whether names carry the server prefix. */
+export interface ViewScope {
+  /** Cache key; equal keys mean equal views. */
+  readonly key: string;
+  /** Servers shown, or undefined for all enabled servers. */
+  readonly servers: ReadonlySet<string> | undefined;
+  readonly prefixed: boolean;
+}
+
+export const AGGREGATE_SCOPE: ViewScope = { key: '*', servers: undefined, prefixed: true };
+
+/** One server alone, names as the server wrote them (SPEC "Endpoints": /s/<server>/...). */
+export function serverScope(server: string): ViewScope {
+  return { key: `s:${server}`, servers: new Set([server]), prefixed: false };
+}
+
+export interface Route {
+  readonly server: string;
+  readonly original: string;
+}
+
+export interface View {
+  readonly scope: ViewScope;
+  readonly servers: readonly string[];
+  readonly tools: readonly JsonObject[];
+  readonly prompts: readonly JsonObject[];
+  readonly resources: readonly JsonObject[];
+  readonly resourceTemplates: readonly JsonObject[];
+  readonly toolRoutes: ReadonlyMap<string, Route>;
+  readonly promptRoutes: ReadonlyMap<string, Route>;
+  /** Serialized lists, compared to find which lists a change touched. */
+  readonly signatures: Readonly<Record<ListKind, string>>;
+}
+
+export interface ViewChange {
+  readonly scopeKey: string;
+  readonly kinds: readonly ListKind[];
+}
+
+interface ServerEntry {
+  readonly config: ServerConfig;
+  lists: ServerLists | undefined;
+  identity: ServerIdentity | undefined;
+}
+
+interface NamedItem {
+  readonly emitted: string;
+  readonly original: string;
+  readonly definition: JsonObject;
+}
+
+const KINDS: readonly ListKind[] = ['tools', 'prompts', 'resources', 'resourceTemplates'];
+
+export class Catalog {
+  private readonly servers = new Map<string, ServerEntry>();
+  /** Prefixed names are assigned across all servers at once, so a filtered view names a tool as the full one does. */
+  private prefixedTools = new Map<string, NamedItem[]>();
+  private prefixedPrompts = new Map<string, NamedItem[]>();
+  private readonly views = new Map<string, { view: View; refs: number }>();
+  private templates: Array<{ server: string; pattern: RegExp }> = [];
+  private resourceOwners = new Map<string, string>();
+
+  constructor(
+    private readonly config: SwitchboardConfig,
+    private readonly log: Logger,
+  ) {
+    for (const server of config.servers) if (!server.disabled) this.servers.set(server.name, { config: server, lists: undefined, identity: undefined });
+  }
+
+  serverNames(): string[] {
+    return [...this.servers.keys()];
+  }
+
+  hasServer(name: string): boolean {
+    return this.servers.has(name);
+  }
+
+  identity(server: string): ServerIdentity | undefined {
+    return this.servers.get(server)?.identity;
+  }
+
+  /** Records a server's fresh lists; returns each attached view whose lists changed, and how. */
+  update(server: string, lists: ServerLists, identity: ServerIdentity | undefined): ViewChange[] {
+    const entry = this.servers.get(server);
+    if (entry === undefined) return [];
+    entry.lists = lists;
+    entry.identity = identity;
+    this.rebuildIndexes();
+    const changes: ViewChange[] = [];
+    for (const [key, held] of this.views) {
+      if (held.view.scope.servers !== undefined && !held.view.scope.servers.has(server)) continue;
+      const next = this.build(held.view.scope);
+      const kinds = KINDS.filter((kind) => next.signatures[kind] !== held.view.signatures[kind]);
+      held.view = next;
+      if (kinds.length > 0) changes.push({ scopeKey: key, kinds });
+    }
+    return changes;
+  }
+
+  /** The view for a scope, kept up to date until every `attach` has its `detach`. */
+  attach(scope: ViewScope): View {
+    const held = this.views.get(scope.key);
+    if (held !== undefined) {
+      held.refs += 1;
+      return held.view;
+    }
+    const view = this.build(scope);
+    this.views.set(scope.key, { view, refs: 1 });
+    return view;
+  }
+
+  detach(scope: ViewScope): void {
+    const held = this.views.get(scope.key);
+    if (held === undefined) return;
+    held.refs -= 1;
+    if (held.refs <= 0) this.views.delete(scope.key);
+  }
+
+  /** The current view of an attached scope (a session reads this on every list and call). */
+  current(scope: ViewScope): View {
+    return this.views.get(scope.key)?.view ?? this.build(scope);
+  }
+
+  /**
+   * The server that owns a URI within a view: one that listed it, else the first (config order)
+   * whose template matches, else the only server of the view that serves resources.
+   */
+  resourceOwner(view: View, uri: string): string | undefined {
+    const listed = this.resourceOwners.get(uri);
+    if (listed !== undefined && view.servers.includes(listed)) return listed;
+    for (const { server, pattern } of this.templates) if (view.servers.includes(server) && pattern.test(uri)) return server;
+    const withResources = view.servers.filter((name) => this.servers.get(name)?.identity?.capabilities.resources !== undefined);
+    return withResources.length === 1 ? withResources[0] : undefined;
+  }
+
+  /** Capabilities a client of this view is offered: what the servers behind it offer (unknown counts as offered). */
+  capabilities(view: View): JsonObject {
+    const offered = (cap: string) =>
+      view.servers.some((name) => {
+        const identity = this.servers.get(name)?.identity;
+        return identity === undefined || identity.capabilities[cap] !== undefined;
+      });
+    const subscribe = view.servers.some((name) => {
+      const resources = this.servers.get(name)?.identity?.capabilities.resources;
+      return typeof resources === 'object' && resources !== null && (resources as JsonObject).subscribe === true;
+    });
+    const capabilities: JsonObject = { logging: {}, tools: { listChanged: true } };
+    if (offered('prompts')) capabilities.prompts = { listChanged: true };
+    if (offered('resources')) capabilities.resources = { listChanged: true, subscribe };
+    if (offered('completions')) capabilities.completions = {};
+    return capabilities;
+  }
+
+  /** The servers' own instructions, each under its name, so the model knows which server said what. */
+  instructions(view: View): string | undefined {
+    const parts: string[] = [];
+    for (const name of view.servers) {
+      const text = this.servers.get(name)?.identity?.instructions;
+      if (text === undefined || text.trim() === '') continue;
+      parts.push(view.scope.prefixed ? `## ${name}\n${text}` : text);
+    }
+    return parts.length === 0 ? undefined : parts.join('\n\n');
+  }
+
+  private rebuildIndexes(): void {
+    const { separator, maxLength } = this.config.namespace;
+    const takenTools = new Set<string>();
+    const takenPrompts = new Set<string>();
+    this.prefixedTools = new Map();
+    this.prefixedPrompts = new Map();
+    this.templates = [];
+    this.resourceOwners = new Map();
+    for (const [name, entry] of this.servers) {
+      const rule: NamingRule = { prefix: entry.config.alias + separator, maxLength };
+      const lists = entry.lists;
+      if (lists === undefined) continue;
+      this.prefixedTools.set(name, this.nameItems(name, rule, visibleTools(lists.tools), takenTools));
+      this.prefixedPrompts.set(name, this.nameItems(name, rule, lists.prompts, takenPrompts));
+      for (const resource of lists.resources) {
+        const uri = resource.uri;
+        if (typeof uri !== 'string') continue;
+        const owner = this.resourceOwners.get(uri);
+        if (owner === undefined) this.resourceOwners.set(uri, name);
+        else if (owner !== name) this.log.warn({ uri, owner, alsoListedBy: name }, 'two servers list the same resource URI; reads go to the first');
+      }
+      for (const template of lists.resourceTemplates) {
+        const pattern = typeof template.uriTemplate === 'string' ? compileTemplate(template.uriTemplate) : undefined;
+        if (pattern !== undefined) this.templates.push({ server: name, pattern });
+      }
+    }
+  }
+
+  private nameItems(server: string, rule: NamingRule, items: readonly JsonObject[], taken: Set<string>): NamedItem[] {
+    const byOriginal = new Map<string, JsonObject>();
+    for (const item of items) if (typeof item.name === 'string' && !byOriginal.has(item.name)) byOriginal.set(item.name, item);
+    const originals = items.flatMap((item) => (typeof item.name === 'string' ? [item.name] : []));
+    const names = assignNames(rule, originals, taken, (original, reason) =>
+      this.log.warn({ server, name: original, reason }, 'left out of the catalog'),
+    );
+    const named: NamedItem[] = [];
+    for (const [emitted, original] of names) {
+      const definition = byOriginal.get(original) as JsonObject;
+      named.push({ emitted, original, definition: clientDefinition(definition, emitted, original, rule) });
+    }
+    return named;
+  }
+
+  private build(scope: ViewScope): View {
+    const servers = [...this.servers.keys()].filter((name) => scope.servers === undefined || scope.servers.has(name));
+    const tools: JsonObject[] = [];
+    const prompts: JsonObject[] = [];
+    const resources: JsonObject[] = [];
+    const resourceTemplates: JsonObject[] = [];
+    const toolRoutes = new Map<string, Route>();
+    const promptRoutes = new Map<string, Route>();
+    for (const server of servers) {
+      const entry = this.servers.get(server);
+      if (entry?.lists === undefined) continue;
+      const [namedTools, namedPrompts] = scope.prefixed
+        ? [this.prefixedTools.get(server) ?? [], this.prefixedPrompts.get(server) ?? []]
+        : [
+            this.nameItems(server, { prefix: '', maxLength: this.config.namespace.maxLength }, visibleTools(entry.lists.tools), new Set()),
+            this.nameItems(server, { prefix: '', maxLength: this.config.namespace.maxLength }, entry.lists.prompts, new Set()),
+          ];
+      for (const item of namedTools) {
+        tools.push(item.definition);
+        toolRoutes.set(item.emitted, { server, original: item.original });
+      }
+      for (const item of namedPrompts) {
+        prompts.push(item.definition);
+        promptRoutes.set(item.emitted, { server, original: item.original });
+      }
+      resources.push(...entry.lists.resources);
+      resourceTemplates.push(...entry.lists.resourceTemplates);
+    }
+    const signatures = {
+      tools: JSON.stringify(tools),
+      prompts: JSON.stringify(prompts),
+      resources: JSON.stringify(resources),
+      resourceTemplates: JSON.stringify(resourceTemplates),
+    };
+    return { scope, servers, tools, prompts, resources, resourceTemplates, toolRoutes, promptRoutes, signatures };
+  }
+}
+
+/**
+ * Tools a client can call through us. Task-only tools need the `tasks` capability, which this
+ * proxy does not offer yet (tasks.mdx: clients MUST NOT task-augment without it), so they are hidden.
+ */
+function visibleTools(tools: readonly JsonObject[]): JsonObject[] {
+  return tools.filter((tool) => {
+    const execution = tool.execution;
+    return !(typeof execution === 'object' && execution !== null && (execution as JsonObject).taskSupport === 'required');
+  });
+}
+
+/**
+ * The definition a client sees: the server's JSON with only `name` replaced (schemas, `_meta`,
+ * annotations and icons untouched). When the name was more than prefixed, the original stays
+ * readable in `title` unless the server set one.
+ */
+function clientDefinition(definition: JsonObject, emitted: string, original: string, rule: NamingRule): JsonObject {
+  if (emitted === original) return definition;
+  const renamed: JsonObject = { ...definition, name: emitted };
+  if (emitted !== rule.prefix + original && renamed.title === undefined) renamed.title = original;
+  return renamed;
+}

@@ -1,0 +1,71 @@
+// createSwitchboard(config): the programmatic API; the CLI and the tests both start the proxy through it.
+import type { AddressInfo } from 'node:net';
+import type { SwitchboardConfig } from './config/types.js';
+import { silentLogger, type Logger } from './log.js';
+import { SwitchboardCore } from './switchboard.js';
+import { HttpFrontDoor } from './transport/http-server.js';
+import type { ShutdownTimings } from './upstream/child.js';
+
+export type { SwitchboardConfig, ServerConfig } from './config/types.js';
+export { loadConfig, resolveConfig, ConfigError } from './config/load.js';
+
+export interface SwitchboardOptions {
+  readonly logger?: Logger;
+  /** Child stop timings; tests shorten them. */
+  readonly shutdown?: ShutdownTimings;
+}
+
+export interface RunningSwitchboard {
+  readonly core: SwitchboardCore;
+  /** Base URL, e.g. http://127.0.0.1:8808 (the real port when the config asked for 0). */
+  readonly url: string;
+  readonly port: number;
+  /** Waits until every enabled server is up, or the timeout passes; true when all are up. */
+  whenReady(timeoutMs?: number): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export async function createSwitchboard(config: SwitchboardConfig, options: SwitchboardOptions = {}): Promise<RunningSwitchboard> {
+  const log = options.logger ?? silentLogger();
+  const core = new SwitchboardCore(config, log, options.shutdown ? { shutdown: options.shutdown } : {});
+  const front = new HttpFrontDoor(core, log.child({ component: 'http' }));
+  core.start();
+  await new Promise<void>((resolve, reject) => {
+    front.server.once('error', reject);
+    front.server.listen(config.listen.port, config.listen.host, () => {
+      front.server.off('error', reject);
+      resolve();
+    });
+  });
+  const address = front.server.address() as AddressInfo;
+  const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
+  const url = `http://${host}:${address.port}`;
+  log.child({ component: 'http' }).info({ url, servers: core.catalog.serverNames() }, 'listening');
+
+  let closing: Promise<void> | undefined;
+  return {
+    core,
+    url,
+    port: address.port,
+    whenReady: (timeoutMs = 30_000) => waitUntil(() => core.ready(), timeoutMs),
+    close() {
+      closing ??= (async () => {
+        front.streamable.stop();
+        const closed = new Promise<void>((resolve) => front.server.close(() => resolve()));
+        await core.stop();
+        front.server.closeAllConnections();
+        await closed;
+      })();
+      return closing;
+    },
+  };
+}
+
+async function waitUntil(condition: () => boolean, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+  return true;
+}

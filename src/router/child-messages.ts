@@ -1,0 +1,144 @@
+// What children send on their own: logs, resource updates, and requests for a client (sampling, elicitation, roots).
+import type { Logger } from '../log.js';
+import {
+  ErrorCode,
+  errorResponse,
+  resultResponse,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+} from '../jsonrpc/messages.js';
+import type { UpstreamConnection } from '../upstream/connection.js';
+import type { ServerHandle } from '../upstream/server-handle.js';
+import { LOG_LEVELS, Session, type LogLevel } from '../session/session.js';
+import type { SessionRegistry } from '../session/registry.js';
+import type { Subscriptions } from './subscriptions.js';
+
+/** Client capability a server-to-client request needs before we may send it (lifecycle.mdx: only negotiated features). */
+const NEEDED_CAPABILITY: ReadonlyMap<string, string> = new Map([
+  ['sampling/createMessage', 'sampling'],
+  ['elicitation/create', 'elicitation'],
+]);
+
+type Attribution = { session: Session; relatedTo: string | number | undefined } | { reason: string };
+
+/**
+ * Routes child-initiated traffic. A stdio child gives no hint which client request caused a log
+ * line or a sampling request (the SDK's relatedRequestId never reaches the wire), so the policy is:
+ *
+ * - An instance owned by one session (`isolation: "session"`) talks to that session only.
+ * - On a shared instance, the message belongs to the client session that has requests in flight
+ *   there, when exactly one does; it travels on that session's latest request stream.
+ * - When none or several sessions have requests in flight, the message is not guessed at: a
+ *   request is refused with a JSON-RPC error naming the reason, a log line goes to our own log.
+ *   Servers that sample, elicit or log per call under concurrent use belong in `isolation: "session"`.
+ * - `roots/list` is answered by the proxy from the server's configured `roots`, never forwarded, so
+ *   no client can widen what a shared child (a filesystem server, say) may reach.
+ */
+export class ChildMessages {
+  constructor(
+    private readonly sessions: SessionRegistry,
+    private readonly subscriptions: Subscriptions,
+    private readonly log: Logger,
+  ) {}
+
+  onNotification(handle: ServerHandle, connection: UpstreamConnection, message: JsonRpcNotification): void {
+    switch (message.method) {
+      case 'notifications/message':
+        this.onLog(handle, connection, message);
+        return;
+      case 'notifications/resources/updated': {
+        const uri = message.params?.uri;
+        if (typeof uri !== 'string') return;
+        for (const session of this.subscriptions.subscribers(handle, uri) ?? []) session.deliver(message, undefined);
+        return;
+      }
+      case 'notifications/cancelled':
+        this.onChildCancelled(connection, message);
+        return;
+      case 'notifications/elicitation/complete': {
+        const target = this.attribute(handle, connection);
+        if ('session' in target) target.session.deliver(message, target.relatedTo);
+        return;
+      }
+      default:
+        this.log.debug({ server: handle.name, method: message.method }, 'notification from server not forwarded');
+    }
+  }
+
+  onServerRequest(handle: ServerHandle, connection: UpstreamConnection, request: JsonRpcRequest): void {
+    if (request.method === 'roots/list') {
+      connection.notify(resultResponse(request.id, { roots: handle.config.roots.map((uri) => ({ uri })) }));
+      return;
+    }
+    const capability = NEEDED_CAPABILITY.get(request.method);
+    if (capability === undefined) {
+      connection.notify(errorResponse(request.id, ErrorCode.MethodNotFound, `Method not found: ${request.method}`));
+      return;
+    }
+    const target = this.attribute(handle, connection);
+    if (!('session' in target)) {
+      this.log.warn({ server: handle.name, method: request.method, reason: target.reason }, 'server request refused');
+      connection.notify(errorResponse(request.id, ErrorCode.InternalError, `${request.method} refused: ${target.reason}`));
+      return;
+    }
+    const { session, relatedTo } = target;
+    if (session.clientCapabilities[capability] === undefined) {
+      connection.notify(errorResponse(request.id, ErrorCode.MethodNotFound, `the client of this session does not support ${capability}`));
+      return;
+    }
+    const childId = request.id;
+    const downstreamId = session.mintServerRequestId();
+    session.serverRequests.set(downstreamId, { connection, childId });
+    request.id = downstreamId;
+    session.deliver(request, relatedTo);
+  }
+
+  /** Answers every child request a closing session still owed. */
+  failServerRequests(session: Session, reason: string): void {
+    for (const route of session.serverRequests.values()) {
+      route.connection.notify(errorResponse(route.childId, ErrorCode.InternalError, reason));
+    }
+    session.serverRequests.clear();
+  }
+
+  private onLog(handle: ServerHandle, connection: UpstreamConnection, message: JsonRpcNotification): void {
+    const target = this.attribute(handle, connection);
+    if (!('session' in target)) {
+      this.log.debug({ server: handle.name, data: message.params?.data }, 'server log with no single session to send it to');
+      return;
+    }
+    const rank = LOG_LEVELS.indexOf(message.params?.level as LogLevel);
+    const wanted = target.session.logLevel;
+    if (wanted !== undefined && rank >= 0 && rank < wanted) return;
+    target.session.deliver(message, target.relatedTo);
+  }
+
+  private onChildCancelled(connection: UpstreamConnection, message: JsonRpcNotification): void {
+    const childId = message.params?.requestId;
+    for (const session of this.sessions.all()) {
+      for (const [downstreamId, route] of session.serverRequests) {
+        if (route.connection !== connection || route.childId !== childId) continue;
+        session.serverRequests.delete(downstreamId);
+        session.deliver({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { ...message.params, requestId: downstreamId } }, undefined);
+        return;
+      }
+    }
+  }
+
+  private attribute(handle: ServerHandle, connection: UpstreamConnection): Attribution {
+    if (handle.owner !== undefined) {
+      const session = this.sessions.get(handle.owner);
+      if (session === undefined) return { reason: 'the session that owns this server instance is gone' };
+      return { session, relatedTo: connection.latestOf(session)?.downstreamId };
+    }
+    const callers = connection.callersInFlight();
+    const only = callers[0];
+    if (callers.length === 1 && only !== undefined && only.caller instanceof Session) {
+      return { session: only.caller, relatedTo: connection.latestOf(only.caller)?.downstreamId };
+    }
+    if (callers.length === 0) return { reason: `no client request is in flight on server ${handle.name}, so no session can be asked` };
+    return {
+      reason: `${callers.length} client sessions have requests in flight on shared server ${handle.name}, so the request cannot be attributed to one; configure "isolation": "session" for this server`,
+    };
+  }
+}

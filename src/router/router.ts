@@ -1,0 +1,213 @@
+// A table from method to handler: local methods answered from the catalog, the rest routed to one upstream.
+import type { Logger } from '../log.js';
+import type { SwitchboardConfig } from '../config/types.js';
+import {
+  ErrorCode,
+  SwitchboardError,
+  errorResponse,
+  isObject,
+  resultResponse,
+  type JsonObject,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+} from '../jsonrpc/messages.js';
+import type { Catalog, View } from '../catalog/catalog.js';
+import { LOG_LEVELS, type LogLevel, type Session } from '../session/session.js';
+import { SWITCHBOARD_INFO, negotiateVersion } from '../protocol.js';
+import type { Upstreams } from './upstreams.js';
+import type { Subscriptions } from './subscriptions.js';
+import { page } from './lists.js';
+
+type Handler = (session: Session, request: JsonRpcRequest, view: View) => void;
+
+export class Router {
+  private readonly handlers: ReadonlyMap<string, Handler>;
+
+  constructor(
+    private readonly config: SwitchboardConfig,
+    private readonly catalog: Catalog,
+    private readonly upstreams: Upstreams,
+    private readonly subscriptions: Subscriptions,
+    private readonly log: Logger,
+  ) {
+    this.handlers = new Map<string, Handler>([
+      ['initialize', (s, r, v) => this.initialize(s, r, v)],
+      ['ping', (s, r) => s.deliver(resultResponse(r.id, {}), r.id)],
+      ['tools/list', (s, r, v) => this.list(s, r, 'tools', v.tools)],
+      ['prompts/list', (s, r, v) => this.list(s, r, 'prompts', v.prompts)],
+      ['resources/list', (s, r, v) => this.list(s, r, 'resources', v.resources)],
+      ['resources/templates/list', (s, r, v) => this.list(s, r, 'resourceTemplates', v.resourceTemplates)],
+      ['logging/setLevel', (s, r) => this.setLevel(s, r)],
+      ['tools/call', (s, r, v) => this.byName(s, r, v.toolRoutes, 'tool')],
+      ['prompts/get', (s, r, v) => this.byName(s, r, v.promptRoutes, 'prompt')],
+      ['resources/read', (s, r, v) => this.byUri(s, r, v)],
+      ['resources/subscribe', (s, r, v) => this.subscribe(s, r, v)],
+      ['resources/unsubscribe', (s, r, v) => this.unsubscribe(s, r, v)],
+      ['completion/complete', (s, r, v) => this.complete(s, r, v)],
+    ]);
+  }
+
+  /** Handles one client request; the answer always reaches `session.deliver`, now or later. */
+  handleRequest(session: Session, request: JsonRpcRequest): void {
+    session.touch();
+    const handler = this.handlers.get(request.method);
+    if (handler === undefined) {
+      this.fail(session, request, new SwitchboardError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`));
+      return;
+    }
+    if (session.inflight.has(request.id)) {
+      this.fail(session, request, new SwitchboardError(ErrorCode.InvalidRequest, 'a request with this id is still in flight'));
+      return;
+    }
+    try {
+      handler(session, request, this.catalog.current(session.scope));
+    } catch (error) {
+      this.fail(session, request, error);
+    }
+  }
+
+  handleNotification(session: Session, notification: JsonRpcNotification): void {
+    session.touch();
+    switch (notification.method) {
+      case 'notifications/initialized':
+        session.initialized = true;
+        return;
+      case 'notifications/cancelled': {
+        const requestId = notification.params?.requestId;
+        const entry = typeof requestId === 'string' || typeof requestId === 'number' ? session.inflight.get(requestId) : undefined;
+        if (entry === undefined) return;
+        session.inflight.delete(entry.downstreamId);
+        const reason = notification.params?.reason;
+        entry.connection.cancel(entry, typeof reason === 'string' ? reason : 'cancelled by the client');
+        return;
+      }
+      default:
+        // roots/list_changed: children get roots from the config, never from a client (see child-messages.ts).
+        return;
+    }
+  }
+
+  /** A client's answer to a request a child sent it through us. */
+  handleResponse(session: Session, response: JsonRpcResponse): void {
+    session.touch();
+    const id = response.id;
+    const route = id === null ? undefined : session.serverRequests.get(id);
+    if (route === undefined) {
+      this.log.debug({ session: session.id, id }, 'client answered a request we did not send; dropped');
+      return;
+    }
+    session.serverRequests.delete(id as string | number);
+    response.id = route.childId;
+    route.connection.notify(response);
+  }
+
+  private initialize(session: Session, request: JsonRpcRequest, view: View): void {
+    const params = request.params ?? {};
+    session.protocolVersion = negotiateVersion(params.protocolVersion);
+    session.clientCapabilities = isObject(params.capabilities) ? params.capabilities : {};
+    session.clientInfo = isObject(params.clientInfo) ? params.clientInfo : {};
+    const result: JsonObject = {
+      protocolVersion: session.protocolVersion,
+      capabilities: this.catalog.capabilities(view),
+      serverInfo: SWITCHBOARD_INFO,
+    };
+    const instructions = this.catalog.instructions(view);
+    if (instructions !== undefined) result.instructions = instructions;
+    session.deliver(resultResponse(request.id, result), request.id);
+  }
+
+  private list(session: Session, request: JsonRpcRequest, key: string, items: readonly JsonObject[]): void {
+    const result = page(key, items, request.params?.cursor, this.config.limits.pageSize);
+    session.deliver(resultResponse(request.id, result), request.id);
+  }
+
+  private setLevel(session: Session, request: JsonRpcRequest): void {
+    const level = request.params?.level;
+    const rank = LOG_LEVELS.indexOf(level as LogLevel);
+    if (rank < 0) throw new SwitchboardError(ErrorCode.InvalidParams, `Invalid log level: ${String(level)}`);
+    session.logLevel = rank;
+    // Children are shared, so each keeps logging at its own level and the proxy filters per session.
+    session.deliver(resultResponse(request.id, {}), request.id);
+  }
+
+  private byName(session: Session, request: JsonRpcRequest, routes: View['toolRoutes'], what: 'tool' | 'prompt'): void {
+    const params = request.params;
+    const name = params?.name;
+    const route = typeof name === 'string' ? routes.get(name) : undefined;
+    if (route === undefined || params === undefined) {
+      // Same error for a name outside the view as for one that exists nowhere (SPEC: unknown to that session).
+      throw new SwitchboardError(ErrorCode.InvalidParams, `Unknown ${what}: ${typeof name === 'string' ? name : '(missing name)'}`);
+    }
+    params.name = route.original;
+    this.forward(session, request, route.server);
+  }
+
+  private byUri(session: Session, request: JsonRpcRequest, view: View): void {
+    this.forward(session, request, this.ownerOf(view, request.params?.uri));
+  }
+
+  private subscribe(session: Session, request: JsonRpcRequest, view: View): void {
+    const uri = request.params?.uri as string;
+    const handle = this.upstreams.handleFor(this.ownerOf(view, uri), session);
+    if (handle === undefined) throw new SwitchboardError(ErrorCode.ResourceNotFound, 'Resource not found', { uri });
+    if (this.subscriptions.has(handle, uri, session)) {
+      session.deliver(resultResponse(request.id, {}), request.id);
+      return;
+    }
+    if (this.subscriptions.add(handle, uri, session)) this.forwardTo(session, request, handle);
+    else session.deliver(resultResponse(request.id, {}), request.id);
+  }
+
+  private unsubscribe(session: Session, request: JsonRpcRequest, view: View): void {
+    const uri = request.params?.uri as string;
+    const handle = this.upstreams.handleFor(this.ownerOf(view, uri), session);
+    if (handle !== undefined && this.subscriptions.remove(handle, uri, session)) this.forwardTo(session, request, handle);
+    else session.deliver(resultResponse(request.id, {}), request.id);
+  }
+
+  private complete(session: Session, request: JsonRpcRequest, view: View): void {
+    const ref = request.params?.ref;
+    if (!isObject(ref)) throw new SwitchboardError(ErrorCode.InvalidParams, 'completion/complete needs a ref');
+    if (ref.type === 'ref/prompt') {
+      const route = typeof ref.name === 'string' ? view.promptRoutes.get(ref.name) : undefined;
+      if (route === undefined) throw new SwitchboardError(ErrorCode.InvalidParams, `Unknown prompt: ${String(ref.name)}`);
+      ref.name = route.original;
+      this.forward(session, request, route.server);
+      return;
+    }
+    if (ref.type === 'ref/resource') {
+      this.forward(session, request, this.ownerOf(view, ref.uri));
+      return;
+    }
+    throw new SwitchboardError(ErrorCode.InvalidParams, `Unknown completion ref type: ${String(ref.type)}`);
+  }
+
+  private ownerOf(view: View, uri: unknown): string {
+    if (typeof uri !== 'string' || uri === '') throw new SwitchboardError(ErrorCode.InvalidParams, 'uri must be a non-empty string');
+    const owner = this.catalog.resourceOwner(view, uri);
+    if (owner === undefined) throw new SwitchboardError(ErrorCode.ResourceNotFound, 'Resource not found', { uri });
+    return owner;
+  }
+
+  private forward(session: Session, request: JsonRpcRequest, server: string): void {
+    const handle = this.upstreams.handleFor(server, session);
+    if (handle === undefined) throw new SwitchboardError(ErrorCode.ConnectionClosed, `server ${server} is not configured`);
+    this.forwardTo(session, request, handle);
+  }
+
+  private forwardTo(session: Session, request: JsonRpcRequest, handle: NonNullable<ReturnType<Upstreams['handleFor']>>): void {
+    const downstreamId = request.id;
+    const outcome = handle.forward(session, request);
+    if (outcome !== 'held') session.forwarded(downstreamId, outcome);
+  }
+
+  private fail(session: Session, request: JsonRpcRequest, error: unknown): void {
+    if (error instanceof SwitchboardError) {
+      session.deliver(errorResponse(request.id, error.code, error.message, error.data), request.id);
+      return;
+    }
+    this.log.error({ err: error instanceof Error ? error.message : String(error), method: request.method }, 'request handler failed');
+    session.deliver(errorResponse(request.id, ErrorCode.InternalError, 'Internal error'), request.id);
+  }
+}

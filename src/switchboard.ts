@@ -1,0 +1,146 @@
+// The composed proxy core without sockets: catalog, upstreams, router and sessions wired together.
+import type { Logger } from './log.js';
+import type { SwitchboardConfig } from './config/types.js';
+import type { JsonRpcNotification } from './jsonrpc/messages.js';
+import { Catalog, type ViewScope } from './catalog/catalog.js';
+import type { ShutdownTimings } from './upstream/child.js';
+import type { ServerHandle } from './upstream/server-handle.js';
+import type { ListKind } from './upstream/types.js';
+import { SessionRegistry } from './session/registry.js';
+import type { Session, SessionChannel, TransportKind } from './session/session.js';
+import { Router } from './router/router.js';
+import { Upstreams } from './router/upstreams.js';
+import { Subscriptions } from './router/subscriptions.js';
+import { ChildMessages } from './router/child-messages.js';
+
+const LIST_CHANGED_METHOD: Record<ListKind, string> = {
+  tools: 'notifications/tools/list_changed',
+  prompts: 'notifications/prompts/list_changed',
+  resources: 'notifications/resources/list_changed',
+  resourceTemplates: 'notifications/resources/list_changed',
+};
+
+export interface CoreOptions {
+  readonly shutdown?: ShutdownTimings;
+  /** Transports tell the registry which sessions hold an open stream (never idle). */
+  readonly isBusy?: (session: Session) => boolean;
+}
+
+export class SwitchboardCore {
+  readonly catalog: Catalog;
+  readonly upstreams: Upstreams;
+  readonly router: Router;
+  readonly sessions: SessionRegistry;
+  private readonly subscriptions = new Subscriptions();
+  private readonly childMessages: ChildMessages;
+  private readonly log: Logger;
+  private busyProbe: ((session: Session) => boolean) | undefined;
+
+  constructor(
+    readonly config: SwitchboardConfig,
+    rootLog: Logger,
+    options: CoreOptions = {},
+  ) {
+    this.log = rootLog.child({ component: 'core' });
+    this.catalog = new Catalog(config, rootLog.child({ component: 'catalog' }));
+    this.sessions = new SessionRegistry({
+      maxSessions: config.limits.maxSessions,
+      idleMs: config.limits.sessionIdleMs,
+      onClose: (session, reason) => this.release(session, reason),
+      isBusy: (session) => this.busyProbe?.(session) ?? false,
+    });
+    this.busyProbe = options.isBusy;
+    this.childMessages = new ChildMessages(this.sessions, this.subscriptions, rootLog.child({ component: 'router' }));
+    this.upstreams = new Upstreams(config, rootLog.child({ component: 'upstream' }), {
+      onLists: (handle, kinds) => this.onLists(handle, kinds),
+      onStateChange: (handle, state) => {
+        if (state === 'ready') this.resubscribe(handle);
+      },
+      onNotification: (handle, connection, message) => this.childMessages.onNotification(handle, connection, message),
+      onServerRequest: (handle, connection, message) => this.childMessages.onServerRequest(handle, connection, message),
+    }, options.shutdown);
+    this.router = new Router(config, this.catalog, this.upstreams, this.subscriptions, rootLog.child({ component: 'router' }));
+  }
+
+  start(): void {
+    this.log.info({ servers: this.catalog.serverNames() }, 'starting servers');
+    this.upstreams.startAll();
+  }
+
+  setBusyProbe(probe: (session: Session) => boolean): void {
+    this.busyProbe = probe;
+  }
+
+  /** A new client session bound to a view, or undefined when the session limit is reached. */
+  openSession(transport: TransportKind, scope: ViewScope, channel: SessionChannel, protocolVersion: string): Session | undefined {
+    const session = this.sessions.create(transport, scope, channel, protocolVersion);
+    if (session !== undefined) this.catalog.attach(scope);
+    return session;
+  }
+
+  closeSession(session: Session, reason: string): void {
+    this.sessions.close(session, reason);
+  }
+
+  ready(): boolean {
+    return this.upstreams.allReady();
+  }
+
+  async stop(): Promise<void> {
+    this.sessions.closeAll('server stopping');
+    this.sessions.stop();
+    await this.upstreams.stopAll();
+  }
+
+  private onLists(handle: ServerHandle, kinds: readonly ListKind[]): void {
+    if (handle.owner !== undefined) {
+      // A session's own instance: only its owner can see the change. The catalog lists the shared instance.
+      const owner = this.sessions.get(handle.owner);
+      if (owner !== undefined && kinds.length < 4) this.notifyListChanged(owner, kinds);
+      return;
+    }
+    const changes = this.catalog.update(handle.name, handle.lists, handle.identity);
+    for (const change of changes) {
+      for (const session of this.sessions.inScope(change.scopeKey)) this.notifyListChanged(session, change.kinds);
+    }
+  }
+
+  /** One notification per list kind that changed; templates and resources share one (resources.mdx). */
+  private notifyListChanged(session: Session, kinds: readonly ListKind[]): void {
+    if (!session.initialized) return;
+    const sent = new Set<string>();
+    for (const kind of kinds) {
+      const method = LIST_CHANGED_METHOD[kind];
+      if (sent.has(method)) continue;
+      sent.add(method);
+      const notification: JsonRpcNotification = { jsonrpc: '2.0', method };
+      session.deliver(notification, undefined);
+    }
+  }
+
+  /** After a restart the new child knows nothing of earlier subscriptions; renew them. */
+  private resubscribe(handle: ServerHandle): void {
+    const connection = handle.connection;
+    if (connection === undefined) return;
+    for (const uri of this.subscriptions.uris(handle)) {
+      connection.request('resources/subscribe', { uri }).catch((error: unknown) => {
+        this.log.warn({ server: handle.name, uri, err: error instanceof Error ? error.message : String(error) }, 'could not renew a subscription');
+      });
+    }
+  }
+
+  /** Frees what a closing session holds upstream: in-flight and held requests, child requests, subscriptions, own instances. */
+  private release(session: Session, reason: string): void {
+    for (const entry of session.inflight.values()) entry.connection.cancel(entry, `client session closed (${reason})`);
+    session.inflight.clear();
+    const handles = [...this.upstreams.all(), ...session.isolated.values()];
+    for (const handle of handles) handle.abandon(session);
+    this.childMessages.failServerRequests(session, `client session closed (${reason})`);
+    for (const [handle, uri] of this.subscriptions.dropSession(session, handles)) {
+      if (handle.owner === undefined) handle.connection?.request('resources/unsubscribe', { uri }).catch(() => undefined);
+    }
+    for (const handle of session.isolated.values()) this.subscriptions.forget(handle);
+    void this.upstreams.release(session);
+    this.catalog.detach(session.scope);
+  }
+}

@@ -1,0 +1,63 @@
+// Small HTTP helpers shared by the transports: bounded body reading and one-line error replies.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { JsonRpcId } from '../jsonrpc/messages.js';
+
+export const JSON_HEADERS = { 'content-type': 'application/json' } as const;
+export const SSE_HEADERS = {
+  'content-type': 'text/event-stream',
+  'cache-control': 'no-cache, no-transform',
+  connection: 'keep-alive',
+  // Reverse proxies (nginx) buffer responses unless told not to; SSE must flow as written.
+  'x-accel-buffering': 'no',
+} as const;
+
+export class BodyTooLarge extends Error {}
+
+/** Reads a request body up to `limit` bytes; rejects with BodyTooLarge past it (and stops reading). */
+export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const declared = Number(req.headers['content-length']);
+    if (Number.isFinite(declared) && declared > limit) {
+      req.resume();
+      reject(new BodyTooLarge());
+      return;
+    }
+    let first: Buffer | undefined;
+    let chunks: Buffer[] | undefined;
+    let total = 0;
+    req.on('data', (chunk: Buffer) => {
+      total += chunk.length;
+      if (total > limit) {
+        req.removeAllListeners('data');
+        req.resume();
+        reject(new BodyTooLarge());
+        return;
+      }
+      if (first === undefined) first = chunk;
+      else (chunks ??= [first]).push(chunk);
+    });
+    req.on('end', () => resolve(chunks !== undefined ? Buffer.concat(chunks, total) : (first ?? Buffer.alloc(0))));
+    req.on('error', reject);
+  });
+}
+
+/** An HTTP error whose body is a JSON-RPC error (transports.mdx allows one without an id). */
+export function sendError(res: ServerResponse, status: number, code: number, message: string, id: JsonRpcId | null = null): void {
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  res.writeHead(status, JSON_HEADERS);
+  res.end(JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } }));
+}
+
+/** A plain-text reply, for paths that are not JSON-RPC endpoints (404 for unknown paths, health). */
+export function sendText(res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', ...headers });
+  res.end(text);
+}
+
+export function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}

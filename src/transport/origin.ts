@@ -1,0 +1,58 @@
+// Origin and Host checks against cross-site requests and DNS rebinding (transports.mdx "Security Warning").
+import type { IncomingMessage } from 'node:http';
+
+const LOOPBACK_HOSTNAMES = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+export interface OriginPolicy {
+  /** Exact origins allowed besides loopback ones, e.g. `https://tools.example.com`. */
+  readonly allowedOrigins: readonly string[];
+  /** Host names (without port) a request may address; loopback names are always allowed on loopback. */
+  readonly allowedHosts: ReadonlySet<string>;
+  /** When false (listening on all interfaces), any Host is accepted; auth guards those deployments. */
+  readonly checkHost: boolean;
+}
+
+export function isLoopbackAddress(host: string): boolean {
+  return LOOPBACK_HOSTNAMES.has(host) || host.startsWith('127.');
+}
+
+export function originPolicy(listenHost: string, allowedOrigins: readonly string[]): OriginPolicy {
+  const wildcard = listenHost === '0.0.0.0' || listenHost === '::' || listenHost === '';
+  const hosts = new Set<string>(LOOPBACK_HOSTNAMES);
+  if (!wildcard) hosts.add(listenHost.toLowerCase());
+  return { allowedOrigins, allowedHosts: hosts, checkHost: !wildcard };
+}
+
+/** Why a request must be refused with 403, or undefined when it may proceed. */
+export function refusal(req: IncomingMessage, policy: OriginPolicy): string | undefined {
+  const origin = req.headers.origin;
+  if (origin !== undefined && origin !== 'null' && !originAllowed(origin, policy)) return `Origin ${origin} is not allowed`;
+  if (origin === 'null') return 'Origin null is not allowed';
+  if (policy.checkHost) {
+    const host = hostname(req.headers.host);
+    if (host === undefined || !policy.allowedHosts.has(host)) return `Host ${req.headers.host ?? '(missing)'} is not allowed`;
+  }
+  return undefined;
+}
+
+function originAllowed(origin: string, policy: OriginPolicy): boolean {
+  if (policy.allowedOrigins.includes(origin)) return true;
+  try {
+    const url = new URL(origin);
+    return LOOPBACK_HOSTNAMES.has(url.hostname) || url.hostname.startsWith('127.');
+  } catch {
+    return false;
+  }
+}
+
+/** The host name of a Host header, lower-cased, without the port; IPv6 keeps its brackets. */
+function hostname(hostHeader: string | undefined): string | undefined {
+  if (hostHeader === undefined || hostHeader === '') return undefined;
+  const lower = hostHeader.toLowerCase();
+  if (lower.startsWith('[')) {
+    const end = lower.indexOf(']');
+    return end === -1 ? undefined : lower.slice(0, end + 1);
+  }
+  const colon = lower.indexOf(':');
+  return colon === -1 ? lower : lower.slice(0, colon);
+}

@@ -1,0 +1,193 @@
+// Streamable HTTP (transports.mdx, 2025-03-26..2025-11-25): POST, GET and DELETE on one MCP endpoint.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from '../log.js';
+import { ErrorCode, classify, type JsonRpcRequest } from '../jsonrpc/messages.js';
+import type { ViewScope } from '../catalog/catalog.js';
+import type { SwitchboardCore } from '../switchboard.js';
+import type { Session } from '../session/session.js';
+import { SUPPORTED_PROTOCOL_VERSIONS, negotiateVersion } from '../protocol.js';
+import { HttpChannel, RequestStream } from './http-channel.js';
+import { BodyTooLarge, header, readBody, sendError } from './http-util.js';
+
+/** Idle SSE streams get a comment this often, ms: undici cuts a stream silent for 300 s (PROTOCOL.md §12). */
+export const KEEPALIVE_MS = 15_000;
+
+export class StreamableHttp {
+  private readonly channels = new WeakMap<Session, HttpChannel>();
+  private readonly live = new Set<HttpChannel>();
+  private readonly keepAliveTimer: NodeJS.Timeout;
+
+  constructor(
+    private readonly core: SwitchboardCore,
+    private readonly log: Logger,
+  ) {
+    this.keepAliveTimer = setInterval(() => {
+      const now = Date.now();
+      for (const channel of this.live) channel.keepAlive(now, KEEPALIVE_MS);
+    }, KEEPALIVE_MS);
+    this.keepAliveTimer.unref();
+  }
+
+  /** True while the session holds an open stream; such sessions never expire as idle. */
+  isBusy(session: Session): boolean {
+    return this.channels.get(session)?.busy ?? false;
+  }
+
+  stop(): void {
+    clearInterval(this.keepAliveTimer);
+  }
+
+  handle(req: IncomingMessage, res: ServerResponse, scope: ViewScope): void {
+    switch (req.method) {
+      case 'POST':
+        void this.post(req, res, scope);
+        return;
+      case 'GET':
+        this.get(req, res, scope);
+        return;
+      case 'DELETE':
+        this.delete(req, res, scope);
+        return;
+      default:
+        res.setHeader('allow', 'GET, POST, DELETE');
+        sendError(res, 405, ErrorCode.InvalidRequest, 'Method not allowed');
+    }
+  }
+
+  private async post(req: IncomingMessage, res: ServerResponse, scope: ViewScope): Promise<void> {
+    const contentType = header(req, 'content-type') ?? '';
+    if (!contentType.includes('application/json')) {
+      sendError(res, 415, ErrorCode.InvalidRequest, 'Content-Type must be application/json');
+      return;
+    }
+    const accept = header(req, 'accept') ?? '';
+    const acceptsSse = accept.includes('text/event-stream');
+    const acceptsJson = accept === '' || accept.includes('application/json') || accept.includes('*/*');
+    if (!acceptsSse && !acceptsJson) {
+      sendError(res, 406, ErrorCode.InvalidRequest, 'Accept must include application/json and text/event-stream');
+      return;
+    }
+    let body: Buffer;
+    try {
+      body = await readBody(req, this.core.config.limits.maxBodyBytes);
+    } catch (error) {
+      if (error instanceof BodyTooLarge) {
+        res.setHeader('connection', 'close');
+        sendError(res, 413, ErrorCode.InvalidRequest, `Request body exceeds ${this.core.config.limits.maxBodyBytes} bytes`);
+      } else {
+        res.destroy();
+      }
+      return;
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body.toString('utf8'));
+    } catch {
+      sendError(res, 400, ErrorCode.ParseError, 'Parse error: the body is not valid JSON');
+      return;
+    }
+    if (Array.isArray(parsed)) {
+      sendError(res, 400, ErrorCode.InvalidRequest, 'JSON-RPC batches are not accepted; send one message per POST');
+      return;
+    }
+    const message = classify(parsed);
+    if (message.kind === 'invalid') {
+      sendError(res, 400, ErrorCode.InvalidRequest, `Invalid Request: ${message.reason}`, message.id);
+      return;
+    }
+    if (message.kind === 'request' && message.message.method === 'initialize') {
+      this.initialize(res, scope, message.message, acceptsSse);
+      return;
+    }
+    const session = this.sessionOf(req, res, scope);
+    if (session === undefined) return;
+    const channel = this.channels.get(session) as HttpChannel;
+    if (message.kind === 'notification') {
+      res.writeHead(202).end();
+      this.core.router.handleNotification(session, message.message);
+      return;
+    }
+    if (message.kind === 'response') {
+      res.writeHead(202).end();
+      this.core.router.handleResponse(session, message.message);
+      return;
+    }
+    const request = message.message;
+    if (channel.requests.has(request.id)) {
+      sendError(res, 400, ErrorCode.InvalidRequest, 'a request with this id is still in flight in this session', request.id);
+      return;
+    }
+    this.track(channel, request, res, acceptsSse);
+    this.core.router.handleRequest(session, request);
+  }
+
+  private initialize(res: ServerResponse, scope: ViewScope, request: JsonRpcRequest, acceptsSse: boolean): void {
+    const channel: HttpChannel = new HttpChannel(this.log, () => this.live.delete(channel));
+    const version = negotiateVersion(request.params?.protocolVersion);
+    const session = this.core.openSession('streamable-http', scope, channel, version);
+    if (session === undefined) {
+      sendError(res, 503, ErrorCode.Overloaded, 'Too many sessions; try again later', request.id);
+      return;
+    }
+    this.channels.set(session, channel);
+    this.live.add(channel);
+    res.setHeader('mcp-session-id', session.id);
+    this.log.info({ session: session.id, scope: scope.key, client: request.params?.clientInfo, protocolVersion: version }, 'session opened');
+    this.track(channel, request, res, acceptsSse);
+    this.core.router.handleRequest(session, request);
+  }
+
+  private track(channel: HttpChannel, request: JsonRpcRequest, res: ServerResponse, acceptsSse: boolean): void {
+    const id = request.id;
+    const stream = new RequestStream(res, acceptsSse);
+    channel.requests.set(id, stream);
+    // Disconnecting is not cancelling (transports.mdx); the answer is dropped when it comes.
+    res.on('close', () => {
+      if (channel.requests.get(id) === stream && !stream.done) channel.requests.delete(id);
+    });
+  }
+
+  private get(req: IncomingMessage, res: ServerResponse, scope: ViewScope): void {
+    if (!(header(req, 'accept') ?? '').includes('text/event-stream')) {
+      sendError(res, 406, ErrorCode.InvalidRequest, 'Accept must include text/event-stream');
+      return;
+    }
+    const session = this.sessionOf(req, res, scope);
+    if (session === undefined) return;
+    const channel = this.channels.get(session) as HttpChannel;
+    if (channel.getStream !== undefined && !channel.getStream.destroyed) {
+      sendError(res, 409, ErrorCode.InvalidRequest, 'Conflict: this session already has a GET stream open');
+      return;
+    }
+    channel.attachGetStream(res);
+  }
+
+  private delete(req: IncomingMessage, res: ServerResponse, scope: ViewScope): void {
+    const session = this.sessionOf(req, res, scope);
+    if (session === undefined) return;
+    this.log.info({ session: session.id }, 'session closed by client');
+    this.core.closeSession(session, 'deleted by client');
+    res.writeHead(200).end();
+  }
+
+  /** The request's session, or undefined after answering 400 (no id), 404 (unknown) or 400 (bad version). */
+  private sessionOf(req: IncomingMessage, res: ServerResponse, scope: ViewScope): Session | undefined {
+    const id = header(req, 'mcp-session-id');
+    if (id === undefined || id === '') {
+      sendError(res, 400, ErrorCode.InvalidRequest, 'Bad Request: Mcp-Session-Id header is required');
+      return undefined;
+    }
+    const session = this.core.sessions.get(id);
+    // A session opened on another endpoint is as unknown here as a made-up one.
+    if (session === undefined || session.transport !== 'streamable-http' || session.scope.key !== scope.key) {
+      sendError(res, 404, ErrorCode.InvalidRequest, 'Session not found');
+      return undefined;
+    }
+    const version = header(req, 'mcp-protocol-version');
+    if (version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
+      sendError(res, 400, ErrorCode.InvalidRequest, `Bad Request: unsupported MCP-Protocol-Version ${version}`);
+      return undefined;
+    }
+    return session;
+  }
+}
