@@ -20,7 +20,7 @@ export function createRootLogger(options: LogOptions = {}): Logger {
     return pino({ level, redact }, pino.destination({ dest: options.destination, sync: false }));
   }
   if (process.stdout.isTTY && process.env.CI !== 'true') {
-    return pino({ level, redact, transport: { target: 'pino/file', options: { destination: 1 } } });
+    return pino({ level, redact, transport: { target: 'pino-pretty', options: { destination: 1, translateTime: 'SYS:HH:MM:ss.l' } } });
   }
   return pino({ level, redact });
 }

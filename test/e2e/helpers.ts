@@ -45,3 +45,153 @@ export function textOf(result: unknown): string {
   const content = (result as { content?: Array<{ type: string; text?: string }> }).content ?? [];
   return content.map((c) => c.text ?? '').join('');
 }
+
+// ---------------------------------------------------------------------------------------------
+// Helpers shared by the e2e files below the smoke test.
+
+/** Every tool of a client's view, following `nextCursor` to the end. */
+export async function listAllTools(client: Client): Promise<Array<Record<string, unknown> & { name: string }>> {
+  const tools: Array<Record<string, unknown> & { name: string }> = [];
+  let cursor: string | undefined;
+  for (let pages = 0; pages < 1000; pages += 1) {
+    const result = await client.listTools(cursor === undefined ? {} : { cursor });
+    tools.push(...(result.tools as Array<Record<string, unknown> & { name: string }>));
+    cursor = result.nextCursor;
+    if (cursor === undefined) return tools;
+  }
+  throw new Error('tools/list never ended');
+}
+
+/** Polls `condition` until it is truthy (returning that value) or throws after `timeoutMs`. */
+export async function waitFor<T>(condition: () => T | Promise<T>, timeoutMs = 10_000, what = 'condition'): Promise<NonNullable<T>> {
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  for (;;) {
+    try {
+      const value = await condition();
+      if (value) return value as NonNullable<T>;
+    } catch (error) {
+      lastError = error;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${lastError ? `: ${String(lastError)}` : ''}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** The pid in a fixture `whoami` answer ("<name> pid <pid>"). */
+export function pidOf(result: unknown): number {
+  const match = /pid (\d+)/.exec(textOf(result));
+  if (match?.[1] === undefined) throw new Error(`no pid in ${JSON.stringify(result)}`);
+  return Number(match[1]);
+}
+
+/** True while a process with this pid exists. */
+export function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Raw Streamable HTTP, for what the SDK client would never send.
+
+export const ACCEPT_BOTH = 'application/json, text/event-stream';
+export const PROTOCOL_VERSION = '2025-06-18';
+
+export interface RawReply {
+  readonly status: number;
+  readonly headers: Headers;
+  /** Raw body text. */
+  readonly text: string;
+  /** JSON-RPC messages of the body: one for a JSON body, each `data:` of an SSE body. */
+  readonly messages: Array<Record<string, unknown>>;
+}
+
+/** Parses a reply body as JSON or as SSE events, by its content type. */
+export function parseBody(contentType: string | null, text: string): Array<Record<string, unknown>> {
+  if (text.trim() === '') return [];
+  if ((contentType ?? '').includes('text/event-stream')) {
+    const messages: Array<Record<string, unknown>> = [];
+    for (const event of text.split(/\r?\n\r?\n/)) {
+      const data = event
+        .split(/\r?\n/)
+        .filter((line) => line.startsWith('data:'))
+        .map((line) => line.slice(5).replace(/^ /, ''))
+        .join('\n');
+      if (data !== '') messages.push(JSON.parse(data) as Record<string, unknown>);
+    }
+    return messages;
+  }
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    return Array.isArray(parsed) ? (parsed as Array<Record<string, unknown>>) : [parsed as Record<string, unknown>];
+  } catch {
+    return [];
+  }
+}
+
+export interface RawPostOptions {
+  readonly sessionId?: string;
+  readonly headers?: Record<string, string>;
+  readonly path?: string;
+}
+
+/** POSTs `body` (an object is JSON-encoded, a string is sent as is) and reads the whole reply. */
+export async function rawPost(proxy: RunningSwitchboard, body: unknown, options: RawPostOptions = {}): Promise<RawReply> {
+  const headers: Record<string, string> = { 'content-type': 'application/json', accept: ACCEPT_BOTH };
+  if (options.sessionId !== undefined) {
+    headers['mcp-session-id'] = options.sessionId;
+    headers['mcp-protocol-version'] = PROTOCOL_VERSION;
+  }
+  Object.assign(headers, options.headers ?? {});
+  const res = await fetch(`${proxy.url}${options.path ?? '/mcp'}`, {
+    method: 'POST',
+    headers,
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, text, messages: parseBody(res.headers.get('content-type'), text) };
+}
+
+/** The one JSON-RPC response (a message with an id and result or error) in a reply. */
+export function responseOf(reply: RawReply): Record<string, unknown> & { id?: unknown; result?: any; error?: any } {
+  const response = reply.messages.find((m) => 'result' in m || 'error' in m);
+  if (response === undefined) throw new Error(`no JSON-RPC response in HTTP ${reply.status}: ${reply.text.slice(0, 500)}`);
+  return response;
+}
+
+/** Opens a session with initialize + notifications/initialized; returns its Mcp-Session-Id. */
+export async function rawSession(proxy: RunningSwitchboard, path = '/mcp'): Promise<string> {
+  const init = await rawPost(
+    proxy,
+    {
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'raw-e2e', version: '1.0.0' } },
+    },
+    { path },
+  );
+  if (init.status !== 200) throw new Error(`initialize answered HTTP ${init.status}: ${init.text}`);
+  const sessionId = init.headers.get('mcp-session-id');
+  if (!sessionId) throw new Error('initialize answered without mcp-session-id');
+  const initialized = await rawPost(proxy, { jsonrpc: '2.0', method: 'notifications/initialized' }, { sessionId, path });
+  if (initialized.status !== 202) throw new Error(`notifications/initialized answered HTTP ${initialized.status}`);
+  return sessionId;
+}
+
+/** Like `connect`, also returning the transport (for `terminateSession`). */
+export async function connectWithTransport(
+  proxy: RunningSwitchboard,
+  options: ConnectOptions = {},
+): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
+  const client = new Client({ name: options.name ?? 'e2e', version: '1.0.0' }, { capabilities: options.capabilities ?? {} });
+  const transport = new StreamableHTTPClientTransport(new URL(`${proxy.url}${options.path ?? '/mcp'}`));
+  await client.connect(transport);
+  return { client, transport };
+}

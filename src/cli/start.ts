@@ -1,0 +1,42 @@
+// `switchboard start`: load the config, run the proxy, stop gracefully on SIGTERM/SIGINT.
+import { loadConfig } from '../config/load.js';
+import { createRootLogger } from '../log.js';
+import { createSwitchboard } from '../index.js';
+
+export async function runStart(configFile: string): Promise<number> {
+  const config = loadConfig(configFile);
+  const log = createRootLogger({ level: process.env.SWITCHBOARD_LOG_LEVEL ?? config.logLevel });
+  const cliLog = log.child({ component: 'cli' });
+  for (const warning of config.warnings) cliLog.warn(warning);
+  let proxy: Awaited<ReturnType<typeof createSwitchboard>>;
+  try {
+    proxy = await createSwitchboard(config, { logger: log });
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code === 'EADDRINUSE') throw new Error(`${config.listen.host}:${config.listen.port} is already in use`);
+    if (code === 'EACCES') throw new Error(`not allowed to listen on ${config.listen.host}:${config.listen.port}`);
+    throw error;
+  }
+  process.stderr.write(`switchboard listening on ${proxy.url}/mcp\n`);
+
+  return new Promise<number>((resolve) => {
+    let stopping = false;
+    const stop = (signal: string) => {
+      if (stopping) {
+        cliLog.warn({ signal }, 'second signal: exiting now');
+        process.exit(1);
+      }
+      stopping = true;
+      cliLog.info({ signal }, 'stopping');
+      void proxy.close().then(() => {
+        cliLog.info('stopped');
+        log.flush();
+        resolve(0);
+      });
+    };
+    process.on('SIGTERM', () => stop('SIGTERM'));
+    process.on('SIGINT', () => stop('SIGINT'));
+    // Without a handler SIGHUP would kill the daemon; config reload is not implemented yet.
+    process.on('SIGHUP', () => cliLog.warn('SIGHUP received: config reload is not supported yet; restart to apply changes'));
+  });
+}
