@@ -156,6 +156,9 @@ export class Catalog {
     if (offered('prompts')) capabilities.prompts = { listChanged: true };
     if (offered('resources')) capabilities.resources = { listChanged: true, subscribe };
     if (offered('completions')) capabilities.completions = {};
+    // Only task-augmented tools/call is relayed; tasks/list would mix sessions' tasks, so it is not offered.
+    const tasks = view.servers.some((name) => this.servers.get(name)?.identity?.capabilities.tasks !== undefined);
+    if (tasks) capabilities.tasks = { cancel: {}, requests: { tools: { call: {} } } };
     return capabilities;
   }
 
@@ -182,7 +185,7 @@ export class Catalog {
       const rule: NamingRule = { prefix: entry.config.alias + separator, maxLength };
       const lists = entry.lists;
       if (lists === undefined) continue;
-      this.prefixedTools.set(name, this.nameItems(name, rule, visibleTools(lists.tools), takenTools));
+      this.prefixedTools.set(name, this.nameItems(name, rule, visibleTools(lists.tools, entry.identity), takenTools));
       this.prefixedPrompts.set(name, this.nameItems(name, rule, lists.prompts, takenPrompts));
       for (const resource of lists.resources) {
         const uri = resource.uri;
@@ -227,7 +230,7 @@ export class Catalog {
       const [namedTools, namedPrompts] = scope.prefixed
         ? [this.prefixedTools.get(server) ?? [], this.prefixedPrompts.get(server) ?? []]
         : [
-            this.nameItems(server, { prefix: '', maxLength: this.config.namespace.maxLength }, visibleTools(entry.lists.tools), new Set()),
+            this.nameItems(server, { prefix: '', maxLength: this.config.namespace.maxLength }, visibleTools(entry.lists.tools, entry.identity), new Set()),
             this.nameItems(server, { prefix: '', maxLength: this.config.namespace.maxLength }, entry.lists.prompts, new Set()),
           ];
       for (const item of namedTools) {
@@ -252,10 +255,11 @@ export class Catalog {
 }
 
 /**
- * Tools a client can call through us. Task-only tools need the `tasks` capability, which this
- * proxy does not offer yet (tasks.mdx: clients MUST NOT task-augment without it), so they are hidden.
+ * Tools a client can call through us. A task-only tool of a server that does not declare `tasks`
+ * could never be called (tasks.mdx: clients MUST NOT task-augment without the capability): hidden.
  */
-function visibleTools(tools: readonly JsonObject[]): JsonObject[] {
+function visibleTools(tools: readonly JsonObject[], identity: ServerIdentity | undefined): readonly JsonObject[] {
+  if (identity?.capabilities.tasks !== undefined) return tools;
   return tools.filter((tool) => {
     const execution = tool.execution;
     return !(typeof execution === 'object' && execution !== null && (execution as JsonObject).taskSupport === 'required');

@@ -3,6 +3,7 @@ import type { Logger } from '../log.js';
 import {
   ErrorCode,
   errorResponse,
+  isObject,
   resultResponse,
   type JsonRpcNotification,
   type JsonRpcRequest,
@@ -18,6 +19,8 @@ const NEEDED_CAPABILITY: ReadonlyMap<string, string> = new Map([
   ['sampling/createMessage', 'sampling'],
   ['elicitation/create', 'elicitation'],
 ]);
+
+const RELATED_TASK = 'io.modelcontextprotocol/related-task';
 
 type Attribution = { session: Session; relatedTo: string | number | undefined } | { reason: string };
 
@@ -55,6 +58,13 @@ export class ChildMessages {
       case 'notifications/cancelled':
         this.onChildCancelled(connection, message);
         return;
+      case 'notifications/tasks/status': {
+        const taskId = message.params?.taskId;
+        for (const session of this.sessions.all()) {
+          if (typeof taskId === 'string' && session.tasks.get(taskId) === connection) session.deliver(message, undefined);
+        }
+        return;
+      }
       case 'notifications/elicitation/complete': {
         const target = this.attribute(handle, connection);
         if ('session' in target) target.session.deliver(message, target.relatedTo);
@@ -75,7 +85,7 @@ export class ChildMessages {
       connection.notify(errorResponse(request.id, ErrorCode.MethodNotFound, `Method not found: ${request.method}`));
       return;
     }
-    const target = this.attribute(handle, connection);
+    const target = this.attribute(handle, connection, request.params?._meta);
     if (!('session' in target)) {
       this.log.warn({ server: handle.name, method: request.method, reason: target.reason }, 'server request refused');
       connection.notify(errorResponse(request.id, ErrorCode.InternalError, `${request.method} refused: ${target.reason}`));
@@ -102,7 +112,7 @@ export class ChildMessages {
   }
 
   private onLog(handle: ServerHandle, connection: UpstreamConnection, message: JsonRpcNotification): void {
-    const target = this.attribute(handle, connection);
+    const target = this.attribute(handle, connection, message.params?._meta);
     if (!('session' in target)) {
       this.log.debug({ server: handle.name, data: message.params?.data }, 'server log with no single session to send it to');
       return;
@@ -125,7 +135,14 @@ export class ChildMessages {
     }
   }
 
-  private attribute(handle: ServerHandle, connection: UpstreamConnection): Attribution {
+  private attribute(handle: ServerHandle, connection: UpstreamConnection, meta?: unknown): Attribution {
+    // A message tied to a task names it (tasks.mdx, related-task metadata): its creator is the one to ask.
+    const related = isObject(meta) ? meta[RELATED_TASK] : undefined;
+    if (isObject(related) && typeof related.taskId === 'string') {
+      for (const session of this.sessions.all()) {
+        if (session.tasks.get(related.taskId) === connection) return { session, relatedTo: connection.latestOf(session)?.downstreamId };
+      }
+    }
     if (handle.owner !== undefined) {
       const session = this.sessions.get(handle.owner);
       if (session === undefined) return { reason: 'the session that owns this server instance is gone' };

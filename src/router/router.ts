@@ -45,6 +45,9 @@ export class Router {
       ['resources/subscribe', (s, r, v) => this.subscribe(s, r, v)],
       ['resources/unsubscribe', (s, r, v) => this.unsubscribe(s, r, v)],
       ['completion/complete', (s, r, v) => this.complete(s, r, v)],
+      ['tasks/get', (s, r) => this.byTask(s, r)],
+      ['tasks/result', (s, r) => this.byTask(s, r)],
+      ['tasks/cancel', (s, r) => this.byTask(s, r)],
     ]);
   }
 
@@ -181,6 +184,16 @@ export class Router {
       return;
     }
     throw new SwitchboardError(ErrorCode.InvalidParams, `Unknown completion ref type: ${String(ref.type)}`);
+  }
+
+  /** tasks/get, tasks/result, tasks/cancel go to the child that created the task, for its creator only. */
+  private byTask(session: Session, request: JsonRpcRequest): void {
+    const taskId = request.params?.taskId;
+    const connection = typeof taskId === 'string' ? session.tasks.get(taskId) : undefined;
+    if (connection === undefined) throw new SwitchboardError(ErrorCode.InvalidParams, `Unknown task: ${String(taskId)}`);
+    const downstreamId = request.id;
+    const outcome = connection.forward(session, request);
+    session.forwarded(downstreamId, outcome);
   }
 
   private ownerOf(view: View, uri: unknown): string {

@@ -41,6 +41,8 @@ export class Session implements Caller {
   readonly serverRequests = new Map<JsonRpcId, ServerRequestRoute>();
   /** `server\0uri` of every resource this client subscribed to. */
   readonly subscriptions = new Set<string>();
+  /** Task id -> the child running it (tasks.mdx); ids come from servers and stay as they are. */
+  readonly tasks = new Map<string, UpstreamConnection>();
   /** This session's own instances of servers configured with `isolation: "session"`. */
   readonly isolated = new Map<string, ServerHandle>();
   private nextServerRequestId = 1;
@@ -68,6 +70,10 @@ export class Session implements Caller {
     if (outcome instanceof SwitchboardError) this.deliver(errorResponse(downstreamId, outcome.code, outcome.message, outcome.data), downstreamId);
     else if (this.closed) outcome.connection.cancel(outcome, 'session closed');
     else this.inflight.set(downstreamId, outcome);
+  }
+
+  taskCreated(taskId: string, connection: UpstreamConnection): void {
+    this.tasks.set(taskId, connection);
   }
 
   /** A fresh id for a request we send this client on a child's behalf; never reused in the session. */

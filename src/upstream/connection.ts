@@ -31,6 +31,8 @@ export interface Pending {
   readonly connection: UpstreamConnection;
   /** Completion of the proxy's own requests. */
   readonly settle: ((response: JsonRpcResponse) => void) | undefined;
+  /** A task-augmented request (tasks.mdx): its result names a task the caller may poll later. */
+  readonly createsTask: boolean;
 }
 
 export interface ConnectionHandlers {
@@ -128,6 +130,7 @@ export class UpstreamConnection {
           if ('error' in response) reject(new SwitchboardError(response.error.code, response.error.message, response.error.data));
           else resolve(response.result);
         },
+        createsTask: false,
       };
       const refusal = this.admit(entry);
       if (refusal !== undefined) return reject(refusal);
@@ -157,6 +160,7 @@ export class UpstreamConnection {
       progressToken,
       connection: this,
       settle: undefined,
+      createsTask: request.params?.task !== undefined,
     };
     const refusal = this.admit(entry);
     if (refusal !== undefined) return refusal;
@@ -272,6 +276,7 @@ export class UpstreamConnection {
       return;
     }
     response.id = entry.downstreamId;
+    if (entry.createsTask && 'result' in response) this.noteTask(entry, response.result);
     entry.caller?.settled(entry.downstreamId);
     entry.caller?.deliver(response, entry.downstreamId);
   }
@@ -286,6 +291,11 @@ export class UpstreamConnection {
     }
     params.progressToken = entry.progressToken;
     entry.caller.deliver(message, entry.downstreamId);
+  }
+
+  private noteTask(entry: Pending, result: JsonObject): void {
+    const task = result.task;
+    if (isObject(task) && typeof task.taskId === 'string') entry.caller?.taskCreated(task.taskId, this);
   }
 
   /** Answers a pending request locally (timeout, child exit) the way the child would have. */

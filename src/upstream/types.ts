@@ -1,6 +1,6 @@
 // What the upstream layer needs from whoever sends it requests; implemented by sessions above it.
 import type { JsonRpcId, JsonRpcMessage, SwitchboardError } from '../jsonrpc/messages.js';
-import type { Pending } from './connection.js';
+import type { Pending, UpstreamConnection } from './connection.js';
 
 /** The downstream side of a forwarded request: a client session, seen only through this interface. */
 export interface Caller {
@@ -15,6 +15,8 @@ export interface Caller {
   settled(downstreamId: JsonRpcId): void;
   /** A request held while its server started was sent on (a pending entry) or refused (an error to answer with). */
   forwarded(downstreamId: JsonRpcId, outcome: Pending | SwitchboardError): void;
+  /** A task-augmented call created a task on this connection; later tasks/* calls route by its id. */
+  taskCreated(taskId: string, connection: UpstreamConnection): void;
 }
 
 /** What a child told us about itself in its initialize result. */
