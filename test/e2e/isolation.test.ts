@@ -1,0 +1,61 @@
+// `isolation: "session"` gives each client session its own child; shared servers keep one child for all.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { RunningSwitchboard } from '../../src/index.js';
+import { connectWithTransport, fixture, pidOf, processAlive, startProxy, waitFor } from './helpers.js';
+
+describe('isolation', () => {
+  let proxy: RunningSwitchboard;
+  let a: { client: Client; transport: StreamableHTTPClientTransport };
+  let b: { client: Client; transport: StreamableHTTPClientTransport };
+  const pids = { isoA: 0, isoB: 0, sharedA: 0, sharedB: 0 };
+
+  beforeAll(async () => {
+    proxy = await startProxy({
+      mcpServers: {
+        iso: fixture('iso', { isolation: 'session' }),
+        shared: fixture('shared'),
+      },
+    });
+    [a, b] = await Promise.all([connectWithTransport(proxy, { name: 'A' }), connectWithTransport(proxy, { name: 'B' })]);
+  });
+  afterAll(async () => {
+    await Promise.allSettled([a?.client.close(), b?.client.close()]);
+    await proxy?.close();
+  });
+
+  const whoami = async (client: Client, server: string) => pidOf(await client.callTool({ name: `${server}__whoami`, arguments: {} }));
+
+  it('isolated server: a different child per session; shared server: one child for both', async () => {
+    [pids.isoA, pids.isoB, pids.sharedA, pids.sharedB] = await Promise.all([
+      whoami(a.client, 'iso'),
+      whoami(b.client, 'iso'),
+      whoami(a.client, 'shared'),
+      whoami(b.client, 'shared'),
+    ]);
+    expect(pids.isoA).not.toBe(pids.isoB);
+    expect(pids.sharedA).toBe(pids.sharedB);
+    // Neither session's isolated child is the shared one.
+    expect([pids.isoA, pids.isoB]).not.toContain(pids.sharedA);
+    // A session keeps its own isolated child across calls.
+    expect(await whoami(a.client, 'iso')).toBe(pids.isoA);
+    expect(await whoami(b.client, 'iso')).toBe(pids.isoB);
+    expect(processAlive(pids.isoA)).toBe(true);
+    expect(processAlive(pids.isoB)).toBe(true);
+    expect(proxy.core.upstreams.isolatedInstances('iso')).toBe(2);
+  });
+
+  it("closing a session stops its isolated child, and only that one", async () => {
+    expect(pids.isoA).toBeGreaterThan(0);
+    await a.transport.terminateSession();
+    await a.client.close();
+    await waitFor(() => !processAlive(pids.isoA), 8000, `isolated child ${pids.isoA} of the closed session to exit`);
+    // B's isolated child and the shared child live on and keep answering.
+    expect(processAlive(pids.isoB)).toBe(true);
+    expect(processAlive(pids.sharedA)).toBe(true);
+    expect(await whoami(b.client, 'iso')).toBe(pids.isoB);
+    expect(await whoami(b.client, 'shared')).toBe(pids.sharedA);
+    expect(proxy.core.upstreams.isolatedInstances('iso')).toBe(1);
+  });
+});
