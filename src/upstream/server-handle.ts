@@ -49,7 +49,10 @@ export class ServerHandle {
   identity: ServerIdentity | undefined;
   lists: ServerLists = EMPTY_LISTS;
   restarts = 0;
+  /** Why the server is not up, kept until it is up again (for /readyz and waiting callers). */
   lastError: string | undefined;
+  /** Why the current start attempt failed before the child exited, if it did. */
+  private initFailure: string | undefined;
   private failures = 0;
   private readyAt = 0;
   private retryTimer: NodeJS.Timeout | undefined;
@@ -72,6 +75,7 @@ export class ServerHandle {
 
   start(): void {
     if (this.state === 'stopped') return;
+    this.initFailure = undefined;
     this.setState('starting');
     const connection = new UpstreamConnection(this.config, this.log, {
       onNotification: (conn, message) => this.onNotification(conn, message),
@@ -128,8 +132,8 @@ export class ServerHandle {
       this.lists = await this.fetchAll(connection);
     } catch (error) {
       if (connection !== this.connection || this.state === 'stopped') return;
-      this.lastError = error instanceof Error ? error.message : String(error);
-      this.log.error({ err: this.lastError }, 'server failed to initialize; stopping this instance');
+      this.initFailure = error instanceof Error ? error.message : String(error);
+      this.log.error({ err: this.initFailure }, 'server failed to initialize; stopping this instance');
       // onExit schedules the restart once the child is gone.
       void connection.stop();
       return;
@@ -223,7 +227,7 @@ export class ServerHandle {
       return;
     }
     const wasReady = this.state === 'ready';
-    this.lastError ??= describeExit(exit);
+    this.lastError = this.initFailure ?? describeExit(exit);
     if (wasReady && Date.now() - this.readyAt >= STABLE_AFTER_MS) this.failures = 0;
     const delay = Math.min(this.config.restart.initialDelayMs * 2 ** this.failures, this.config.restart.maxDelayMs);
     this.failures += 1;
@@ -231,7 +235,6 @@ export class ServerHandle {
     this.setState('backoff');
     this.retryTimer = setTimeout(() => {
       this.restarts += 1;
-      this.lastError = undefined;
       this.start();
     }, delay);
     this.retryTimer.unref();
