@@ -1,0 +1,279 @@
+// Benchmark: the stdio floor (echo fixture driven directly over its pipe) against the same calls
+// through mcp-switchboard over Streamable HTTP, at C = 1, 10, 50 concurrent callers.
+//
+//   npm run build && npm run bench [-- --json]
+//   env: BENCH_SECONDS (5), BENCH_WARMUP (2), BENCH_SESSIONS (1,10,50), BENCH_PAYLOAD (100 bytes)
+//
+// Each cell starts its target fresh, runs a warmup, then a measured window. Every reply is checked
+// (same id, identical text); the exit status is 1 if any was wrong or a process was left behind.
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import http from 'node:http';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import {
+  INITIALIZED, StdioClient, callMessage, checkEcho, cpuSnapshot, cpuUsBetween, descendants, echoText, httpDelete,
+  initializeMessage, isAlive, percentile, post, rssMb, runLoops, sleep, now, type LoopResult,
+} from './bench-lib.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const CLI = path.join(ROOT, 'dist/cli/main.js');
+const FIXTURE = path.join(ROOT, 'test/fixtures/echo-server.mjs');
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
+const SESSIONS = (process.env.BENCH_SESSIONS ?? '1,10,50').split(',').map(Number);
+const PAYLOAD = Number(process.env.BENCH_PAYLOAD ?? 100);
+const JSON_OUT = process.argv.includes('--json');
+if (!fs.existsSync(CLI)) {
+  process.stderr.write(`bench: ${path.relative(ROOT, CLI)} not found; run \`npm run build\` first\n`);
+  process.exit(2);
+}
+const log = (line: string): void => void process.stderr.write(`[bench] ${line}\n`);
+
+interface Cell {
+  calls_per_s: number;
+  p50_ms: number | null;
+  p99_ms: number | null;
+  max_ms: number | null;
+  ok: number;
+  errors: number;
+  error_kinds: Record<string, number>;
+  cpu_us_per_call: number | null;
+  rss_mb?: number | null;
+  log_warnings?: number;
+  stop_ms?: number; // SIGTERM to exit
+  leftover_processes?: number;
+}
+
+// Every process we start, so that nothing outlives the benchmark, even on Ctrl-C or a crash.
+const started = new Set<number>();
+const TEMP = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-bench-'));
+process.on('exit', () => {
+  for (const pid of started) {
+    for (const p of [...descendants(pid), pid]) if (isAlive(p)) try { process.kill(p, 'SIGKILL'); } catch { /* gone */ }
+  }
+});
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    fs.rmSync(TEMP, { recursive: true, force: true });
+    process.exit(130);
+  });
+}
+
+function summarize(r: LoopResult, cpuUs: number | null): Cell {
+  const round = (x: number | null, d = 2): number | null => (x === null ? null : Number(x.toFixed(d)));
+  return {
+    calls_per_s: Math.round(r.ok / (r.windowMs / 1000)),
+    p50_ms: round(percentile(r.latencies, 0.5), 3),
+    p99_ms: round(percentile(r.latencies, 0.99), 3),
+    max_ms: round(percentile(r.latencies, 1), 1),
+    ok: r.ok,
+    errors: r.errors,
+    error_kinds: r.errorKinds,
+    cpu_us_per_call: cpuUs === null || r.ok === 0 ? null : Math.round(cpuUs / r.ok),
+  };
+}
+
+// ---------- stdio floor: one echo child, C pipelined callers with distinct ids ----------
+
+async function stdioCell(C: number): Promise<Cell> {
+  const client = new StdioClient(process.execPath, [FIXTURE]);
+  const pid = client.child.pid as number;
+  started.add(pid);
+  try {
+    const init = await client.request(0, initializeMessage(0));
+    if (!init.result) throw new Error(`stdio initialize failed: ${JSON.stringify(init)}`);
+    client.notify(INITIALIZED);
+    let nextId = 1;
+    let before = new Map<number, number>();
+    let cpuUs: number | null = null;
+    const r = await runLoops(C, WARMUP, SECONDS, async (loop) => {
+      const id = nextId++;
+      const text = echoText(`c${loop}-${id}`, PAYLOAD);
+      return checkEcho(await client.request(id, callMessage(id, 'echo', text)), id, text);
+    }, (phase) => {
+      if (phase === 'start') before = cpuSnapshot(pid, false);
+      else cpuUs = cpuUsBetween(before, cpuSnapshot(pid, false));
+    });
+    return summarize(r, cpuUs);
+  } finally {
+    await client.close();
+    started.delete(pid);
+  }
+}
+
+// ---------- through the proxy: C sessions, one call in flight each ----------
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer().once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const port = (server.address() as net.AddressInfo).port;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const getStatus = (url: string): Promise<number> =>
+  new Promise((resolve) => {
+    http.get(url, (res) => { res.resume(); resolve(res.statusCode ?? 0); }).on('error', () => resolve(0));
+  });
+
+const hasExited = (child: ChildProcess): boolean => child.exitCode !== null || child.signalCode !== null;
+
+interface Proxy { child: ChildProcess; pid: number; base: string; logFile: string }
+
+async function startProxy(C: number): Promise<Proxy> {
+  const port = await freePort();
+  const config = path.join(TEMP, `config-${C}.json`);
+  const logFile = path.join(TEMP, `proxy-${C}.log`);
+  fs.writeFileSync(config, JSON.stringify({
+    listen: { host: '127.0.0.1', port },
+    mcpServers: { echo: { command: process.execPath, args: [FIXTURE] } },
+  }));
+  const out = fs.openSync(logFile, 'w');
+  const child = spawn(process.execPath, [CLI, 'start', '-c', config], { stdio: ['ignore', out, out] });
+  fs.closeSync(out);
+  const pid = child.pid as number;
+  started.add(pid);
+  const base = `http://127.0.0.1:${port}`;
+  for (const deadline = now() + 20_000; now() < deadline; await sleep(100)) {
+    if (hasExited(child)) break;
+    if ((await getStatus(`${base}/readyz`)) === 200) return { child, pid, base, logFile };
+  }
+  throw new Error(`proxy not ready (exit code ${child.exitCode}); log tail:\n${fs.readFileSync(logFile, 'utf8').slice(-2000)}`);
+}
+
+/** SIGTERM, SIGKILL after 5 s; then kills (and counts) any descendant that outlived it. */
+async function stopProxy(proxy: Proxy): Promise<{ stopMs: number; leftover: number }> {
+  const tree = descendants(proxy.pid);
+  const t0 = now();
+  if (hasExited(proxy.child)) {
+    log(`proxy had already exited (${proxy.child.exitCode ?? proxy.child.signalCode}); see ${proxy.logFile}`);
+  } else {
+    const exited = new Promise((resolve) => proxy.child.once('exit', resolve));
+    proxy.child.kill('SIGTERM');
+    const timer = setTimeout(() => { log('proxy ignored SIGTERM for 5 s: SIGKILL'); proxy.child.kill('SIGKILL'); }, 5_000);
+    await exited;
+    clearTimeout(timer);
+  }
+  const stopMs = Math.round(now() - t0);
+  const leftover = tree.filter(isAlive);
+  for (const p of leftover) try { process.kill(p, 'SIGKILL'); } catch { /* just exited */ }
+  started.delete(proxy.pid);
+  return { stopMs, leftover: leftover.length };
+}
+
+async function openSession(url: string): Promise<Record<string, string>> {
+  const init = await post(url, {}, initializeMessage(0), 0);
+  const sid = init.headers['mcp-session-id'];
+  if (init.status !== 200 || typeof sid !== 'string' || !init.msg?.result) {
+    throw new Error(`initialize: HTTP ${init.status} ${JSON.stringify(init.msg)}`);
+  }
+  const headers = { 'mcp-session-id': sid, 'mcp-protocol-version': init.msg.result.protocolVersion ?? '2025-06-18' };
+  const done = await post(url, headers, INITIALIZED, null);
+  if (done.status !== 202) throw new Error(`notifications/initialized: HTTP ${done.status}`);
+  return headers;
+}
+
+/** Counts the proxy's log lines at warn level or above (pino: 40 warn, 50 error, 60 fatal). */
+function logWarnings(file: string): number {
+  return fs.readFileSync(file, 'utf8').split('\n').filter((line) => {
+    try {
+      return ((JSON.parse(line) as { level?: number }).level ?? 0) >= 40;
+    } catch {
+      return false;
+    }
+  }).length;
+}
+
+async function proxyCell(C: number): Promise<Cell> {
+  const proxy = await startProxy(C);
+  let cell: Cell;
+  let stop = { stopMs: 0, leftover: 0 };
+  try {
+    const url = `${proxy.base}/mcp`;
+    const sessions = await Promise.all(Array.from({ length: C }, () => openSession(url)));
+    let before = new Map<number, number>();
+    let cpuUs: number | null = null;
+    let rss: number | null = null;
+    // Every session uses ids 1, 2, 3...: the proxy must keep equal ids from different sessions apart.
+    const r = await runLoops(C, WARMUP, SECONDS, async (loop, id) => {
+      const text = echoText(`s${loop}-${id}`, PAYLOAD);
+      const reply = await post(url, sessions[loop] as Record<string, string>, callMessage(id, 'echo__echo', text), id);
+      return reply.status === 200 ? checkEcho(reply.msg, id, text) : `http_${reply.status}`;
+    }, (phase) => {
+      if (phase === 'start') before = cpuSnapshot(proxy.pid, true);
+      else {
+        cpuUs = cpuUsBetween(before, cpuSnapshot(proxy.pid, true));
+        rss = rssMb(proxy.pid);
+      }
+    });
+    const deleted = await Promise.all(sessions.map((headers) => httpDelete(url, headers)));
+    const badDeletes = deleted.filter((status) => status < 200 || status >= 300).length;
+    if (badDeletes > 0) log(`C=${C}: ${badDeletes} DELETEs failed (${[...new Set(deleted)].join(', ')})`);
+    cell = { ...summarize(r, cpuUs), rss_mb: rss === null ? null : Math.round(rss) };
+  } finally {
+    stop = await stopProxy(proxy);
+    if (stop.leftover > 0) log(`C=${C}: ${stop.leftover} process(es) outlived the proxy; killed them`);
+  }
+  cell.stop_ms = stop.stopMs;
+  cell.leftover_processes = stop.leftover;
+  cell.log_warnings = logWarnings(proxy.logFile);
+  return cell;
+}
+
+// ---------- report ----------
+
+interface Row { sessions: number; stdio: Cell; proxy: Cell }
+
+function table(rows: Row[]): string {
+  const n = (x: number | null | undefined, d = 0): string =>
+    x === null || x === undefined ? '-' : x.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
+  const lines = [
+    `Payload ${PAYLOAD} B, warmup ${WARMUP} s, window ${SECONDS} s, ${os.cpus().length} CPUs, node ${process.version}. Latency in ms.`,
+    '',
+    '| sessions | stdio calls/s | stdio p50 | stdio p99 | stdio CPU µs/call | proxy calls/s | proxy p50 | proxy p99 | proxy/stdio calls/s | added p50 ms | proxy CPU µs/call | proxy RSS MB | errors (stdio/proxy) |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const { sessions, stdio: s, proxy: p } of rows) {
+    const ratio = s.calls_per_s > 0 ? p.calls_per_s / s.calls_per_s : null;
+    const added = s.p50_ms !== null && p.p50_ms !== null ? p.p50_ms - s.p50_ms : null;
+    lines.push(`| ${sessions} | ${n(s.calls_per_s)} | ${n(s.p50_ms, 2)} | ${n(s.p99_ms, 2)} | ${n(s.cpu_us_per_call)} | ${n(p.calls_per_s)} | ` +
+      `${n(p.p50_ms, 2)} | ${n(p.p99_ms, 2)} | ${n(ratio, 3)} | ${n(added, 2)} | ${n(p.cpu_us_per_call)} | ${n(p.rss_mb)} | ${s.errors} / ${p.errors} |`);
+  }
+  return lines.join('\n');
+}
+
+async function main(): Promise<number> {
+  const rows: Row[] = [];
+  let failed = false;
+  for (const C of SESSIONS) {
+    const stdio = await stdioCell(C);
+    log(`stdio C=${C}: ${stdio.calls_per_s} calls/s, p50 ${stdio.p50_ms} ms, p99 ${stdio.p99_ms} ms, errors ${stdio.errors}`);
+    const proxy = await proxyCell(C);
+    log(`proxy C=${C}: ${proxy.calls_per_s} calls/s, p50 ${proxy.p50_ms} ms, p99 ${proxy.p99_ms} ms, max ${proxy.max_ms} ms, ` +
+      `errors ${proxy.errors}, ${proxy.cpu_us_per_call} µs CPU/call, RSS ${proxy.rss_mb} MB, ` +
+      `${proxy.log_warnings} warn+ log lines, stopped in ${proxy.stop_ms} ms`);
+    for (const [name, cell] of [['stdio', stdio], ['proxy', proxy]] as const) {
+      if (cell.errors > 0) log(`${name} C=${C} errors: ${JSON.stringify(cell.error_kinds)}`);
+    }
+    failed ||= stdio.errors > 0 || proxy.errors > 0 || (proxy.leftover_processes ?? 0) > 0;
+    rows.push({ sessions: C, stdio, proxy });
+  }
+  if (failed) log(`proxy configs and logs kept in ${TEMP}`);
+  else fs.rmSync(TEMP, { recursive: true, force: true });
+  const meta = { payload_bytes: PAYLOAD, warmup_s: WARMUP, window_s: SECONDS, node: process.version, cpus: os.cpus().length };
+  process.stdout.write(JSON_OUT ? JSON.stringify({ ...meta, rows }, null, 2) + '\n' : table(rows) + '\n');
+  return failed ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`bench: ${(error as Error).stack ?? String(error)}\n(proxy configs and logs kept in ${TEMP})\n`);
+    process.exit(1);
+  },
+);
