@@ -18,12 +18,13 @@ export interface RpcMessage {
 // ---------- payloads and reply checks ----------
 
 const FILLER = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+let filler = '';
 
 /** Text of `bytes` ASCII bytes that starts with `tag`, so a reply delivered to the wrong caller is caught. */
 export function echoText(tag: string, bytes: number): string {
+  if (filler.length < bytes) filler = FILLER.repeat(Math.ceil(bytes / FILLER.length));
   const head = `${tag}:`;
-  if (head.length >= bytes) return head;
-  return head + FILLER.repeat(Math.ceil(bytes / FILLER.length)).slice(0, bytes - head.length);
+  return head.length >= bytes ? head : head + filler.slice(0, bytes - head.length);
 }
 
 export const callMessage = (id: number, tool: string, text: string): string =>

@@ -41,6 +41,7 @@ interface Cell {
   errors: number;
   error_kinds: Record<string, number>;
   cpu_us_per_call: number | null;
+  driver_cpu_pct?: number; // this script's own CPU in the window, % of one core (it shares the machine)
   rss_mb?: number | null;
   log_warnings?: number;
   stop_ms?: number; // SIGTERM to exit
@@ -76,6 +77,21 @@ function summarize(r: LoopResult, cpuUs: number | null): Cell {
   };
 }
 
+/** Tracks this process's CPU between 'start' and 'end'; 'result' returns it as % of one core. */
+function driverCpu(): (phase: 'start' | 'end' | 'result') => number {
+  let t0 = 0;
+  let cpu0 = process.cpuUsage();
+  let pct = 0;
+  return (phase) => {
+    if (phase === 'start') [t0, cpu0] = [now(), process.cpuUsage()];
+    if (phase === 'end') {
+      const used = process.cpuUsage(cpu0);
+      pct = Math.round(((used.user + used.system) / 1000 / (now() - t0)) * 100);
+    }
+    return pct;
+  };
+}
+
 // ---------- stdio floor: one echo child, C pipelined callers with distinct ids ----------
 
 async function stdioCell(C: number): Promise<Cell> {
@@ -89,15 +105,17 @@ async function stdioCell(C: number): Promise<Cell> {
     let nextId = 1;
     let before = new Map<number, number>();
     let cpuUs: number | null = null;
+    const driver = driverCpu();
     const r = await runLoops(C, WARMUP, SECONDS, async (loop) => {
       const id = nextId++;
       const text = echoText(`c${loop}-${id}`, PAYLOAD);
       return checkEcho(await client.request(id, callMessage(id, 'echo', text)), id, text);
     }, (phase) => {
+      driver(phase);
       if (phase === 'start') before = cpuSnapshot(pid, false);
       else cpuUs = cpuUsBetween(before, cpuSnapshot(pid, false));
     });
-    return summarize(r, cpuUs);
+    return { ...summarize(r, cpuUs), driver_cpu_pct: driver('result') };
   } finally {
     await client.close();
     started.delete(pid);
@@ -199,12 +217,14 @@ async function proxyCell(C: number): Promise<Cell> {
     let before = new Map<number, number>();
     let cpuUs: number | null = null;
     let rss: number | null = null;
+    const driver = driverCpu();
     // Every session uses ids 1, 2, 3...: the proxy must keep equal ids from different sessions apart.
     const r = await runLoops(C, WARMUP, SECONDS, async (loop, id) => {
       const text = echoText(`s${loop}-${id}`, PAYLOAD);
       const reply = await post(url, sessions[loop] as Record<string, string>, callMessage(id, 'echo__echo', text), id);
       return reply.status === 200 ? checkEcho(reply.msg, id, text) : `http_${reply.status}`;
     }, (phase) => {
+      driver(phase);
       if (phase === 'start') before = cpuSnapshot(proxy.pid, true);
       else {
         cpuUs = cpuUsBetween(before, cpuSnapshot(proxy.pid, true));
@@ -214,7 +234,7 @@ async function proxyCell(C: number): Promise<Cell> {
     const deleted = await Promise.all(sessions.map((headers) => httpDelete(url, headers)));
     const badDeletes = deleted.filter((status) => status < 200 || status >= 300).length;
     if (badDeletes > 0) log(`C=${C}: ${badDeletes} DELETEs failed (${[...new Set(deleted)].join(', ')})`);
-    cell = { ...summarize(r, cpuUs), rss_mb: rss === null ? null : Math.round(rss) };
+    cell = { ...summarize(r, cpuUs), driver_cpu_pct: driver('result'), rss_mb: rss === null ? null : Math.round(rss) };
   } finally {
     stop = await stopProxy(proxy);
     if (stop.leftover > 0) log(`C=${C}: ${stop.leftover} process(es) outlived the proxy; killed them`);
@@ -252,11 +272,12 @@ async function main(): Promise<number> {
   let failed = false;
   for (const C of SESSIONS) {
     const stdio = await stdioCell(C);
-    log(`stdio C=${C}: ${stdio.calls_per_s} calls/s, p50 ${stdio.p50_ms} ms, p99 ${stdio.p99_ms} ms, errors ${stdio.errors}`);
+    log(`stdio C=${C}: ${stdio.calls_per_s} calls/s, p50 ${stdio.p50_ms} ms, p99 ${stdio.p99_ms} ms, errors ${stdio.errors}, ` +
+      `${stdio.cpu_us_per_call} µs CPU/call, driver ${stdio.driver_cpu_pct} % CPU`);
     const proxy = await proxyCell(C);
     log(`proxy C=${C}: ${proxy.calls_per_s} calls/s, p50 ${proxy.p50_ms} ms, p99 ${proxy.p99_ms} ms, max ${proxy.max_ms} ms, ` +
       `errors ${proxy.errors}, ${proxy.cpu_us_per_call} µs CPU/call, RSS ${proxy.rss_mb} MB, ` +
-      `${proxy.log_warnings} warn+ log lines, stopped in ${proxy.stop_ms} ms`);
+      `${proxy.log_warnings} warn+ log lines, stopped in ${proxy.stop_ms} ms, driver ${proxy.driver_cpu_pct} % CPU`);
     for (const [name, cell] of [['stdio', stdio], ['proxy', proxy]] as const) {
       if (cell.errors > 0) log(`${name} C=${C} errors: ${JSON.stringify(cell.error_kinds)}`);
     }
