@@ -35,6 +35,8 @@ export class SwitchboardCore {
   private readonly childMessages: ChildMessages;
   private readonly log: Logger;
   private busyProbe: ((session: Session) => boolean) | undefined;
+  /** Session-owned instances still stopping; `stop()` waits for them so no child outlives the proxy. */
+  private readonly releasing = new Set<Promise<void>>();
 
   constructor(
     readonly config: SwitchboardConfig,
@@ -58,6 +60,7 @@ export class SwitchboardCore {
       },
       onNotification: (handle, connection, message) => this.childMessages.onNotification(handle, connection, message),
       onServerRequest: (handle, connection, message) => this.childMessages.onServerRequest(handle, connection, message),
+      onConnectionExit: (handle, connection) => this.childMessages.forgetConnection(handle, connection),
     }, options.shutdown);
     this.router = new Router(config, this.catalog, this.upstreams, this.subscriptions, rootLog.child({ component: 'router' }));
   }
@@ -89,7 +92,7 @@ export class SwitchboardCore {
   async stop(): Promise<void> {
     this.sessions.closeAll('server stopping');
     this.sessions.stop();
-    await this.upstreams.stopAll();
+    await Promise.all([this.upstreams.stopAll(), ...this.releasing]);
   }
 
   private onLists(handle: ServerHandle, kinds: readonly ListKind[]): void {
@@ -133,14 +136,17 @@ export class SwitchboardCore {
   private release(session: Session, reason: string): void {
     for (const entry of session.inflight.values()) entry.connection.cancel(entry, `client session closed (${reason})`);
     session.inflight.clear();
-    const handles = [...this.upstreams.all(), ...session.isolated.values()];
+    const handles = this.upstreams.handlesOf(session);
     for (const handle of handles) handle.abandon(session);
     this.childMessages.failServerRequests(session, `client session closed (${reason})`);
     for (const [handle, uri] of this.subscriptions.dropSession(session, handles)) {
-      if (handle.owner === undefined) handle.connection?.request('resources/unsubscribe', { uri }).catch(() => undefined);
+      // A child that is not up has no subscriptions to drop; resubscribe() renews only live ones.
+      if (handle.owner === undefined && handle.state === 'ready') handle.connection?.request('resources/unsubscribe', { uri }).catch(() => undefined);
     }
     for (const handle of session.isolated.values()) this.subscriptions.forget(handle);
-    void this.upstreams.release(session);
+    const stopped = this.upstreams.release(session);
+    this.releasing.add(stopped);
+    void stopped.finally(() => this.releasing.delete(stopped));
     this.catalog.detach(session.scope);
   }
 }

@@ -8,7 +8,7 @@ import {
   type JsonRpcNotification,
   type JsonRpcRequest,
 } from '../jsonrpc/messages.js';
-import type { UpstreamConnection } from '../upstream/connection.js';
+import { RELATED_TASK, type UpstreamConnection } from '../upstream/connection.js';
 import type { ServerHandle } from '../upstream/server-handle.js';
 import { LOG_LEVELS, Session, type LogLevel } from '../session/session.js';
 import type { SessionRegistry } from '../session/registry.js';
@@ -20,8 +20,6 @@ const NEEDED_CAPABILITY: ReadonlyMap<string, string> = new Map([
   ['elicitation/create', 'elicitation'],
 ]);
 
-const RELATED_TASK = 'io.modelcontextprotocol/related-task';
-
 type Attribution = { session: Session; relatedTo: string | number | undefined } | { reason: string };
 
 /**
@@ -30,7 +28,9 @@ type Attribution = { session: Session; relatedTo: string | number | undefined } 
  *
  * - An instance owned by one session (`isolation: "session"`) talks to that session only.
  * - On a shared instance, the message belongs to the client session that has requests in flight
- *   there, when exactly one does; it travels on that session's latest request stream.
+ *   there, when exactly one does and no other session cancelled or timed out a request there in the
+ *   last 30 s (the child may still be working for that one); it travels on that session's latest
+ *   request stream.
  * - When none or several sessions have requests in flight, the message is not guessed at: a
  *   request is refused with a JSON-RPC error naming the reason, a log line goes to our own log.
  *   Servers that sample, elicit or log per call under concurrent use belong in `isolation: "session"`.
@@ -58,13 +58,6 @@ export class ChildMessages {
       case 'notifications/cancelled':
         this.onChildCancelled(connection, message);
         return;
-      case 'notifications/tasks/status': {
-        const taskId = message.params?.taskId;
-        for (const session of this.sessions.all()) {
-          if (typeof taskId === 'string' && session.tasks.get(taskId) === connection) session.deliver(message, undefined);
-        }
-        return;
-      }
       case 'notifications/elicitation/complete': {
         const target = this.attribute(handle, connection);
         if ('session' in target) target.session.deliver(message, target.relatedTo);
@@ -103,6 +96,26 @@ export class ChildMessages {
     session.deliver(request, relatedTo);
   }
 
+  /**
+   * A child exited: requests it sent clients can no longer be answered (tell those clients, as
+   * cancellation.mdx allows the requester to), and its tasks are gone.
+   */
+  forgetConnection(handle: ServerHandle, connection: UpstreamConnection): void {
+    const owners = handle.owner === undefined ? this.sessions.all() : [this.sessions.get(handle.owner)];
+    for (const session of owners) {
+      if (session === undefined) continue;
+      for (const [downstreamId, route] of session.serverRequests) {
+        if (route.connection !== connection) continue;
+        session.serverRequests.delete(downstreamId);
+        session.deliver(
+          { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: downstreamId, reason: `server ${handle.name} exited` } },
+          undefined,
+        );
+      }
+      for (const [taskId, task] of session.tasks) if (task.connection === connection) session.tasks.delete(taskId);
+    }
+  }
+
   /** Answers every child request a closing session still owed. */
   failServerRequests(session: Session, reason: string): void {
     for (const route of session.serverRequests.values()) {
@@ -136,26 +149,25 @@ export class ChildMessages {
   }
 
   private attribute(handle: ServerHandle, connection: UpstreamConnection, meta?: unknown): Attribution {
-    // A message tied to a task names it (tasks.mdx, related-task metadata): its creator is the one to ask.
+    // A message tied to a task names it (tasks.mdx, related-task metadata): its creator is the one to
+    // ask, under the task id that creator knows.
     const related = isObject(meta) ? meta[RELATED_TASK] : undefined;
-    if (isObject(related) && typeof related.taskId === 'string') {
-      for (const session of this.sessions.all()) {
-        if (session.tasks.get(related.taskId) === connection) return { session, relatedTo: connection.latestOf(session)?.downstreamId };
-      }
+    const owner = isObject(related) ? connection.taskOwner(related.taskId) : undefined;
+    if (owner !== undefined && owner.caller instanceof Session && isObject(related)) {
+      related.taskId = owner.downstreamTaskId;
+      return { session: owner.caller, relatedTo: connection.latestOf(owner.caller)?.downstreamId };
     }
     if (handle.owner !== undefined) {
       const session = this.sessions.get(handle.owner);
       if (session === undefined) return { reason: 'the session that owns this server instance is gone' };
       return { session, relatedTo: connection.latestOf(session)?.downstreamId };
     }
-    const callers = connection.callersInFlight();
-    const only = callers[0];
-    if (callers.length === 1 && only !== undefined && only.caller instanceof Session) {
-      return { session: only.caller, relatedTo: connection.latestOf(only.caller)?.downstreamId };
-    }
-    if (callers.length === 0) return { reason: `no client request is in flight on server ${handle.name}, so no session can be asked` };
+    const sole = connection.soleCaller();
+    if ('caller' in sole && sole.caller instanceof Session) return { session: sole.caller, relatedTo: sole.latest.downstreamId };
+    const count = 'callers' in sole ? sole.callers : 0;
+    if (count === 0) return { reason: `no client request is in flight on server ${handle.name}, so no session can be asked` };
     return {
-      reason: `${callers.length} client sessions have requests in flight on shared server ${handle.name}, so the request cannot be attributed to one; configure "isolation": "session" for this server`,
+      reason: `${count} client sessions have requests in flight (or recently cancelled) on shared server ${handle.name}, so the request cannot be attributed to one; configure "isolation": "session" for this server`,
     };
   }
 }

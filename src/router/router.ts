@@ -78,11 +78,17 @@ export class Router {
         return;
       case 'notifications/cancelled': {
         const requestId = notification.params?.requestId;
-        const entry = typeof requestId === 'string' || typeof requestId === 'number' ? session.inflight.get(requestId) : undefined;
-        if (entry === undefined) return;
-        session.inflight.delete(entry.downstreamId);
-        const reason = notification.params?.reason;
-        entry.connection.cancel(entry, typeof reason === 'string' ? reason : 'cancelled by the client');
+        if (typeof requestId !== 'string' && typeof requestId !== 'number') return;
+        const reason = typeof notification.params?.reason === 'string' ? notification.params.reason : 'cancelled by the client';
+        const entry = session.inflight.get(requestId);
+        if (entry !== undefined) {
+          session.inflight.delete(requestId);
+          entry.connection.cancel(entry, reason);
+        } else {
+          // Not sent yet: held while its server starts. Withdrawn, it never reaches the child.
+          for (const handle of this.upstreams.handlesOf(session)) handle.withdraw(session, requestId);
+        }
+        session.abandon(requestId);
         return;
       }
       default:
@@ -188,12 +194,13 @@ export class Router {
 
   /** tasks/get, tasks/result, tasks/cancel go to the child that created the task, for its creator only. */
   private byTask(session: Session, request: JsonRpcRequest): void {
-    const taskId = request.params?.taskId;
-    const connection = typeof taskId === 'string' ? session.tasks.get(taskId) : undefined;
-    if (connection === undefined) throw new SwitchboardError(ErrorCode.InvalidParams, `Unknown task: ${String(taskId)}`);
+    const params = request.params;
+    const taskId = params?.taskId;
+    const task = typeof taskId === 'string' ? session.tasks.get(taskId) : undefined;
+    if (task === undefined || params === undefined) throw new SwitchboardError(ErrorCode.InvalidParams, `Unknown task: ${String(taskId)}`);
+    params.taskId = task.childTaskId;
     const downstreamId = request.id;
-    const outcome = connection.forward(session, request);
-    session.forwarded(downstreamId, outcome);
+    session.forwarded(downstreamId, task.connection.forward(session, request, taskId as string));
   }
 
   private ownerOf(view: View, uri: unknown): string {

@@ -51,6 +51,11 @@ export class Upstreams {
     return own;
   }
 
+  /** Every instance that may hold `session`'s requests: the shared ones and its own. */
+  handlesOf(session: Session): ServerHandle[] {
+    return [...this.primary.values(), ...session.isolated.values()];
+  }
+
   /** Instances owned by sessions, per server (for status and tests). */
   isolatedInstances(server: string): number {
     return this.isolatedCount.get(server) ?? 0;

@@ -9,7 +9,9 @@ import type { Caller } from '../upstream/types.js';
 export interface SessionChannel {
   /** `relatedTo`: the client request this message belongs to; a response also ends that request's stream. */
   deliver(message: JsonRpcMessage, relatedTo: JsonRpcId | undefined): void;
-  /** The session ended on our side (DELETE, expiry, shutdown): release streams and sockets. */
+  /** The client cancelled a request: end the stream its answer would have used, without an answer. */
+  abandon(requestId: JsonRpcId): void;
+  /** The session ended on our side (DELETE, expiry, shutdown): answer what is open, release streams and sockets. */
   close(reason: string): void;
 }
 
@@ -24,6 +26,9 @@ export interface ServerRequestRoute {
   readonly connection: UpstreamConnection;
   readonly childId: JsonRpcId;
 }
+
+/** Tasks a session can follow at once, tasks; the oldest is forgotten first. */
+const MAX_TASKS_PER_SESSION = 1_000;
 
 export class Session implements Caller {
   readonly key: string;
@@ -41,8 +46,8 @@ export class Session implements Caller {
   readonly serverRequests = new Map<JsonRpcId, ServerRequestRoute>();
   /** `server\0uri` of every resource this client subscribed to. */
   readonly subscriptions = new Set<string>();
-  /** Task id -> the child running it (tasks.mdx); ids come from servers and stay as they are. */
-  readonly tasks = new Map<string, UpstreamConnection>();
+  /** The id this client knows a task by -> the child running it and the child's id (tasks.mdx). */
+  readonly tasks = new Map<string, { readonly connection: UpstreamConnection; readonly childTaskId: string }>();
   /** This session's own instances of servers configured with `isolation: "session"`. */
   readonly isolated = new Map<string, ServerHandle>();
   private nextServerRequestId = 1;
@@ -72,13 +77,21 @@ export class Session implements Caller {
     else this.inflight.set(downstreamId, outcome);
   }
 
-  taskCreated(taskId: string, connection: UpstreamConnection): void {
-    this.tasks.set(taskId, connection);
+  taskCreated(childTaskId: string, connection: UpstreamConnection): string {
+    const taskId = `${connection.tag}.${childTaskId}`;
+    if (this.tasks.size >= MAX_TASKS_PER_SESSION) this.tasks.delete(this.tasks.keys().next().value as string);
+    this.tasks.set(taskId, { connection, childTaskId });
+    return taskId;
   }
 
   /** A fresh id for a request we send this client on a child's behalf; never reused in the session. */
   mintServerRequestId(): number {
     return this.nextServerRequestId++;
+  }
+
+  /** The client cancelled `requestId`; its stream closes with no answer. */
+  abandon(requestId: JsonRpcId): void {
+    this.channel.abandon(requestId);
   }
 
   touch(): void {

@@ -1,9 +1,9 @@
 // A Streamable HTTP session's streams: one per in-flight POST request, one GET stream, a bounded backlog.
 import type { ServerResponse } from 'node:http';
 import type { Logger } from '../log.js';
-import type { JsonRpcId, JsonRpcMessage } from '../jsonrpc/messages.js';
+import { ErrorCode, type JsonRpcId, type JsonRpcMessage } from '../jsonrpc/messages.js';
 import type { SessionChannel } from '../session/session.js';
-import { JSON_HEADERS, SSE_HEADERS } from './http-util.js';
+import { SSE_HEADERS } from './http-util.js';
 
 /** Unrelated messages kept for a session with no GET stream open, messages; the oldest go first. */
 const MAX_BACKLOG = 1_000;
@@ -31,18 +31,21 @@ export class RequestStream {
     private readonly acceptsSse: boolean,
   ) {}
 
-  get done(): boolean {
-    return this.mode === 'done' || this.res.destroyed;
+  /** The response (or an end) has been written; nothing more goes on this stream. */
+  get finished(): boolean {
+    return this.mode === 'done';
   }
 
-  /** False when this stream cannot carry the message (a JSON-only client's non-final message). */
+  /** False when this stream cannot carry the message: finished, disconnected, or a JSON-only client's non-final message. */
   send(message: JsonRpcMessage, final: boolean): boolean {
-    if (this.mode === 'done') return false;
+    if (this.mode === 'done' || this.res.destroyed) return false;
     if (this.mode === 'undecided') {
       if (final) {
         this.mode = 'done';
-        this.res.writeHead(200, JSON_HEADERS);
-        this.res.end(JSON.stringify(message));
+        const body = JSON.stringify(message);
+        // An explicit length avoids chunked encoding for the common one-body reply.
+        this.res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+        this.res.end(body);
         return true;
       }
       if (!this.acceptsSse) return false;
@@ -63,10 +66,18 @@ export class RequestStream {
     if (this.mode === 'sse') this.res.write(': keepalive\n\n');
   }
 
+  /**
+   * Ends the stream without a response (the client cancelled: cancellation.mdx says not to answer).
+   * An empty SSE stream reads as "no messages" to SSE clients; JSON-only clients get 204.
+   */
   end(): void {
     if (this.mode === 'done') return;
+    const undecided = this.mode === 'undecided';
     this.mode = 'done';
-    if (!this.res.headersSent) this.res.writeHead(204);
+    if (undecided) {
+      if (this.acceptsSse) this.res.writeHead(200, SSE_HEADERS);
+      else this.res.writeHead(204);
+    }
     this.res.end();
   }
 
@@ -107,10 +118,21 @@ export class HttpChannel implements SessionChannel {
     this.sendUnrelated(message);
   }
 
-  close(): void {
+  /** The client cancelled this request: close its stream and forget it. */
+  abandon(requestId: JsonRpcId): void {
+    const stream = this.requests.get(requestId);
+    if (stream === undefined) return;
+    this.requests.delete(requestId);
+    stream.end();
+  }
+
+  /** Every open request still gets an answer: an error saying why the session ended. */
+  close(reason: string): void {
     if (this.closed) return;
     this.closed = true;
-    for (const stream of this.requests.values()) stream.end();
+    for (const [id, stream] of this.requests) {
+      stream.send({ jsonrpc: '2.0', id, error: { code: ErrorCode.ConnectionClosed, message: `session closed: ${reason}` } }, true);
+    }
     this.requests.clear();
     this.getStream?.end();
     this.getStream = undefined;

@@ -30,7 +30,16 @@ export class HttpFrontDoor {
     this.streamable = new StreamableHttp(core, log.child({ transport: 'streamable-http' }));
     core.setBusyProbe((session) => this.streamable.isBusy(session));
     for (const name of core.catalog.serverNames()) this.scopes.set(name, serverScope(name));
-    this.server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => this.route(req, res));
+    this.server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
+      try {
+        this.route(req, res);
+      } catch (error) {
+        // One bad request must never take the daemon and every other session down with it.
+        this.log.error({ err: error instanceof Error ? error.message : String(error), url: req.url }, 'request handler failed');
+        if (!res.headersSent) sendError(res, 500, ErrorCode.InternalError, 'Internal error');
+        else res.destroy();
+      }
+    });
     // Long tool calls hold a request open for minutes; Node's 5-minute default would cut them.
     this.server.requestTimeout = 0;
   }
@@ -43,15 +52,16 @@ export class HttpFrontDoor {
       this.health(path, res);
       return;
     }
-    const scope = this.scopeFor(path);
-    if (scope === undefined) {
-      sendText(res, 404, 'Not found\n');
-      return;
-    }
+    // Origin and Host first: nothing a foreign page sends should reach routing.
     const refused = refusal(req, this.policy);
     if (refused !== undefined) {
       this.log.warn({ reason: refused, path }, 'request refused');
       sendError(res, 403, ErrorCode.InvalidRequest, `Forbidden: ${refused}`);
+      return;
+    }
+    const scope = this.scopeFor(path);
+    if (scope === undefined) {
+      sendText(res, 404, 'Not found\n');
       return;
     }
     if (req.headers.origin !== undefined) {
@@ -70,7 +80,11 @@ export class HttpFrontDoor {
   private scopeFor(path: string): ViewScope | undefined {
     if (path === '/mcp') return AGGREGATE_SCOPE;
     if (path.startsWith('/s/') && path.endsWith('/mcp')) {
-      return this.scopes.get(decodeURIComponent(path.slice(3, -4)));
+      try {
+        return this.scopes.get(decodeURIComponent(path.slice(3, -4)));
+      } catch {
+        return undefined; // a malformed %-escape names no server
+      }
     }
     return undefined;
   }

@@ -40,7 +40,11 @@ export class StreamableHttp {
   handle(req: IncomingMessage, res: ServerResponse, scope: ViewScope): void {
     switch (req.method) {
       case 'POST':
-        void this.post(req, res, scope);
+        this.post(req, res, scope).catch((error: unknown) => {
+          this.log.error({ err: error instanceof Error ? error.message : String(error) }, 'POST handler failed');
+          if (!res.headersSent) sendError(res, 500, ErrorCode.InternalError, 'Internal error');
+          else res.destroy();
+        });
         return;
       case 'GET':
         this.get(req, res, scope);
@@ -143,7 +147,7 @@ export class StreamableHttp {
     channel.requests.set(id, stream);
     // Disconnecting is not cancelling (transports.mdx); the answer is dropped when it comes.
     res.on('close', () => {
-      if (channel.requests.get(id) === stream && !stream.done) channel.requests.delete(id);
+      if (channel.requests.get(id) === stream && !stream.finished) channel.requests.delete(id);
     });
   }
 

@@ -27,6 +27,15 @@ export const DEFAULT_SHUTDOWN: ShutdownTimings = { afterStdinCloseMs: 2000, afte
 
 /** Most bytes queued towards a child's stdin before writes are refused, bytes (a child that stopped reading). */
 const MAX_STDIN_BACKLOG_BYTES = 64 * 1024 * 1024;
+/** How long to wait for stdout to finish after the child exited, ms. */
+const STDOUT_DRAIN_MS = 200;
+
+/** Children alive right now, so that even an abrupt exit of the daemon takes them along. */
+const LIVE = new Set<ChildProcess>();
+process.on('exit', () => {
+  for (const child of LIVE) child.killNow();
+});
+
 /** Longest stderr line logged whole, bytes; longer lines are cut (servers dump stack traces and blobs there). */
 const MAX_STDERR_LINE_BYTES = 64 * 1024;
 
@@ -60,16 +69,49 @@ export class ChildProcess {
     // A child that exits while we write gives EPIPE; the exit handler reports the real cause.
     this.process.stdin?.on('error', (error) => this.log.debug({ err: error.message }, 'stdin closed'));
 
-    void this.process.then((result) => {
-      const spawnError = result.failed && result.exitCode === undefined && !result.signal ? spawnFailure(result) : undefined;
-      this.exited = {
-        code: result.exitCode ?? null,
-        signal: result.signal ?? null,
-        ...(spawnError === undefined ? {} : { spawnError }),
-      };
-      for (const wake of this.exitWaiters.splice(0)) wake();
-      events.onExit(this.exited);
+    // 'exit', not the result promise: the promise also waits for every holder of the pipes, and a
+    // grandchild that inherited stderr would hide the exit until it, too, is gone.
+    this.process.on('exit', (code, signal) => {
+      const done = () => this.finish({ code, signal }, events);
+      // stdout can still hold the child's last lines when 'exit' fires; read them before failing requests.
+      const stdoutStream = this.process.stdout;
+      if (stdoutStream === null || stdoutStream.readableEnded) return done();
+      const grace = setTimeout(done, STDOUT_DRAIN_MS);
+      stdoutStream.once('end', () => {
+        clearTimeout(grace);
+        done();
+      });
     });
+    void this.process.then((result) => {
+      // A spawn failure (missing command) has no 'exit' event; the result is all we get.
+      if (result.failed && result.exitCode === undefined && !result.signal) this.finish({ code: null, signal: null, spawnError: spawnFailure(result) }, events);
+    });
+    LIVE.add(this);
+  }
+
+  private finish(exit: ChildExit, events: ChildEvents): void {
+    if (this.exited !== undefined) return;
+    this.exited = exit;
+    LIVE.delete(this);
+    // Helpers the server started (its process group) must not outlive it.
+    this.signalGroup('SIGTERM');
+    for (const wake of this.exitWaiters.splice(0)) wake();
+    events.onExit(exit);
+  }
+
+  /** Signals the child's whole process group (it leads its own: spawned detached). */
+  private signalGroup(signal: NodeJS.Signals): void {
+    if (this.pid === undefined) return;
+    try {
+      process.kill(-this.pid, signal);
+    } catch {
+      // The group is already gone.
+    }
+  }
+
+  /** Last resort when the daemon itself exits: no waiting, no staging. */
+  killNow(): void {
+    this.signalGroup('SIGKILL');
   }
 
   get alive(): boolean {
@@ -96,10 +138,10 @@ export class ChildProcess {
     this.process.stdin?.end();
     if (await this.waitForExit(this.shutdown.afterStdinCloseMs)) return;
     this.log.info({ pid: this.pid }, 'server did not exit after stdin closed; sending SIGTERM');
-    this.process.kill('SIGTERM');
+    this.signalGroup('SIGTERM');
     if (await this.waitForExit(this.shutdown.afterTermMs)) return;
     this.log.warn({ pid: this.pid }, 'server ignored SIGTERM; sending SIGKILL');
-    this.process.kill('SIGKILL');
+    this.signalGroup('SIGKILL');
     await this.waitForExit(5000);
   }
 
@@ -129,7 +171,9 @@ function spawn(config: ServerConfig) {
     encoding: 'buffer',
     // We run our own stdin -> SIGTERM -> SIGKILL sequence; execa's would race it.
     forceKillAfterDelay: false,
-    cleanup: true,
+    // Its own process group, so a stop reaches the helpers a server spawns; the exit hook below
+    // replaces execa's cleanup, which does not apply to detached children.
+    detached: true,
     windowsHide: true,
   });
 }

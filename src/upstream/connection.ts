@@ -33,6 +33,8 @@ export interface Pending {
   readonly settle: ((response: JsonRpcResponse) => void) | undefined;
   /** A task-augmented request (tasks.mdx): its result names a task the caller may poll later. */
   readonly createsTask: boolean;
+  /** For tasks/* requests: the caller's name of the task, restored in the result. */
+  readonly taskId: string | undefined;
 }
 
 export interface ConnectionHandlers {
@@ -50,6 +52,33 @@ export interface ConnectionOptions {
   readonly maxPending?: number;
 }
 
+/**
+ * How long a caller that cancelled or timed out a request still counts as possibly behind a child's
+ * messages, ms: cancellation is advisory, so the child may go on and sample or log for it.
+ */
+const LINGER_MS = 30_000;
+
+let connectionSerial = 0;
+
+/** Tasks remembered per child, tasks; servers expire their own tasks by TTL, we only bound the index. */
+const MAX_TASKS = 10_000;
+
+/** Result metadata key that ties a message to a task (tasks.mdx). */
+export const RELATED_TASK = 'io.modelcontextprotocol/related-task';
+
+export interface TaskOwner {
+  readonly caller: Caller;
+  readonly downstreamTaskId: string;
+}
+
+/** Puts the caller's task id back wherever a tasks/* result carries the child's (Task fields, related-task meta). */
+export function restoreTaskId(result: JsonObject, downstreamTaskId: string): void {
+  if (typeof result.taskId === 'string') result.taskId = downstreamTaskId;
+  const meta = result._meta;
+  const related = isObject(meta) ? meta[RELATED_TASK] : undefined;
+  if (isObject(related) && typeof related.taskId === 'string') related.taskId = downstreamTaskId;
+}
+
 /** Requests in flight towards one child; a child that stops answering cannot grow this without bound. */
 const DEFAULT_MAX_PENDING = 10_000;
 
@@ -59,10 +88,16 @@ const CLIENT_CAPABILITIES = { sampling: {}, elicitation: {}, roots: { listChange
 export class UpstreamConnection {
   private readonly child: ChildProcess;
   private pending = new Map<number, Pending>();
+  /** Child task id -> its creator; bounded, oldest forgotten first. */
+  private readonly taskOwners = new Map<string, TaskOwner>();
+  /** Callers that cancelled or timed out a request here, until when they still count as involved. */
+  private readonly lingering = new Map<Caller, number>();
   private nextId = 1;
   private readonly sweeper: NodeJS.Timeout;
   private exitInfo: ChildExit | undefined;
   identity: ServerIdentity | undefined;
+  /** Short name unique in this process, used to make task ids of different children distinct. */
+  readonly tag = `c${(connectionSerial += 1)}`;
 
   constructor(
     readonly server: ServerConfig,
@@ -131,6 +166,7 @@ export class UpstreamConnection {
           else resolve(response.result);
         },
         createsTask: false,
+        taskId: undefined,
       };
       const refusal = this.admit(entry);
       if (refusal !== undefined) return reject(refusal);
@@ -142,7 +178,7 @@ export class UpstreamConnection {
    * Sends a client's request on with a fresh id (and progress token), remembering whom to answer.
    * Mutates `request`: it was parsed for this call alone. Returns the pending entry, or the error to answer with.
    */
-  forward(caller: Caller, request: JsonRpcRequest): Pending | SwitchboardError {
+  forward(caller: Caller, request: JsonRpcRequest, taskId?: string): Pending | SwitchboardError {
     const upstreamId = this.nextId++;
     const meta = request.params?._meta;
     let progressToken: string | number | undefined;
@@ -161,6 +197,7 @@ export class UpstreamConnection {
       connection: this,
       settle: undefined,
       createsTask: request.params?.task !== undefined,
+      taskId,
     };
     const refusal = this.admit(entry);
     if (refusal !== undefined) return refusal;
@@ -176,6 +213,7 @@ export class UpstreamConnection {
   cancel(entry: Pending, reason: string): void {
     if (this.pending.get(entry.upstreamId) !== entry) return;
     this.pending.delete(entry.upstreamId);
+    this.linger(entry);
     this.notify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: entry.upstreamId, reason } });
   }
 
@@ -184,17 +222,26 @@ export class UpstreamConnection {
     return this.child.write(JSON.stringify(message) + '\n');
   }
 
-  /** Distinct callers with a request in flight here, oldest first; used to attribute a child's requests. */
-  callersInFlight(): Pending[] {
-    const seen = new Set<Caller>();
-    const firsts: Pending[] = [];
-    for (const entry of this.pending.values()) {
-      if (entry.caller !== null && !seen.has(entry.caller)) {
-        seen.add(entry.caller);
-        firsts.push(entry);
-      }
+  /**
+   * The one caller that may have caused a message the child sends on its own: the only caller with
+   * requests in flight, provided no other caller gave up on a request here recently (the child may
+   * still be working on that one). Otherwise how many callers are involved.
+   */
+  soleCaller(): { caller: Caller; latest: Pending } | { callers: number } {
+    const involved = new Set<Caller>();
+    const now = Date.now();
+    for (const [caller, until] of this.lingering) {
+      if (until < now) this.lingering.delete(caller);
+      else involved.add(caller);
     }
-    return firsts;
+    let latest: Pending | undefined;
+    for (const entry of this.pending.values()) {
+      if (entry.caller === null) continue;
+      involved.add(entry.caller);
+      latest = entry;
+    }
+    if (involved.size === 1 && latest !== undefined && latest.caller !== null) return { caller: latest.caller, latest };
+    return { callers: involved.size };
   }
 
   /** The latest in-flight request of `caller` here, to relate a child's message to it. */
@@ -206,6 +253,11 @@ export class UpstreamConnection {
 
   stop(): Promise<void> {
     return this.child.stop();
+  }
+
+  /** Remembers for a while that this caller abandoned a request the child may still be running. */
+  private linger(entry: Pending): void {
+    if (entry.caller !== null) this.lingering.set(entry.caller, Date.now() + LINGER_MS);
   }
 
   private admit(entry: Pending): SwitchboardError | undefined {
@@ -247,6 +299,7 @@ export class UpstreamConnection {
     }
     if (message.id === undefined) {
       if (method === 'notifications/progress') this.onProgress(message as unknown as JsonRpcNotification);
+      else if (method === 'notifications/tasks/status') this.onTaskStatus(message as unknown as JsonRpcNotification);
       else this.handlers.onNotification(this, message as unknown as JsonRpcNotification);
       return;
     }
@@ -276,7 +329,10 @@ export class UpstreamConnection {
       return;
     }
     response.id = entry.downstreamId;
-    if (entry.createsTask && 'result' in response) this.noteTask(entry, response.result);
+    if ('result' in response && isObject(response.result)) {
+      if (entry.createsTask) this.noteTask(entry, response.result);
+      else if (entry.taskId !== undefined) restoreTaskId(response.result, entry.taskId);
+    }
     entry.caller?.settled(entry.downstreamId);
     entry.caller?.deliver(response, entry.downstreamId);
   }
@@ -293,9 +349,30 @@ export class UpstreamConnection {
     entry.caller.deliver(message, entry.downstreamId);
   }
 
+  /** A new task: the caller names it its own way, and later status notifications find it here. */
   private noteTask(entry: Pending, result: JsonObject): void {
     const task = result.task;
-    if (isObject(task) && typeof task.taskId === 'string') entry.caller?.taskCreated(task.taskId, this);
+    if (!isObject(task) || typeof task.taskId !== 'string' || entry.caller === null) return;
+    const downstreamTaskId = entry.caller.taskCreated(task.taskId, this);
+    if (this.taskOwners.size >= MAX_TASKS) this.taskOwners.delete(this.taskOwners.keys().next().value as string);
+    this.taskOwners.set(task.taskId, { caller: entry.caller, downstreamTaskId });
+    task.taskId = downstreamTaskId;
+  }
+
+  /** Who created a task of this child, and what they call it. */
+  taskOwner(childTaskId: unknown): TaskOwner | undefined {
+    return typeof childTaskId === 'string' ? this.taskOwners.get(childTaskId) : undefined;
+  }
+
+  private onTaskStatus(message: JsonRpcNotification): void {
+    const params = message.params;
+    const owner = this.taskOwner(params?.taskId);
+    if (owner === undefined || params === undefined) {
+      this.log.debug({ taskId: params?.taskId }, 'status of a task nobody here created; dropped');
+      return;
+    }
+    params.taskId = owner.downstreamTaskId;
+    owner.caller.deliver(message, undefined);
   }
 
   /** Answers a pending request locally (timeout, child exit) the way the child would have. */
@@ -312,6 +389,7 @@ export class UpstreamConnection {
     for (const entry of this.pending.values()) {
       if (entry.deadline > now) return;
       this.pending.delete(entry.upstreamId);
+      this.linger(entry);
       this.log.warn({ method: entry.method, timeoutMs: this.server.timeoutMs }, 'request timed out');
       if (entry.method !== 'initialize') {
         this.notify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: entry.upstreamId, reason: 'timed out' } });

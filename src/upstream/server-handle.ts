@@ -6,6 +6,7 @@ import {
   SwitchboardError,
   isObject,
   type JsonObject,
+  type JsonRpcId,
   type JsonRpcNotification,
   type JsonRpcRequest,
 } from '../jsonrpc/messages.js';
@@ -21,6 +22,8 @@ export interface ServerHandleEvents {
   onStateChange?(handle: ServerHandle, state: ServerState): void;
   onNotification(handle: ServerHandle, connection: UpstreamConnection, message: JsonRpcNotification): void;
   onServerRequest(handle: ServerHandle, connection: UpstreamConnection, message: JsonRpcRequest): void;
+  /** A child exited: whatever clients hold that points at it (its requests, its tasks) is void. */
+  onConnectionExit?(handle: ServerHandle, connection: UpstreamConnection): void;
 }
 
 export interface ServerHandleOptions {
@@ -105,6 +108,15 @@ export class ServerHandle {
     timer.unref();
     this.waiting.push({ caller, request, timer });
     return 'held';
+  }
+
+  /** Drops one held request (the client cancelled it before it could be sent). */
+  withdraw(caller: Caller, downstreamId: JsonRpcId): void {
+    this.waiting = this.waiting.filter((w) => {
+      if (w.caller !== caller || w.request.id !== downstreamId) return true;
+      clearTimeout(w.timer);
+      return false;
+    });
   }
 
   /** Drops a held request whose caller went away. */
@@ -221,6 +233,7 @@ export class ServerHandle {
   }
 
   private onExit(connection: UpstreamConnection, exit: ChildExit): void {
+    this.events.onConnectionExit?.(this, connection);
     if (connection !== this.connection) return;
     if (this.state === 'stopped') {
       this.log.info({ pid: connection.pid, exit: describeExit(exit) }, 'server stopped');

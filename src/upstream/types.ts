@@ -15,8 +15,11 @@ export interface Caller {
   settled(downstreamId: JsonRpcId): void;
   /** A request held while its server started was sent on (a pending entry) or refused (an error to answer with). */
   forwarded(downstreamId: JsonRpcId, outcome: Pending | SwitchboardError): void;
-  /** A task-augmented call created a task on this connection; later tasks/* calls route by its id. */
-  taskCreated(taskId: string, connection: UpstreamConnection): void;
+  /**
+   * A task-augmented call created a task on this connection; returns the id the caller will use for
+   * it (task ids of different children may collide, so they are renamed like request ids).
+   */
+  taskCreated(childTaskId: string, connection: UpstreamConnection): string;
 }
 
 /** What a child told us about itself in its initialize result. */

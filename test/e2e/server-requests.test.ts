@@ -31,6 +31,8 @@ describe('requests from children', () => {
       mcpServers: {
         shared: fixture('shared', { roots: ['test'] }),
         own: fixture('own', { isolation: 'session' }),
+        // Its own server: a cancelled call keeps other sessions from being asked there for a while.
+        aftermath: fixture('aftermath'),
       },
     });
   });
@@ -60,9 +62,26 @@ describe('requests from children', () => {
     await new Promise((r) => setTimeout(r, 200));
     const result = await a.callTool({ name: 'shared__sample', arguments: { prompt: 'whose?' } });
     expect(result.isError).toBe(true);
-    expect(textOf(result)).toMatch(/sampling failed: .*2 client sessions have requests in flight on shared server shared.*isolation/);
+    expect(textOf(result)).toMatch(/sampling failed: .*2 client sessions have requests in flight \(or recently cancelled\) on shared server shared.*isolation/);
     expect(calls).toEqual([]);
     expect(textOf(await busy)).toBe('done');
+    await a.close();
+    await b.close();
+  });
+
+  it('does not hand a child request to a new caller while an earlier caller\'s cancelled call may still be running', async () => {
+    const calls: string[] = [];
+    const a = await samplingClient(proxy, 'alice', calls);
+    const b = await samplingClient(proxy, 'bob', calls);
+    const controller = new AbortController();
+    const cancelled = a.callTool({ name: 'aftermath__slow', arguments: { ms: 300, steps: 1 } }, undefined, { signal: controller.signal });
+    await new Promise((r) => setTimeout(r, 50));
+    controller.abort();
+    await expect(cancelled).rejects.toThrow();
+    const result = await b.callTool({ name: 'aftermath__sample', arguments: { prompt: 'mine?' } });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/recently cancelled/);
+    expect(calls).toEqual([]);
     await a.close();
     await b.close();
   });

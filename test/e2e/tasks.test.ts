@@ -2,12 +2,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { RunningSwitchboard } from '../../src/index.js';
-import { connect, startProxy, textOf } from './helpers.js';
+import { connect, fixture, startProxy, textOf } from './helpers.js';
 
 describe('tasks', () => {
   let proxy: RunningSwitchboard;
   beforeAll(async () => {
-    proxy = await startProxy({ mcpServers: { everything: { command: 'mcp-server-everything', args: ['stdio'] } } });
+    proxy = await startProxy({
+      mcpServers: { everything: { command: 'mcp-server-everything', args: ['stdio'] }, red: fixture('red'), blue: fixture('blue') },
+    });
   });
   afterAll(async () => proxy?.close());
 
@@ -39,4 +41,31 @@ describe('tasks', () => {
     await client.close();
     await other.close();
   }, 60_000);
+
+  it('keeps two servers\' identical task ids apart, in results, polls and status notifications', async () => {
+    const { TaskStatusNotificationSchema } = await import('@modelcontextprotocol/sdk/types.js');
+    const client = await connect(proxy);
+    const statuses: string[] = [];
+    client.setNotificationHandler(TaskStatusNotificationSchema, (n) => void statuses.push(`${n.params.taskId}:${n.params.status}`));
+    const ids: Record<string, string> = {};
+    for (const server of ['red', 'blue']) {
+      const stream = client.experimental.tasks.callToolStream({ name: `${server}__echo`, arguments: { text: server } }, CallToolResultSchema, { task: {} });
+      for await (const message of stream) {
+        if (message.type === 'taskCreated') ids[server] = message.task.taskId;
+        if (message.type === 'result') expect(textOf(message.result)).toBe(`${server} task task-1: ${server}`);
+        if (message.type === 'error') throw message.error;
+      }
+    }
+    // Both servers called their task "task-1"; the client sees two different ids, each routed home.
+    expect(ids.red).toBeDefined();
+    expect(ids.red).not.toBe(ids.blue);
+    expect((await client.experimental.tasks.getTask(ids.red!)).taskId).toBe(ids.red);
+    const blue = await client.experimental.tasks.getTaskResult(ids.blue!, CallToolResultSchema);
+    expect(textOf(blue)).toBe('blue task task-1: blue');
+    expect((blue._meta as Record<string, { taskId: string }>)['io.modelcontextprotocol/related-task']?.taskId).toBe(ids.blue);
+    const deadline = Date.now() + 3000;
+    while (statuses.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(statuses.sort()).toEqual([`${ids.blue}:completed`, `${ids.red}:completed`].sort());
+    await client.close();
+  });
 });

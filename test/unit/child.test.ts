@@ -64,3 +64,50 @@ describe('ChildProcess', () => {
     expect(exit.spawnError).toBe('command not found');
   });
 });
+
+describe('ChildProcess with helpers of its own', () => {
+  function alive(pid: number): boolean {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async function startForker() {
+    let helperPid = 0;
+    let exit: ChildExit | undefined;
+    const child = new ChildProcess(server('forker.mjs'), silentLogger(), 1 << 20, {
+      onLine: (line) => (helperPid = (JSON.parse(line) as { params: { pid: number } }).params.pid),
+      onExit: (e) => (exit = e),
+    }, { afterStdinCloseMs: 200, afterTermMs: 200 });
+    const deadline = Date.now() + 5000;
+    while (helperPid === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(helperPid).toBeGreaterThan(0);
+    return { child, helperPid, exit: () => exit };
+  }
+
+  async function until(condition: () => boolean, ms: number): Promise<boolean> {
+    const deadline = Date.now() + ms;
+    while (!condition()) {
+      if (Date.now() > deadline) return false;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    return true;
+  }
+
+  it('notices the exit of a server whose helper still holds its stderr, and stops the helper', async () => {
+    const { child, helperPid, exit } = await startForker();
+    process.kill(child.pid as number, 'SIGKILL');
+    expect(await until(() => exit() !== undefined, 2000)).toBe(true);
+    expect(exit()?.signal).toBe('SIGKILL');
+    expect(await until(() => !alive(helperPid), 3000)).toBe(true);
+  });
+
+  it('stops the helper too when the server is stopped', async () => {
+    const { child, helperPid } = await startForker();
+    await child.stop();
+    expect(await until(() => !alive(helperPid), 3000)).toBe(true);
+  });
+});

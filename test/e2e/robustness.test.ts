@@ -1,0 +1,74 @@
+// Edge cases of the HTTP front door: hostile URLs, cancelled and orphaned requests, held requests.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningSwitchboard } from '../../src/index.js';
+import { fixture, rawPost, rawSession, responseOf, startProxy, textOf, connect } from './helpers.js';
+
+const call = (id: number, name: string, args: Record<string, unknown> = {}) => ({
+  jsonrpc: '2.0',
+  id,
+  method: 'tools/call',
+  params: { name, arguments: args },
+});
+
+describe('HTTP front door edge cases', () => {
+  let proxy: RunningSwitchboard;
+  beforeAll(async () => {
+    proxy = await startProxy({
+      mcpServers: {
+        fx: fixture('fx'),
+        // Restarts slowly after a crash, so requests are held while it is down.
+        phoenix: fixture('phoenix', { restart: { initialDelayMs: 1500, maxDelayMs: 1500 } }),
+      },
+    });
+  });
+  afterAll(async () => proxy?.close());
+
+  it('survives a malformed %-escape in the path, with or without a foreign Origin', async () => {
+    expect((await fetch(`${proxy.url}/s/%zz/mcp`)).status).toBe(404);
+    expect((await fetch(`${proxy.url}/s/%zz/mcp`, { headers: { origin: 'https://evil.example' } })).status).toBe(403);
+    expect((await fetch(`${proxy.url}/healthz`)).status).toBe(200);
+  });
+
+  it('closes a cancelled request stream at once, without an answer, and frees its id', async () => {
+    const sessionId = await rawSession(proxy);
+    const pending = rawPost(proxy, call(5, 'fx__hang'), { sessionId });
+    await new Promise((r) => setTimeout(r, 100));
+    const cancel = await rawPost(proxy, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 5 } }, { sessionId });
+    expect(cancel.status).toBe(202);
+    const reply = await pending;
+    expect(reply.messages.filter((m) => 'result' in m || 'error' in m)).toEqual([]);
+    // The id is free again: the same id now gets its own answer.
+    const again = await rawPost(proxy, call(5, 'fx__echo', { text: 'reused' }), { sessionId });
+    expect(responseOf(again).result.content[0].text).toBe('reused');
+  });
+
+  it('answers an open request with an error when its session is deleted', async () => {
+    const sessionId = await rawSession(proxy);
+    const pending = rawPost(proxy, call(1, 'fx__hang'), { sessionId });
+    await new Promise((r) => setTimeout(r, 100));
+    const del = await fetch(`${proxy.url}/mcp`, { method: 'DELETE', headers: { 'mcp-session-id': sessionId } });
+    expect(del.status).toBe(200);
+    const response = responseOf(await pending);
+    expect(response.id).toBe(1);
+    expect(response.error.message).toMatch(/session closed/);
+  });
+
+  it('never sends a request the client cancelled while its server was restarting', async () => {
+    const client = await connect(proxy);
+    await client.callTool({ name: 'phoenix__crash', arguments: {} }).catch(() => undefined);
+    const sessionId = await rawSession(proxy);
+    // Held: phoenix is down for 1.5 s.
+    const held = rawPost(proxy, call(9, 'phoenix__add_tool', { name: 'should_not_exist' }), { sessionId });
+    await new Promise((r) => setTimeout(r, 100));
+    await rawPost(proxy, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 9 } }, { sessionId });
+    await held;
+    // Once back, the server never ran the cancelled call.
+    const tools = await client.listTools();
+    expect(tools.tools.map((t) => t.name)).toContain('phoenix__echo');
+    const echo = await client.callTool({ name: 'phoenix__echo', arguments: { text: 'back' } });
+    expect(textOf(echo)).toBe('back');
+    await new Promise((r) => setTimeout(r, 300)); // a list_changed re-list would have landed by now
+    expect((await client.listTools()).tools.map((t) => t.name)).not.toContain('phoenix__should_not_exist');
+    await client.close();
+  });
+});
