@@ -137,10 +137,10 @@ export class ChildProcess {
     if (this.exited !== undefined) return;
     this.process.stdin?.end();
     if (await this.waitForExit(this.shutdown.afterStdinCloseMs)) return;
-    this.log.info({ pid: this.pid }, 'server did not exit after stdin closed; sending SIGTERM');
+    this.log.info({ childPid: this.pid }, 'server did not exit after stdin closed; sending SIGTERM');
     this.signalGroup('SIGTERM');
     if (await this.waitForExit(this.shutdown.afterTermMs)) return;
-    this.log.warn({ pid: this.pid }, 'server ignored SIGTERM; sending SIGKILL');
+    this.log.warn({ childPid: this.pid }, 'server ignored SIGTERM; sending SIGKILL');
     this.signalGroup('SIGKILL');
     await this.waitForExit(5000);
   }

@@ -154,7 +154,7 @@ export class ServerHandle {
     this.lastError = undefined;
     this.readyAt = Date.now();
     this.log.info(
-      { pid: connection.pid, protocolVersion: this.identity.protocolVersion, tools: this.lists.tools.length, restarts: this.restarts },
+      { childPid: connection.pid, protocolVersion: this.identity.protocolVersion, tools: this.lists.tools.length, restarts: this.restarts },
       'server ready',
     );
     this.setState('ready');
@@ -236,7 +236,7 @@ export class ServerHandle {
     this.events.onConnectionExit?.(this, connection);
     if (connection !== this.connection) return;
     if (this.state === 'stopped') {
-      this.log.info({ pid: connection.pid, exit: describeExit(exit) }, 'server stopped');
+      this.log.info({ childPid: connection.pid, exit: describeExit(exit) }, 'server stopped');
       return;
     }
     const wasReady = this.state === 'ready';
@@ -244,7 +244,7 @@ export class ServerHandle {
     if (wasReady && Date.now() - this.readyAt >= STABLE_AFTER_MS) this.failures = 0;
     const delay = Math.min(this.config.restart.initialDelayMs * 2 ** this.failures, this.config.restart.maxDelayMs);
     this.failures += 1;
-    this.log.error({ pid: connection.pid, exit: describeExit(exit), restartInMs: delay }, 'server exited; restarting');
+    this.log.error({ childPid: connection.pid, exit: describeExit(exit), restartInMs: delay }, 'server exited; restarting');
     this.setState('backoff');
     this.retryTimer = setTimeout(() => {
       this.restarts += 1;
