@@ -1,46 +1,62 @@
-// A Streamable HTTP session's streams: one per in-flight POST request, one GET stream, a bounded backlog.
+// A Streamable HTTP session's streams: one per in-flight POST, one GET stream, and the event log behind both.
 import type { ServerResponse } from 'node:http';
 import type { Logger } from '../log.js';
 import { ErrorCode, type JsonRpcId, type JsonRpcMessage } from '../jsonrpc/messages.js';
 import type { SessionChannel } from '../session/session.js';
 import { SSE_HEADERS } from './http-util.js';
+import { EventLog, eventId, sseFrame } from './event-log.js';
 
-/** Unrelated messages kept for a session with no GET stream open, messages; the oldest go first. */
-const MAX_BACKLOG = 1_000;
+/** Clients on this version or later get a priming event (SDK rule: older clients choke on empty data). */
+const PRIMING_SINCE = '2025-11-25';
+/** Reconnect delay suggested to clients in priming events, ms. */
+const RETRY_MS = 1000;
+const GET_STREAM = 'g';
 
 function isResponse(message: JsonRpcMessage): boolean {
   return (message as { method?: unknown }).method === undefined;
 }
 
-function sseEvent(message: JsonRpcMessage): string {
-  return `event: message\ndata: ${JSON.stringify(message)}\n\n`;
-}
-
 /**
- * The reply to one POSTed request. It stays undecided until the first message: a response that
- * comes alone goes out as one JSON body (cheapest, and what most calls are); anything sent before
- * the response (progress, logs, sampling) turns the reply into an SSE stream, so related messages
- * travel on the request's own stream as transports.mdx asks.
+ * The reply to one POST: a single request, or a batch of them (2025-03-26). It stays undecided
+ * until the first message: one response that comes alone goes out as a JSON body (cheapest, and
+ * what most calls are); anything before the response (progress, logs, sampling), or a batch,
+ * turns it into an SSE stream whose events are logged so the client can resume it with GET.
  */
 export class RequestStream {
   private mode: 'undecided' | 'sse' | 'done' = 'undecided';
   readonly openedAt = Date.now();
+  /** The connection carrying the stream now; undefined while the client is away (resumable). */
+  res: ServerResponse | undefined;
+  private remaining: number;
 
   constructor(
-    readonly res: ServerResponse,
+    readonly streamId: string,
+    res: ServerResponse,
     private readonly acceptsSse: boolean,
-  ) {}
+    private readonly channel: HttpChannel,
+    /** Responses this stream carries: 1, or the number of requests in a batch. */
+    expected = 1,
+  ) {
+    this.res = res;
+    this.remaining = expected;
+  }
 
-  /** The response (or an end) has been written; nothing more goes on this stream. */
   get finished(): boolean {
     return this.mode === 'done';
   }
 
-  /** False when this stream cannot carry the message: finished, disconnected, or a JSON-only client's non-final message. */
+  /** True once an event id was sent, so a dropped connection can be resumed rather than forgotten. */
+  get resumable(): boolean {
+    return this.mode === 'sse';
+  }
+
+  /** False when the stream cannot carry the message: finished, or a JSON-only client's non-final message. */
   send(message: JsonRpcMessage, final: boolean): boolean {
-    if (this.mode === 'done' || this.res.destroyed) return false;
+    if (this.mode === 'done') return false;
+    const last = final && this.remaining === 1;
     if (this.mode === 'undecided') {
-      if (final) {
+      if (this.res === undefined || this.res.destroyed) return false;
+      if (last) {
         this.mode = 'done';
         const body = JSON.stringify(message);
         // An explicit length avoids chunked encoding for the common one-body reply.
@@ -51,17 +67,32 @@ export class RequestStream {
       if (!this.acceptsSse) return false;
       this.openSse();
     }
-    if (final) {
+    const data = JSON.stringify(message);
+    const seq = this.channel.events.append(this.streamId, data);
+    if (final) this.remaining -= 1;
+    if (this.res !== undefined && !this.res.destroyed) this.res.write(sseFrame(eventId(this.streamId, seq), data));
+    if (last) {
       this.mode = 'done';
-      this.res.end(sseEvent(message));
-    } else {
-      this.res.write(sseEvent(message));
+      this.res?.end();
     }
     return true;
   }
 
+  /** Continues this stream on a new connection (GET with Last-Event-ID), after the events it missed. */
+  resume(res: ServerResponse, afterSeq: number): void {
+    this.res?.end();
+    this.res = res;
+    res.on('close', () => {
+      if (this.res === res) this.res = undefined;
+    });
+    res.writeHead(200, SSE_HEADERS);
+    for (const event of this.channel.events.since(this.streamId, afterSeq)) res.write(sseFrame(eventId(this.streamId, event.seq), event.data));
+    if (this.mode === 'done') res.end();
+  }
+
   /** Keeps a long call's connection alive: idle HTTP clients and balancers cut silent responses. */
   keepAlive(now: number, afterMs: number): void {
+    if (this.res === undefined || this.res.destroyed) return;
     if (this.mode === 'undecided' && this.acceptsSse && now - this.openedAt >= afterMs) this.openSse();
     if (this.mode === 'sse') this.res.write(': keepalive\n\n');
   }
@@ -74,31 +105,43 @@ export class RequestStream {
     if (this.mode === 'done') return;
     const undecided = this.mode === 'undecided';
     this.mode = 'done';
-    if (undecided) {
-      if (this.acceptsSse) this.res.writeHead(200, SSE_HEADERS);
-      else this.res.writeHead(204);
-    }
-    this.res.end();
+    const res = this.res;
+    if (res === undefined || res.destroyed) return;
+    if (undecided) res.writeHead(this.acceptsSse ? 200 : 204, this.acceptsSse ? SSE_HEADERS : undefined);
+    res.end();
   }
 
   private openSse(): void {
     this.mode = 'sse';
-    this.res.writeHead(200, SSE_HEADERS);
-    this.res.flushHeaders();
+    const res = this.res as ServerResponse;
+    res.writeHead(200, SSE_HEADERS);
+    if (this.channel.primes()) res.write(`id: ${eventId(this.streamId, this.channel.events.next())}\nretry: ${RETRY_MS}\ndata: \n\n`);
+    else res.flushHeaders();
   }
 }
 
 export class HttpChannel implements SessionChannel {
   readonly requests = new Map<JsonRpcId, RequestStream>();
+  readonly events = new EventLog();
   getStream: ServerResponse | undefined;
-  private backlog: JsonRpcMessage[] = [];
-  private dropped = 0;
+  /** Seq of the last GET-stream event written to a connection; later ones are still owed. */
+  private getDelivered = 0;
+  private nextStream = 0;
   closed = false;
 
   constructor(
     private readonly log: Logger,
+    private readonly protocolVersion: () => string,
     private readonly onClosed: () => void,
   ) {}
+
+  newStreamId(): string {
+    return `r${++this.nextStream}`;
+  }
+
+  primes(): boolean {
+    return this.protocolVersion() >= PRIMING_SINCE;
+  }
 
   deliver(message: JsonRpcMessage, relatedTo: JsonRpcId | undefined): void {
     if (relatedTo !== undefined) {
@@ -110,12 +153,20 @@ export class HttpChannel implements SessionChannel {
       }
       if (final) {
         if (stream !== undefined) this.requests.delete(relatedTo);
-        // The client dropped the POST before its answer; the GET stream must not carry responses.
+        // The client dropped the POST before any event id: nothing can resume it, and the GET
+        // stream must not carry responses.
         this.log.debug({ id: relatedTo }, 'response for a closed request stream dropped');
         return;
       }
     }
-    this.sendUnrelated(message);
+    this.sendOnGetStream(message);
+  }
+
+  /** The POST connection of a request went away; keep it for resumption if it can be resumed. */
+  detach(id: JsonRpcId, stream: RequestStream): void {
+    if (this.requests.get(id) !== stream || stream.finished) return;
+    if (stream.resumable) stream.res = undefined;
+    else this.requests.delete(id);
   }
 
   /** The client cancelled this request: close its stream and forget it. */
@@ -136,23 +187,41 @@ export class HttpChannel implements SessionChannel {
     this.requests.clear();
     this.getStream?.end();
     this.getStream = undefined;
-    this.backlog = [];
     this.onClosed();
   }
 
-  /** Attaches the session's GET stream and flushes what waited for it. */
-  attachGetStream(res: ServerResponse): void {
+  /** Attaches the GET stream: replays after `lastEventSeq` when resuming, else sends what is still owed. */
+  attachGetStream(res: ServerResponse, lastEventSeq?: number): void {
+    const previous = this.getStream;
     this.getStream = res;
+    // A resuming client's old connection is dead even if the socket has not noticed yet.
+    if (previous !== undefined && previous !== res) previous.end();
     res.writeHead(200, SSE_HEADERS);
-    res.flushHeaders();
-    if (this.dropped > 0) this.log.warn({ dropped: this.dropped }, 'messages dropped while no GET stream was open');
-    this.dropped = 0;
-    const waiting = this.backlog;
-    this.backlog = [];
-    for (const message of waiting) res.write(sseEvent(message));
+    if (this.primes()) res.write(`id: ${eventId(GET_STREAM, this.events.next())}\nretry: ${RETRY_MS}\ndata: \n\n`);
+    else res.flushHeaders();
+    for (const event of this.events.since(GET_STREAM, lastEventSeq ?? this.getDelivered)) {
+      res.write(sseFrame(eventId(GET_STREAM, event.seq), event.data));
+      this.getDelivered = event.seq;
+    }
     res.on('close', () => {
       if (this.getStream === res) this.getStream = undefined;
     });
+  }
+
+  /** Resumes a request stream by its id; false when no such stream is known. */
+  resumeRequestStream(streamId: string, res: ServerResponse, afterSeq: number): boolean {
+    for (const stream of this.requests.values()) {
+      if (stream.streamId !== streamId) continue;
+      stream.resume(res, afterSeq);
+      return true;
+    }
+    // Finished streams are no longer tracked, but their events may still be in the log.
+    const missed = this.events.since(streamId, afterSeq);
+    if (missed.length === 0) return false;
+    res.writeHead(200, SSE_HEADERS);
+    for (const event of missed) res.write(sseFrame(eventId(streamId, event.seq), event.data));
+    res.end();
+    return true;
   }
 
   keepAlive(now: number, afterMs: number): void {
@@ -164,15 +233,14 @@ export class HttpChannel implements SessionChannel {
     return this.getStream !== undefined || this.requests.size > 0;
   }
 
-  private sendUnrelated(message: JsonRpcMessage): void {
-    if (this.getStream !== undefined && !this.getStream.destroyed) {
-      this.getStream.write(sseEvent(message));
-      return;
+  /** Unrelated messages are logged first, so a client without a GET stream yet gets them when it opens one. */
+  private sendOnGetStream(message: JsonRpcMessage): void {
+    const data = JSON.stringify(message);
+    const seq = this.events.append(GET_STREAM, data);
+    const res = this.getStream;
+    if (res !== undefined && !res.destroyed) {
+      res.write(sseFrame(eventId(GET_STREAM, seq), data));
+      this.getDelivered = seq;
     }
-    if (this.backlog.length >= MAX_BACKLOG) {
-      this.backlog.shift();
-      this.dropped += 1;
-    }
-    this.backlog.push(message);
   }
 }

@@ -1,13 +1,14 @@
 // Streamable HTTP (transports.mdx, 2025-03-26..2025-11-25): POST, GET and DELETE on one MCP endpoint.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../log.js';
-import { ErrorCode, classify, type JsonRpcRequest } from '../jsonrpc/messages.js';
+import { ErrorCode, classify, errorResponse, type JsonRpcErrorResponse, type JsonRpcRequest } from '../jsonrpc/messages.js';
 import type { ViewScope } from '../catalog/catalog.js';
 import type { SwitchboardCore } from '../switchboard.js';
 import type { Session } from '../session/session.js';
 import { SUPPORTED_PROTOCOL_VERSIONS, negotiateVersion } from '../protocol.js';
 import { HttpChannel, RequestStream } from './http-channel.js';
 import { BodyTooLarge, header, readBody, sendError } from './http-util.js';
+import { parseEventId } from './event-log.js';
 
 /** Idle SSE streams get a comment this often, ms: undici cuts a stream silent for 300 s (PROTOCOL.md §12). */
 export const KEEPALIVE_MS = 15_000;
@@ -91,7 +92,8 @@ export class StreamableHttp {
       return;
     }
     if (Array.isArray(parsed)) {
-      sendError(res, 400, ErrorCode.InvalidRequest, 'JSON-RPC batches are not accepted; send one message per POST');
+      const session = this.sessionOf(req, res, scope);
+      if (session !== undefined) this.batch(session, parsed, res);
       return;
     }
     const message = classify(parsed);
@@ -125,10 +127,57 @@ export class StreamableHttp {
     this.core.router.handleRequest(session, request);
   }
 
+  /**
+   * A JSON-RPC batch: accepted from 2025-03-26 sessions only (batching existed in that version alone,
+   * basic/index.mdx), answered on one SSE stream carrying every response; never sent by us.
+   */
+  private batch(session: Session, items: unknown[], res: ServerResponse): void {
+    if (session.protocolVersion !== '2025-03-26') {
+      sendError(res, 400, ErrorCode.InvalidRequest, `JSON-RPC batches are not part of protocol version ${session.protocolVersion}; send one message per POST`);
+      return;
+    }
+    if (items.length === 0) {
+      sendError(res, 400, ErrorCode.InvalidRequest, 'Invalid Request: empty batch');
+      return;
+    }
+    const channel = this.channels.get(session) as HttpChannel;
+    const requests: JsonRpcRequest[] = [];
+    const refusals: JsonRpcErrorResponse[] = [];
+    const others: Array<() => void> = [];
+    for (const item of items) {
+      const message = classify(item);
+      if (message.kind === 'invalid') refusals.push(errorResponse(message.id, ErrorCode.InvalidRequest, `Invalid Request: ${message.reason}`));
+      else if (message.kind === 'notification') others.push(() => this.core.router.handleNotification(session, message.message));
+      else if (message.kind === 'response') others.push(() => this.core.router.handleResponse(session, message.message));
+      else if (message.message.method === 'initialize') refusals.push(errorResponse(message.message.id, ErrorCode.InvalidRequest, 'initialize must not be part of a batch'));
+      else if (channel.requests.has(message.message.id) || requests.some((r) => r.id === message.message.id)) {
+        refusals.push(errorResponse(message.message.id, ErrorCode.InvalidRequest, 'a request with this id is still in flight in this session'));
+      } else requests.push(message.message);
+    }
+    for (const handle of others) handle();
+    if (requests.length === 0 && refusals.length === 0) {
+      res.writeHead(202).end();
+      return;
+    }
+    const stream = new RequestStream(channel.newStreamId(), res, true, channel, requests.length + refusals.length);
+    for (const refusal of refusals) stream.send(refusal, true);
+    for (const request of requests) channel.requests.set(request.id, stream);
+    res.on('close', () => {
+      for (const request of requests) channel.detach(request.id, stream);
+    });
+    for (const request of requests) this.core.router.handleRequest(session, request);
+  }
+
   private initialize(res: ServerResponse, scope: ViewScope, request: JsonRpcRequest, acceptsSse: boolean): void {
-    const channel: HttpChannel = new HttpChannel(this.log, () => this.live.delete(channel));
     const version = negotiateVersion(request.params?.protocolVersion);
+    let opened: Session | undefined;
+    const channel: HttpChannel = new HttpChannel(
+      this.log,
+      () => opened?.protocolVersion ?? version,
+      () => this.live.delete(channel),
+    );
     const session = this.core.openSession('streamable-http', scope, channel, version);
+    opened = session;
     if (session === undefined) {
       sendError(res, 503, ErrorCode.Overloaded, 'Too many sessions; try again later', request.id);
       return;
@@ -143,12 +192,10 @@ export class StreamableHttp {
 
   private track(channel: HttpChannel, request: JsonRpcRequest, res: ServerResponse, acceptsSse: boolean): void {
     const id = request.id;
-    const stream = new RequestStream(res, acceptsSse);
+    const stream = new RequestStream(channel.newStreamId(), res, acceptsSse, channel);
     channel.requests.set(id, stream);
-    // Disconnecting is not cancelling (transports.mdx); the answer is dropped when it comes.
-    res.on('close', () => {
-      if (channel.requests.get(id) === stream && !stream.finished) channel.requests.delete(id);
-    });
+    // Disconnecting is not cancelling (transports.mdx): the stream waits to be resumed, or its answer is dropped.
+    res.on('close', () => channel.detach(id, stream));
   }
 
   private get(req: IncomingMessage, res: ServerResponse, scope: ViewScope): void {
@@ -159,6 +206,20 @@ export class StreamableHttp {
     const session = this.sessionOf(req, res, scope);
     if (session === undefined) return;
     const channel = this.channels.get(session) as HttpChannel;
+    const lastEventId = header(req, 'last-event-id');
+    if (lastEventId !== undefined) {
+      // Resumption (transports.mdx): replay what that stream missed, on that stream only.
+      const resumed = parseEventId(lastEventId);
+      if (resumed === undefined) {
+        sendError(res, 400, ErrorCode.InvalidRequest, 'Bad Request: unknown Last-Event-ID');
+        return;
+      }
+      if (resumed.stream === 'g') channel.attachGetStream(res, resumed.seq);
+      else if (!channel.resumeRequestStream(resumed.stream, res, resumed.seq)) {
+        sendError(res, 404, ErrorCode.InvalidRequest, 'Nothing to resume for this Last-Event-ID');
+      }
+      return;
+    }
     if (channel.getStream !== undefined && !channel.getStream.destroyed) {
       sendError(res, 409, ErrorCode.InvalidRequest, 'Conflict: this session already has a GET stream open');
       return;
