@@ -50,7 +50,7 @@ export async function createSwitchboard(config: SwitchboardConfig, options: Swit
     whenReady: (timeoutMs = 30_000) => waitUntil(() => core.ready(), timeoutMs),
     close() {
       closing ??= (async () => {
-        front.streamable.stop();
+        front.stop();
         const closed = new Promise<void>((resolve) => front.server.close(() => resolve()));
         await core.stop();
         front.server.closeAllConnections();

@@ -1,13 +1,36 @@
 // The one HTTP server: routes paths to the MCP endpoints and the health probes, applies Origin/Host checks.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { Logger } from '../log.js';
 import { ErrorCode } from '../jsonrpc/messages.js';
 import { AGGREGATE_SCOPE, serverScope, type ViewScope } from '../catalog/catalog.js';
 import type { SwitchboardCore } from '../switchboard.js';
-import { StreamableHttp } from './streamable-http.js';
+import { StreamableHttp, KEEPALIVE_MS } from './streamable-http.js';
+import { LegacySse } from './legacy-sse.js';
+import { WebSocketDoor } from './websocket.js';
 import { originPolicy, refusal, type OriginPolicy } from './origin.js';
 import { sendError, sendText } from './http-util.js';
 import { healthReport } from '../ops/health.js';
+
+type EndpointKind = 'mcp' | 'sse' | 'messages' | 'ws';
+interface Endpoint {
+  readonly kind: EndpointKind;
+  readonly scope: ViewScope;
+  /** The path before the endpoint name: '' or '/s/<server>'. */
+  readonly base: string;
+}
+const ENDPOINT_KINDS = new Map<string, EndpointKind>([
+  ['mcp', 'mcp'],
+  ['sse', 'sse'],
+  ['messages', 'messages'],
+  ['ws', 'ws'],
+]);
+
+function pathOf(url: string | undefined): string {
+  const raw = url ?? '/';
+  const query = raw.indexOf('?');
+  return query === -1 ? raw : raw.slice(0, query);
+}
 
 const CORS_HEADERS = {
   'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
@@ -19,8 +42,11 @@ const CORS_HEADERS = {
 export class HttpFrontDoor {
   readonly server: Server;
   readonly streamable: StreamableHttp;
+  readonly legacySse: LegacySse;
+  readonly websocket: WebSocketDoor;
   private readonly policy: OriginPolicy;
   private readonly scopes = new Map<string, ViewScope>();
+  private readonly keepAliveTimer: NodeJS.Timeout;
 
   constructor(
     private readonly core: SwitchboardCore,
@@ -28,7 +54,12 @@ export class HttpFrontDoor {
   ) {
     this.policy = originPolicy(core.config.listen.host, core.config.allowedOrigins);
     this.streamable = new StreamableHttp(core, log.child({ transport: 'streamable-http' }));
-    core.setBusyProbe((session) => this.streamable.isBusy(session));
+    this.legacySse = new LegacySse(core, log.child({ transport: 'sse' }));
+    this.websocket = new WebSocketDoor(core, log.child({ transport: 'websocket' }));
+    // An SSE or WebSocket session lives exactly as long as its connection; only Streamable HTTP ones idle.
+    core.setBusyProbe((session) => session.transport !== 'streamable-http' || this.streamable.isBusy(session));
+    this.keepAliveTimer = setInterval(() => this.legacySse.keepAlive(), KEEPALIVE_MS);
+    this.keepAliveTimer.unref();
     for (const name of core.catalog.serverNames()) this.scopes.set(name, serverScope(name));
     this.server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
       try {
@@ -42,12 +73,31 @@ export class HttpFrontDoor {
     });
     // Long tool calls hold a request open for minutes; Node's 5-minute default would cut them.
     this.server.requestTimeout = 0;
+    this.server.on('upgrade', (req, socket: Duplex, head: Buffer) => this.upgrade(req, socket, head));
+  }
+
+  stop(): void {
+    clearInterval(this.keepAliveTimer);
+    this.streamable.stop();
+    this.websocket.stop();
+  }
+
+  private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
+    socket.on('error', () => socket.destroy());
+    const refused = refusal(req, this.policy);
+    const endpoint = refused === undefined ? this.endpointFor(pathOf(req.url)) : undefined;
+    if (refused !== undefined || endpoint === undefined || endpoint.kind !== 'ws') {
+      if (refused !== undefined) this.log.warn({ reason: refused, path: pathOf(req.url) }, 'WebSocket upgrade refused');
+      const status = refused !== undefined ? '403 Forbidden' : '404 Not Found';
+      socket.end(`HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
+      return;
+    }
+    this.websocket.upgrade(req, socket, head, endpoint.scope);
   }
 
   private route(req: IncomingMessage, res: ServerResponse): void {
     const url = req.url ?? '/';
-    const query = url.indexOf('?');
-    const path = query === -1 ? url : url.slice(0, query);
+    const path = pathOf(url);
     if (path === '/healthz' || path === '/readyz') {
       this.health(path, res);
       return;
@@ -59,8 +109,8 @@ export class HttpFrontDoor {
       sendError(res, 403, ErrorCode.InvalidRequest, `Forbidden: ${refused}`);
       return;
     }
-    const scope = this.scopeFor(path);
-    if (scope === undefined) {
+    const endpoint = this.endpointFor(path);
+    if (endpoint === undefined) {
       sendText(res, 404, 'Not found\n');
       return;
     }
@@ -73,20 +123,45 @@ export class HttpFrontDoor {
         return;
       }
     }
-    this.streamable.handle(req, res, scope);
+    switch (endpoint.kind) {
+      case 'mcp':
+        this.streamable.handle(req, res, endpoint.scope);
+        return;
+      case 'sse':
+        this.legacySse.open(req, res, endpoint.scope, `${endpoint.base}/messages`);
+        return;
+      case 'messages':
+        this.legacySse.post(req, res, endpoint.scope, new URLSearchParams(url.slice(path.length + 1))).catch((error: unknown) => {
+          this.log.error({ err: error instanceof Error ? error.message : String(error) }, 'SSE POST handler failed');
+          if (!res.headersSent) sendError(res, 500, ErrorCode.InternalError, 'Internal error');
+        });
+        return;
+      case 'ws':
+        res.setHeader('upgrade', 'websocket');
+        sendText(res, 426, 'This endpoint speaks WebSocket (subprotocol mcp)\n');
+        return;
+    }
   }
 
-  /** `/mcp` is every server; `/s/<server>/mcp` is one server with its own names. */
-  private scopeFor(path: string): ViewScope | undefined {
-    if (path === '/mcp') return AGGREGATE_SCOPE;
-    if (path.startsWith('/s/') && path.endsWith('/mcp')) {
-      try {
-        return this.scopes.get(decodeURIComponent(path.slice(3, -4)));
-      } catch {
-        return undefined; // a malformed %-escape names no server
-      }
+  /**
+   * `/mcp`, `/sse`, `/messages`, `/ws` serve every server; the same under `/s/<server>/` serve one
+   * server with its own names.
+   */
+  private endpointFor(path: string): Endpoint | undefined {
+    const slash = path.lastIndexOf('/');
+    const kind = ENDPOINT_KINDS.get(path.slice(slash + 1));
+    if (kind === undefined) return undefined;
+    const base = path.slice(0, slash);
+    if (base === '') return { kind, scope: AGGREGATE_SCOPE, base };
+    if (!base.startsWith('/s/')) return undefined;
+    let server: string;
+    try {
+      server = decodeURIComponent(base.slice(3));
+    } catch {
+      return undefined; // a malformed %-escape names no server
     }
-    return undefined;
+    const scope = this.scopes.get(server);
+    return scope === undefined ? undefined : { kind, scope, base };
   }
 
   private health(path: string, res: ServerResponse): void {

@@ -1,0 +1,134 @@
+// Legacy HTTP+SSE (2024-11-05, transports.mdx#http-with-sse): GET opens the session stream, POSTs carry client messages.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from '../log.js';
+import { ErrorCode, classify, errorResponse, type JsonRpcMessage } from '../jsonrpc/messages.js';
+import type { ViewScope } from '../catalog/catalog.js';
+import type { SwitchboardCore } from '../switchboard.js';
+import type { Session, SessionChannel } from '../session/session.js';
+import { BodyTooLarge, SSE_HEADERS, readBody, sendError, sendText } from './http-util.js';
+
+/** The version a legacy SSE client speaks until its initialize says otherwise. */
+const LEGACY_VERSION = '2024-11-05';
+/** Bytes queued on one SSE connection before its reader counts as stuck and the session is closed, bytes. */
+const MAX_QUEUED_BYTES = 16 * 1024 * 1024;
+
+class SseChannel implements SessionChannel {
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly onStuck: () => void,
+  ) {}
+
+  deliver(message: JsonRpcMessage): void {
+    if (this.res.destroyed) return;
+    this.res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+    if (this.res.writableLength > MAX_QUEUED_BYTES) this.onStuck();
+  }
+
+  /** Nothing to end: every message of the session shares the one stream. */
+  abandon(): void {}
+
+  close(): void {
+    this.res.end();
+  }
+
+  keepAlive(): void {
+    if (!this.res.destroyed) this.res.write(': keepalive\n\n');
+  }
+}
+
+export class LegacySse {
+  private readonly live = new Set<SseChannel>();
+
+  constructor(
+    private readonly core: SwitchboardCore,
+    private readonly log: Logger,
+  ) {}
+
+  keepAlive(): void {
+    for (const channel of this.live) channel.keepAlive();
+  }
+
+  /** GET <base>/sse: opens a session and tells the client where to POST (the `endpoint` event). */
+  open(req: IncomingMessage, res: ServerResponse, scope: ViewScope, messagesPath: string): void {
+    if (req.method !== 'GET') {
+      // A client trying Streamable HTTP first must see 404/405 to fall back to SSE (transports.mdx, backwards compatibility).
+      res.setHeader('allow', 'GET');
+      sendText(res, req.method === 'POST' ? 404 : 405, 'This is the legacy SSE endpoint: GET it, then POST to the endpoint it names\n');
+      return;
+    }
+    let session: Session | undefined;
+    const channel: SseChannel = new SseChannel(res, () => {
+      this.log.warn({ session: session?.id }, 'SSE reader is not keeping up; closing its session');
+      if (session !== undefined) this.core.closeSession(session, 'client not reading');
+    });
+    session = this.core.openSession('sse', scope, channel, LEGACY_VERSION);
+    if (session === undefined) {
+      sendError(res, 503, ErrorCode.Overloaded, 'Too many sessions; try again later');
+      return;
+    }
+    const opened = session;
+    this.live.add(channel);
+    res.writeHead(200, SSE_HEADERS);
+    // Relative, so it resolves against whatever host and scheme the client reached us by.
+    res.write(`event: endpoint\ndata: ${messagesPath}?sessionId=${encodeURIComponent(opened.id)}\n\n`);
+    this.log.info({ session: opened.id, scope: scope.key }, 'SSE session opened');
+    res.on('close', () => {
+      this.live.delete(channel);
+      this.core.closeSession(opened, 'SSE stream closed');
+    });
+  }
+
+  /** POST <base>/messages?sessionId=: one client message (or a batch); answers come on the SSE stream. */
+  async post(req: IncomingMessage, res: ServerResponse, scope: ViewScope, query: URLSearchParams): Promise<void> {
+    if (req.method !== 'POST') {
+      res.setHeader('allow', 'POST');
+      sendError(res, 405, ErrorCode.InvalidRequest, 'Method not allowed');
+      return;
+    }
+    const id = query.get('sessionId');
+    if (id === null || id === '') {
+      sendError(res, 400, ErrorCode.InvalidRequest, 'Bad Request: sessionId query parameter is required');
+      return;
+    }
+    const session = this.core.sessions.get(id);
+    if (session === undefined || session.transport !== 'sse' || session.scope.key !== scope.key) {
+      sendError(res, 404, ErrorCode.InvalidRequest, 'Session not found');
+      return;
+    }
+    let body: Buffer;
+    try {
+      body = await readBody(req, this.core.config.limits.maxBodyBytes);
+    } catch (error) {
+      if (error instanceof BodyTooLarge) sendError(res, 413, ErrorCode.InvalidRequest, `Request body exceeds ${this.core.config.limits.maxBodyBytes} bytes`);
+      else res.destroy();
+      return;
+    }
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body.toString('utf8'));
+    } catch {
+      sendError(res, 400, ErrorCode.ParseError, 'Parse error: the body is not valid JSON');
+      return;
+    }
+    if (!Array.isArray(parsed)) {
+      const single = classify(parsed);
+      if (single.kind === 'invalid') {
+        sendError(res, 400, ErrorCode.InvalidRequest, `Invalid Request: ${single.reason}`, single.id);
+        return;
+      }
+    }
+    const items = Array.isArray(parsed) ? parsed : [parsed];
+    if (items.length === 0) {
+      sendError(res, 400, ErrorCode.InvalidRequest, 'Invalid Request: empty batch');
+      return;
+    }
+    res.writeHead(202, { 'content-type': 'text/plain; charset=utf-8' }).end('Accepted');
+    for (const item of items) {
+      const message = classify(item);
+      if (message.kind === 'request') this.core.router.handleRequest(session, message.message);
+      else if (message.kind === 'notification') this.core.router.handleNotification(session, message.message);
+      else if (message.kind === 'response') this.core.router.handleResponse(session, message.message);
+      else session.deliver(errorResponse(message.id, ErrorCode.InvalidRequest, `Invalid Request: ${message.reason}`), undefined);
+    }
+  }
+}
