@@ -162,9 +162,10 @@ export class HttpChannel implements SessionChannel {
     this.sendOnGetStream(message);
   }
 
-  /** The POST connection of a request went away; keep it for resumption if it can be resumed. */
-  detach(id: JsonRpcId, stream: RequestStream): void {
-    if (this.requests.get(id) !== stream || stream.finished) return;
+  /** A connection of a request stream went away; keep the stream for resumption if it can be resumed. */
+  detach(id: JsonRpcId, stream: RequestStream, res: ServerResponse): void {
+    // A resumed stream may already run on a newer connection; only the current one's loss counts.
+    if (this.requests.get(id) !== stream || stream.finished || stream.res !== res) return;
     if (stream.resumable) stream.res = undefined;
     else this.requests.delete(id);
   }

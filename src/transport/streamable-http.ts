@@ -163,7 +163,7 @@ export class StreamableHttp {
     for (const refusal of refusals) stream.send(refusal, true);
     for (const request of requests) channel.requests.set(request.id, stream);
     res.on('close', () => {
-      for (const request of requests) channel.detach(request.id, stream);
+      for (const request of requests) channel.detach(request.id, stream, res);
     });
     for (const request of requests) this.core.router.handleRequest(session, request);
   }
@@ -195,7 +195,7 @@ export class StreamableHttp {
     const stream = new RequestStream(channel.newStreamId(), res, acceptsSse, channel);
     channel.requests.set(id, stream);
     // Disconnecting is not cancelling (transports.mdx): the stream waits to be resumed, or its answer is dropped.
-    res.on('close', () => channel.detach(id, stream));
+    res.on('close', () => channel.detach(id, stream, res));
   }
 
   private get(req: IncomingMessage, res: ServerResponse, scope: ViewScope): void {
