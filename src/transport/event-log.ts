@@ -3,7 +3,7 @@
 /** Events kept per session for replay, events. */
 const MAX_EVENTS = 512;
 /** Bytes of event data kept per session for replay, bytes. */
-const MAX_BYTES = 4 * 1024 * 1024;
+const MAX_BYTES = 1024 * 1024;
 
 interface StoredEvent {
   readonly stream: string;
