@@ -231,6 +231,9 @@ async function reapLeftovers() {
 // ---------------------------------------------------------------------------------------------
 // 4. Suite
 
+/** The running suite, killed if this script is interrupted. */
+let suiteProcess;
+
 function runSuite({ base, resultsDir }) {
   const url = `${base}/s/${SERVER}/mcp`;
   const args = [SUITE_MAIN, 'server', '--url', url, '-o', resultsDir, '--expected-failures', BASELINE, ...suiteArgs];
@@ -240,6 +243,7 @@ function runSuite({ base, resultsDir }) {
   // Node 22 first on PATH for this command only.
   const env = cleanEnv({ PATH: `${dirname(NODE22)}${delimiter}${process.env.PATH ?? ''}`, FORCE_COLOR: '0', NO_COLOR: '1' });
   const suite = spawn(NODE22, args, { cwd: resultsDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  suiteProcess = suite;
   let output = '';
   for (const stream of [suite.stdout, suite.stderr]) {
     stream.on('data', (chunk) => {
@@ -351,6 +355,7 @@ async function main() {
   let suite;
   const interrupted = async (signal) => {
     say(`${signal}: stopping`);
+    if (suiteProcess && suiteProcess.exitCode === null) suiteProcess.kill('SIGKILL');
     await stopProxy(handle);
     await reapLeftovers();
     rmSync(workDir, { recursive: true, force: true });
