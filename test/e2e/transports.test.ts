@@ -61,8 +61,8 @@ describe.each<Kind>(['sse', 'ws'])('%s front door', (kind) => {
     await client.close();
   });
 
-  it('serves 10 sessions x 10 concurrent calls through one child, each answer to its asker', async () => {
-    const clients = await Promise.all(Array.from({ length: 10 }, (_, i) => open(proxy, kind, `c${i}`)));
+  it('serves 20 sessions x 10 concurrent calls through one child, each answer to its asker', async () => {
+    const clients = await Promise.all(Array.from({ length: 20 }, (_, i) => open(proxy, kind, `c${i}`)));
     const pids = new Set<number>();
     await Promise.all(
       clients.map(async (client, i) => {
