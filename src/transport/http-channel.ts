@@ -11,6 +11,20 @@ const PRIMING_SINCE = '2025-11-25';
 /** Reconnect delay suggested to clients in priming events, ms. */
 const RETRY_MS = 1000;
 const GET_STREAM = 'g';
+/**
+ * Bytes queued on one SSE connection before we drop it, bytes. The events stay in the (bounded)
+ * log, so a client that was only slow resumes with Last-Event-ID; memory never grows past this.
+ */
+const MAX_QUEUED_BYTES = 8 * 1024 * 1024;
+
+/** Writes one event unless the reader has fallen too far behind, in which case the connection goes. */
+function writeOrDrop(res: ServerResponse, frame: string): void {
+  if (res.writableLength > MAX_QUEUED_BYTES) {
+    res.destroy();
+    return;
+  }
+  res.write(frame);
+}
 
 function isResponse(message: JsonRpcMessage): boolean {
   return (message as { method?: unknown }).method === undefined;
@@ -70,7 +84,7 @@ export class RequestStream {
     const data = JSON.stringify(message);
     const seq = this.channel.events.append(this.streamId, data);
     if (final) this.remaining -= 1;
-    if (this.res !== undefined && !this.res.destroyed) this.res.write(sseFrame(eventId(this.streamId, seq), data));
+    if (this.res !== undefined && !this.res.destroyed) writeOrDrop(this.res, sseFrame(eventId(this.streamId, seq), data));
     if (last) {
       this.mode = 'done';
       this.res?.end();
@@ -240,7 +254,7 @@ export class HttpChannel implements SessionChannel {
     const seq = this.events.append(GET_STREAM, data);
     const res = this.getStream;
     if (res !== undefined && !res.destroyed) {
-      res.write(sseFrame(eventId(GET_STREAM, seq), data));
+      writeOrDrop(res, sseFrame(eventId(GET_STREAM, seq), data));
       this.getDelivered = seq;
     }
   }
