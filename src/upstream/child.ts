@@ -118,13 +118,22 @@ export class ChildProcess {
     return this.exited === undefined;
   }
 
-  /** Writes one already-serialized message; false when the child is gone or stopped reading. */
-  write(line: string): boolean {
-    const stdin = this.process.stdin;
-    if (this.exited !== undefined || this.stopping !== undefined || stdin === null || stdin.destroyed) return false;
-    if (stdin.writableLength > MAX_STDIN_BACKLOG_BYTES) return false;
+  /** Writes one already-serialized message: 'closed' when the child cannot take it, 'full' when it stopped reading. */
+  write(line: string): 'sent' | 'closed' | 'full' {
+    if (!this.writable) return 'closed';
+    const stdin = this.process.stdin as NonNullable<typeof this.process.stdin>;
+    if (stdin.writableLength > MAX_STDIN_BACKLOG_BYTES) return 'full';
     stdin.write(line);
-    return true;
+    return 'sent';
+  }
+
+  /**
+   * False from the moment the child's input breaks (it died: EPIPE comes before the 'exit' event)
+   * or a stop began, so new requests wait for the restart instead of failing against a corpse.
+   */
+  get writable(): boolean {
+    const stdin = this.process.stdin;
+    return this.exited === undefined && this.stopping === undefined && stdin !== null && !stdin.destroyed && !stdin.errored;
   }
 
   /** Idempotent staged stop: close stdin, wait, SIGTERM, wait, SIGKILL (PROTOCOL.md §5). */

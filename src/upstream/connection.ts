@@ -124,6 +124,11 @@ export class UpstreamConnection {
     return this.exitInfo === undefined;
   }
 
+  /** Whether a request written now would reach the child. */
+  get writable(): boolean {
+    return this.exitInfo === undefined && this.child.writable;
+  }
+
   get pendingCount(): number {
     return this.pending.size;
   }
@@ -170,7 +175,10 @@ export class UpstreamConnection {
       };
       const refusal = this.admit(entry);
       if (refusal !== undefined) return reject(refusal);
-      this.child.write(JSON.stringify({ jsonrpc: '2.0', id: upstreamId, method, params }) + '\n');
+      if (this.child.write(JSON.stringify({ jsonrpc: '2.0', id: upstreamId, method, params }) + '\n') !== 'sent') {
+        this.pending.delete(upstreamId);
+        reject(new SwitchboardError(ErrorCode.ConnectionClosed, `server ${this.server.name} is not accepting input`));
+      }
     });
   }
 
@@ -202,9 +210,12 @@ export class UpstreamConnection {
     const refusal = this.admit(entry);
     if (refusal !== undefined) return refusal;
     request.id = upstreamId;
-    if (!this.child.write(JSON.stringify(request) + '\n')) {
+    const written = this.child.write(JSON.stringify(request) + '\n');
+    if (written !== 'sent') {
       this.pending.delete(upstreamId);
-      return new SwitchboardError(ErrorCode.Overloaded, `server ${this.server.name} is not reading its input`);
+      return written === 'full'
+        ? new SwitchboardError(ErrorCode.Overloaded, `server ${this.server.name} is not reading its input`)
+        : new SwitchboardError(ErrorCode.ConnectionClosed, `server ${this.server.name} is restarting; its input is closed`);
     }
     return entry;
   }
@@ -219,7 +230,7 @@ export class UpstreamConnection {
 
   /** Sends a notification or a response (to a child's own request) as is. */
   notify(message: JsonRpcMessage): boolean {
-    return this.child.write(JSON.stringify(message) + '\n');
+    return this.child.write(JSON.stringify(message) + '\n') === 'sent';
   }
 
   /**

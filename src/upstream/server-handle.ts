@@ -94,7 +94,8 @@ export class ServerHandle {
    * held (bounded, up to the server's timeout) and later completed through `caller.forwarded`.
    */
   forward(caller: Caller, request: JsonRpcRequest): Pending | SwitchboardError | 'held' {
-    if (this.state === 'ready' && this.connection !== undefined) return this.connection.forward(caller, request);
+    // A ready child whose input just broke is dying; the request waits for its successor instead.
+    if (this.state === 'ready' && this.connection !== undefined && this.connection.writable) return this.connection.forward(caller, request);
     if (this.state === 'stopped') return new SwitchboardError(ErrorCode.ConnectionClosed, `server ${this.name} is stopped`);
     if (this.waiting.length >= MAX_WAITING) {
       return new SwitchboardError(ErrorCode.Overloaded, `server ${this.name} is starting and too many requests are waiting for it`);
