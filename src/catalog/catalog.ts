@@ -1,10 +1,10 @@
 // Every server's lists as last fetched, turned into client-facing views with routes back to their owners.
 import type { Logger } from '../log.js';
 import type { ServerConfig, SwitchboardConfig } from '../config/types.js';
-import type { JsonObject } from '../jsonrpc/messages.js';
+import { tryStringify, type JsonObject } from '../jsonrpc/messages.js';
 import type { ListKind, ServerIdentity, ServerLists } from '../upstream/types.js';
 import { assignNames, type NamingRule } from './names.js';
-import { compileTemplate } from './uri-template.js';
+import { compileTemplate, type CompiledTemplate } from './uri-template.js';
 
 /** Which servers a view shows and whether names carry the server prefix. */
 export interface ViewScope {
@@ -65,7 +65,7 @@ export class Catalog {
   private prefixedTools = new Map<string, NamedItem[]>();
   private prefixedPrompts = new Map<string, NamedItem[]>();
   private readonly views = new Map<string, { view: View; refs: number }>();
-  private templates: Array<{ server: string; pattern: RegExp }> = [];
+  private templates: Array<{ server: string; pattern: CompiledTemplate }> = [];
   private resourceOwners = new Map<string, string>();
 
   constructor(
@@ -91,7 +91,7 @@ export class Catalog {
   update(server: string, lists: ServerLists, identity: ServerIdentity | undefined): ViewChange[] {
     const entry = this.servers.get(server);
     if (entry === undefined) return [];
-    entry.lists = lists;
+    entry.lists = this.serializable(server, lists);
     entry.identity = identity;
     this.rebuildIndexes();
     const changes: ViewChange[] = [];
@@ -199,6 +199,17 @@ export class Catalog {
         if (pattern !== undefined) this.templates.push({ server: name, pattern });
       }
     }
+  }
+
+  /** Items too deeply nested to serialize would break every list they are in; they are left out, loudly. */
+  private serializable(server: string, lists: ServerLists): ServerLists {
+    const keep = (kind: ListKind) =>
+      lists[kind].filter((item) => {
+        if (tryStringify(item) !== undefined) return true;
+        this.log.warn({ server, kind, name: item.name ?? item.uri }, 'left out of the catalog: cannot be serialized');
+        return false;
+      });
+    return { tools: keep('tools'), prompts: keep('prompts'), resources: keep('resources'), resourceTemplates: keep('resourceTemplates') };
   }
 
   private nameItems(server: string, rule: NamingRule, items: readonly JsonObject[], taken: Set<string>): NamedItem[] {

@@ -7,6 +7,10 @@ export async function runStart(configFile: string): Promise<number> {
   const config = loadConfig(configFile);
   const log = createRootLogger({ level: process.env.SWITCHBOARD_LOG_LEVEL ?? config.logLevel });
   const cliLog = log.child({ component: 'cli' });
+  // A daemon serving many sessions must not die of one forgotten promise; log it loudly instead.
+  process.on('unhandledRejection', (reason) => {
+    cliLog.error({ err: reason instanceof Error ? reason.message : String(reason) }, 'unhandled promise rejection');
+  });
   for (const warning of config.warnings) cliLog.warn(warning);
   let proxy: Awaited<ReturnType<typeof createSwitchboard>>;
   try {

@@ -117,3 +117,27 @@ export function resultResponse(id: JsonRpcId, result: JsonObject): JsonRpcResult
 export function isErrorResponse(message: JsonRpcResponse): message is JsonRpcErrorResponse {
   return 'error' in message;
 }
+
+/**
+ * Serializes a message for the wire. A value nested too deeply to serialize (a hostile or broken
+ * child) must not take the proxy down: a response becomes an error response for the same id, any
+ * other message is dropped (undefined).
+ */
+export function encode(message: JsonRpcMessage): string | undefined {
+  try {
+    return JSON.stringify(message);
+  } catch {
+    const { id, method } = message as { id?: JsonRpcId | null; method?: unknown };
+    if (method !== undefined || id === undefined) return undefined;
+    return JSON.stringify(errorResponse(id, ErrorCode.InternalError, 'the server answered with a value too deeply nested to forward'));
+  }
+}
+
+/** JSON.stringify that answers undefined instead of throwing (cycles, absurd nesting). */
+export function tryStringify(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,7 +1,7 @@
 // A Streamable HTTP session's streams: one per in-flight POST, one GET stream, and the event log behind both.
 import type { ServerResponse } from 'node:http';
 import type { Logger } from '../log.js';
-import { ErrorCode, type JsonRpcId, type JsonRpcMessage } from '../jsonrpc/messages.js';
+import { ErrorCode, encode, type JsonRpcId, type JsonRpcMessage } from '../jsonrpc/messages.js';
 import type { SessionChannel } from '../session/session.js';
 import { SSE_HEADERS } from './http-util.js';
 import { EventLog, eventId, sseFrame } from './event-log.js';
@@ -72,7 +72,8 @@ export class RequestStream {
       if (this.res === undefined || this.res.destroyed) return false;
       if (last) {
         this.mode = 'done';
-        const body = JSON.stringify(message);
+        const body = encode(message);
+        if (body === undefined) return true;
         // An explicit length avoids chunked encoding for the common one-body reply.
         this.res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
         this.res.end(body);
@@ -81,7 +82,8 @@ export class RequestStream {
       if (!this.acceptsSse) return false;
       this.openSse();
     }
-    const data = JSON.stringify(message);
+    const data = encode(message);
+    if (data === undefined) return true;
     const seq = this.channel.events.append(this.streamId, data);
     if (final) this.remaining -= 1;
     if (this.res !== undefined && !this.res.destroyed) writeOrDrop(this.res, sseFrame(eventId(this.streamId, seq), data));
@@ -227,6 +229,8 @@ export class HttpChannel implements SessionChannel {
   resumeRequestStream(streamId: string, res: ServerResponse, afterSeq: number): boolean {
     for (const stream of this.requests.values()) {
       if (stream.streamId !== streamId) continue;
+      // Only a stream that has sent event ids can be resumed; one still deciding JSON vs SSE has none.
+      if (!stream.resumable) return false;
       stream.resume(res, afterSeq);
       return true;
     }
@@ -250,7 +254,8 @@ export class HttpChannel implements SessionChannel {
 
   /** Unrelated messages are logged first, so a client without a GET stream yet gets them when it opens one. */
   private sendOnGetStream(message: JsonRpcMessage): void {
-    const data = JSON.stringify(message);
+    const data = encode(message);
+    if (data === undefined) return;
     const seq = this.events.append(GET_STREAM, data);
     const res = this.getStream;
     if (res !== undefined && !res.destroyed) {

@@ -1,7 +1,7 @@
 // Legacy HTTP+SSE (2024-11-05, transports.mdx#http-with-sse): GET opens the session stream, POSTs carry client messages.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../log.js';
-import { ErrorCode, classify, errorResponse, type JsonRpcMessage } from '../jsonrpc/messages.js';
+import { ErrorCode, classify, encode, errorResponse, type JsonRpcMessage } from '../jsonrpc/messages.js';
 import type { ViewScope } from '../catalog/catalog.js';
 import type { SwitchboardCore } from '../switchboard.js';
 import type { Session, SessionChannel } from '../session/session.js';
@@ -16,11 +16,14 @@ class SseChannel implements SessionChannel {
   constructor(
     private readonly res: ServerResponse,
     private readonly onStuck: () => void,
+    private readonly onClosed: () => void,
   ) {}
 
   deliver(message: JsonRpcMessage): void {
-    if (this.res.destroyed) return;
-    this.res.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+    if (this.res.destroyed || this.res.writableEnded) return;
+    const data = encode(message);
+    if (data === undefined) return;
+    this.res.write(`event: message\ndata: ${data}\n\n`);
     if (this.res.writableLength > MAX_QUEUED_BYTES) this.onStuck();
   }
 
@@ -28,11 +31,12 @@ class SseChannel implements SessionChannel {
   abandon(): void {}
 
   close(): void {
-    this.res.end();
+    this.onClosed();
+    if (!this.res.writableEnded) this.res.end();
   }
 
   keepAlive(): void {
-    if (!this.res.destroyed) this.res.write(': keepalive\n\n');
+    if (!this.res.destroyed && !this.res.writableEnded) this.res.write(': keepalive\n\n');
   }
 }
 
@@ -60,7 +64,7 @@ export class LegacySse {
     const channel: SseChannel = new SseChannel(res, () => {
       this.log.warn({ session: session?.id }, 'SSE reader is not keeping up; closing its session');
       if (session !== undefined) this.core.closeSession(session, 'client not reading');
-    });
+    }, () => this.live.delete(channel));
     session = this.core.openSession('sse', scope, channel, LEGACY_VERSION);
     if (session === undefined) {
       sendError(res, 503, ErrorCode.Overloaded, 'Too many sessions; try again later');

@@ -12,8 +12,11 @@ export interface OriginPolicy {
   readonly checkHost: boolean;
 }
 
+/** 127.0.0.0/8 written as a dotted quad; a name like `127.evil.example` is not one. */
+const LOOPBACK_IPV4 = /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/;
+
 export function isLoopbackAddress(host: string): boolean {
-  return LOOPBACK_HOSTNAMES.has(host) || host.startsWith('127.');
+  return LOOPBACK_HOSTNAMES.has(host) || LOOPBACK_IPV4.test(host);
 }
 
 export function originPolicy(listenHost: string, allowedOrigins: readonly string[]): OriginPolicy {
@@ -39,7 +42,7 @@ function originAllowed(origin: string, policy: OriginPolicy): boolean {
   if (policy.allowedOrigins.includes(origin)) return true;
   try {
     const url = new URL(origin);
-    return LOOPBACK_HOSTNAMES.has(url.hostname) || url.hostname.startsWith('127.');
+    return isLoopbackAddress(url.hostname);
   } catch {
     return false;
   }

@@ -60,12 +60,13 @@ export class StreamableHttp {
   }
 
   private async post(req: IncomingMessage, res: ServerResponse, scope: ViewScope): Promise<void> {
-    const contentType = header(req, 'content-type') ?? '';
+    // Media types are case-insensitive (RFC 9110 §8.3.1).
+    const contentType = (header(req, 'content-type') ?? '').toLowerCase();
     if (!contentType.includes('application/json')) {
       sendError(res, 415, ErrorCode.InvalidRequest, 'Content-Type must be application/json');
       return;
     }
-    const accept = header(req, 'accept') ?? '';
+    const accept = (header(req, 'accept') ?? '').toLowerCase();
     const acceptsSse = accept.includes('text/event-stream');
     const acceptsJson = accept === '' || accept.includes('application/json') || accept.includes('*/*');
     if (!acceptsSse && !acceptsJson) {
@@ -199,7 +200,7 @@ export class StreamableHttp {
   }
 
   private get(req: IncomingMessage, res: ServerResponse, scope: ViewScope): void {
-    if (!(header(req, 'accept') ?? '').includes('text/event-stream')) {
+    if (!(header(req, 'accept') ?? '').toLowerCase().includes('text/event-stream')) {
       sendError(res, 406, ErrorCode.InvalidRequest, 'Accept must include text/event-stream');
       return;
     }

@@ -3,7 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket, type RawData } from 'ws';
 import type { Logger } from '../log.js';
-import { ErrorCode, classify, errorResponse, type JsonRpcMessage } from '../jsonrpc/messages.js';
+import { ErrorCode, classify, encode, errorResponse, type JsonRpcMessage } from '../jsonrpc/messages.js';
 import type { ViewScope } from '../catalog/catalog.js';
 import type { SwitchboardCore } from '../switchboard.js';
 import type { Session, SessionChannel } from '../session/session.js';
@@ -27,7 +27,9 @@ class SocketChannel implements SessionChannel {
 
   deliver(message: JsonRpcMessage): void {
     if (this.socket.readyState !== this.socket.OPEN) return;
-    this.socket.send(JSON.stringify(message));
+    const data = encode(message);
+    if (data === undefined) return;
+    this.socket.send(data);
     if (this.socket.bufferedAmount > MAX_BUFFERED_BYTES) this.onStuck();
   }
 

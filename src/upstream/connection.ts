@@ -12,6 +12,8 @@ import {
   type JsonRpcNotification,
   type JsonRpcRequest,
   type JsonRpcResponse,
+  encode,
+  tryStringify,
 } from '../jsonrpc/messages.js';
 import { ChildProcess, type ChildExit, type ShutdownTimings } from './child.js';
 import type { Caller, ServerIdentity } from './types.js';
@@ -207,10 +209,21 @@ export class UpstreamConnection {
       createsTask: request.params?.task !== undefined,
       taskId,
     };
-    const refusal = this.admit(entry);
-    if (refusal !== undefined) return refusal;
+    const downstreamId = request.id;
     request.id = upstreamId;
-    const written = this.child.write(JSON.stringify(request) + '\n');
+    const line = tryStringify(request);
+    if (line === undefined) {
+      // Nothing was registered or sent: put the caller's ids back and refuse the request itself.
+      request.id = downstreamId;
+      if (progressToken !== undefined && isObject(meta)) meta.progressToken = progressToken;
+      return new SwitchboardError(ErrorCode.InvalidParams, 'Invalid params: nested too deeply to forward');
+    }
+    const refusal = this.admit(entry);
+    if (refusal !== undefined) {
+      request.id = downstreamId;
+      return refusal;
+    }
+    const written = this.child.write(line + '\n');
     if (written !== 'sent') {
       this.pending.delete(upstreamId);
       return written === 'full'
@@ -230,7 +243,8 @@ export class UpstreamConnection {
 
   /** Sends a notification or a response (to a child's own request) as is. */
   notify(message: JsonRpcMessage): boolean {
-    return this.child.write(JSON.stringify(message) + '\n') === 'sent';
+    const line = encode(message);
+    return line !== undefined && this.child.write(line + '\n') === 'sent';
   }
 
   /**
@@ -290,17 +304,22 @@ export class UpstreamConnection {
       this.log.warn({ line: excerpt(line) }, 'server printed a line that is not JSON; skipped');
       return;
     }
-    if (Array.isArray(message)) {
-      // 2025-03-26 allowed batches on stdio; take them apart rather than drop them.
-      for (const item of message) this.dispatch(item);
-      return;
+    try {
+      if (Array.isArray(message)) {
+        // 2025-03-26 allowed batches on stdio; take them apart rather than drop them.
+        for (const item of message) this.dispatch(item);
+      } else {
+        this.dispatch(message);
+      }
+    } catch (error) {
+      // Whatever a child prints, the proxy stays up; the request it concerned times out at worst.
+      this.log.error({ err: error instanceof Error ? error.message : String(error) }, 'a message from the server could not be handled');
     }
-    this.dispatch(message);
   }
 
   private dispatch(message: unknown): void {
     if (!isObject(message) || message.jsonrpc !== '2.0') {
-      this.log.warn({ line: excerpt(JSON.stringify(message)) }, 'server printed JSON that is not JSON-RPC; skipped');
+      this.log.warn({ line: excerpt(tryStringify(message) ?? '(unprintable)') }, 'server printed JSON that is not JSON-RPC; skipped');
       return;
     }
     const method = message.method;

@@ -71,4 +71,42 @@ describe('HTTP front door edge cases', () => {
     expect((await client.listTools()).tools.map((t) => t.name)).not.toContain('phoenix__should_not_exist');
     await client.close();
   });
+
+  it('refuses Origins that only look like loopback addresses', async () => {
+    for (const origin of ['http://127.evil.example', 'http://127.0.0.1.evil.example']) {
+      const reply = await rawPost(proxy, { jsonrpc: '2.0', id: 1, method: 'ping' }, { headers: { origin } });
+      expect(reply.status).toBe(403);
+    }
+    const ok = await rawPost(proxy, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '0' } } }, { headers: { origin: 'http://127.0.0.2:3000' } });
+    expect(ok.status).toBe(200);
+  });
+
+  it('refuses a request nested too deeply to forward, under the client\'s own id, and stays up', async () => {
+    const sessionId = await rawSession(proxy);
+    const deep = `{"jsonrpc":"2.0","id":"deep-1","method":"tools/call","params":{"name":"fx__echo","arguments":{"text":"x","junk":${'['.repeat(20000)}${']'.repeat(20000)}}}}`;
+    const reply = await rawPost(proxy, deep, { sessionId });
+    const response = responseOf(reply);
+    expect(response.id).toBe('deep-1');
+    expect(response.error.code).toBe(-32602);
+    const after = await rawPost(proxy, call(2, 'fx__echo', { text: 'still here' }), { sessionId });
+    expect(responseOf(after).result.content[0].text).toBe('still here');
+  });
+
+  it('accepts media types in any letter case', async () => {
+    const reply = await rawPost(proxy, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'x', version: '0' } } }, {
+      headers: { 'content-type': 'Application/JSON', accept: 'Application/JSON, Text/Event-Stream' },
+    });
+    expect(reply.status).toBe(200);
+  });
+
+  it('will not resume a request stream that never sent an event id', async () => {
+    const sessionId = await rawSession(proxy);
+    const pending = rawPost(proxy, call(3, 'fx__slow', { ms: 300, steps: 1 }), { sessionId });
+    await new Promise((r) => setTimeout(r, 50));
+    const streams = await fetch(`${proxy.url}/mcp`, {
+      headers: { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18', accept: 'text/event-stream', 'last-event-id': 'r2_0' },
+    });
+    expect(streams.status).toBe(404);
+    expect(responseOf(await pending).result.content[0].text).toBe('done');
+  });
 });

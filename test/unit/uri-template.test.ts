@@ -24,4 +24,14 @@ describe('compileTemplate', () => {
   it('refuses an unterminated expression', () => {
     expect(compileTemplate('x://{oops')).toBeUndefined();
   });
+  it('stays fast on a template built to make a RegExp backtrack', () => {
+    const re = compileTemplate('x://{+a}{+b}{+c}{+d}{+e}{+f}/end');
+    // A backtracking RegExp needs seconds for one 80-char miss and would never finish these.
+    for (let i = 0; i < 100; i++) expect(re?.test(`x://${'a'.repeat(4000)}`)).toBe(false);
+    expect(re?.test('x://a/b/end')).toBe(true);
+  });
+  it('matches a template without expressions only exactly', () => {
+    expect(compileTemplate('x://fixed')?.test('x://fixed')).toBe(true);
+    expect(compileTemplate('x://fixed')?.test('x://fixed/more')).toBe(false);
+  });
 });
