@@ -1,6 +1,6 @@
 // Small HTTP helpers shared by the transports: bounded body reading and one-line error replies.
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { JsonRpcId } from '../jsonrpc/messages.js';
+import { ErrorCode, type JsonRpcId } from '../jsonrpc/messages.js';
 
 export const JSON_HEADERS = { 'content-type': 'application/json' } as const;
 export const SSE_HEADERS = {
@@ -39,6 +39,34 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
     req.on('end', () => resolve(chunks !== undefined ? Buffer.concat(chunks, total) : (first ?? Buffer.alloc(0))));
     req.on('error', reject);
   });
+}
+
+/** No body could be read: the error reply (413, 400) has been sent, or the connection dropped. */
+export const NO_BODY: unique symbol = Symbol('no body');
+
+/**
+ * Reads and parses a JSON request body within `limit` bytes. On failure it answers the request
+ * itself (413 too large, 400 -32700 not JSON) and returns NO_BODY.
+ */
+export async function readJsonBody(req: IncomingMessage, res: ServerResponse, limit: number): Promise<unknown> {
+  let body: Buffer;
+  try {
+    body = await readBody(req, limit);
+  } catch (error) {
+    if (error instanceof BodyTooLarge) {
+      res.setHeader('connection', 'close');
+      sendError(res, 413, ErrorCode.InvalidRequest, `Request body exceeds ${limit} bytes`);
+    } else {
+      res.destroy();
+    }
+    return NO_BODY;
+  }
+  try {
+    return JSON.parse(body.toString('utf8'));
+  } catch {
+    sendError(res, 400, ErrorCode.ParseError, 'Parse error: the body is not valid JSON');
+    return NO_BODY;
+  }
 }
 
 /** An HTTP error whose body is a JSON-RPC error (transports.mdx allows one without an id). */

@@ -5,7 +5,7 @@ import { ErrorCode, classify, encode, errorResponse, type JsonRpcMessage } from 
 import type { ViewScope } from '../catalog/catalog.js';
 import type { SwitchboardCore } from '../switchboard.js';
 import type { Session, SessionChannel } from '../session/session.js';
-import { BodyTooLarge, SSE_HEADERS, readBody, sendError, sendText } from './http-util.js';
+import { NO_BODY, SSE_HEADERS, readJsonBody, sendError, sendText } from './http-util.js';
 
 /** The version a legacy SSE client speaks until its initialize says otherwise. */
 const LEGACY_VERSION = '2024-11-05';
@@ -99,21 +99,8 @@ export class LegacySse {
       sendError(res, 404, ErrorCode.InvalidRequest, 'Session not found');
       return;
     }
-    let body: Buffer;
-    try {
-      body = await readBody(req, this.core.config.limits.maxBodyBytes);
-    } catch (error) {
-      if (error instanceof BodyTooLarge) sendError(res, 413, ErrorCode.InvalidRequest, `Request body exceeds ${this.core.config.limits.maxBodyBytes} bytes`);
-      else res.destroy();
-      return;
-    }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(body.toString('utf8'));
-    } catch {
-      sendError(res, 400, ErrorCode.ParseError, 'Parse error: the body is not valid JSON');
-      return;
-    }
+    const parsed = await readJsonBody(req, res, this.core.config.limits.maxBodyBytes);
+    if (parsed === NO_BODY) return;
     if (!Array.isArray(parsed)) {
       const single = classify(parsed);
       if (single.kind === 'invalid') {

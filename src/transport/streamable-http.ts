@@ -7,7 +7,7 @@ import type { SwitchboardCore } from '../switchboard.js';
 import type { Session } from '../session/session.js';
 import { SUPPORTED_PROTOCOL_VERSIONS, negotiateVersion } from '../protocol.js';
 import { HttpChannel, RequestStream } from './http-channel.js';
-import { BodyTooLarge, header, readBody, sendError } from './http-util.js';
+import { NO_BODY, header, readJsonBody, sendError } from './http-util.js';
 import { parseEventId } from './event-log.js';
 
 /** Idle SSE streams get a comment this often, ms: undici cuts a stream silent for 300 s (PROTOCOL.md §12). */
@@ -73,25 +73,8 @@ export class StreamableHttp {
       sendError(res, 406, ErrorCode.InvalidRequest, 'Accept must include application/json and text/event-stream');
       return;
     }
-    let body: Buffer;
-    try {
-      body = await readBody(req, this.core.config.limits.maxBodyBytes);
-    } catch (error) {
-      if (error instanceof BodyTooLarge) {
-        res.setHeader('connection', 'close');
-        sendError(res, 413, ErrorCode.InvalidRequest, `Request body exceeds ${this.core.config.limits.maxBodyBytes} bytes`);
-      } else {
-        res.destroy();
-      }
-      return;
-    }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(body.toString('utf8'));
-    } catch {
-      sendError(res, 400, ErrorCode.ParseError, 'Parse error: the body is not valid JSON');
-      return;
-    }
+    const parsed = await readJsonBody(req, res, this.core.config.limits.maxBodyBytes);
+    if (parsed === NO_BODY) return;
     if (Array.isArray(parsed)) {
       const session = this.sessionOf(req, res, scope);
       if (session !== undefined) this.batch(session, parsed, res);
