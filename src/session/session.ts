@@ -8,7 +8,7 @@ import type { Caller } from '../upstream/types.js';
 /** How a transport carries messages to one client. */
 export interface SessionChannel {
   /** `relatedTo`: the client request this message belongs to; a response also ends that request's stream. */
-  deliver(message: JsonRpcMessage, relatedTo: JsonRpcId | undefined): void;
+  deliver(message: JsonRpcMessage, relatedTo: JsonRpcId | undefined, serialized?: string): void;
   /** The client cancelled a request: end the stream its answer would have used, without an answer. */
   abandon(requestId: JsonRpcId): void;
   /** The session ended on our side (DELETE, expiry, shutdown): answer what is open, release streams and sockets. */
@@ -63,8 +63,8 @@ export class Session implements Caller {
     this.protocolVersion = protocolVersion;
   }
 
-  deliver(message: JsonRpcMessage, relatedTo: JsonRpcId | undefined): void {
-    if (!this.closed) this.channel.deliver(message, relatedTo);
+  deliver(message: JsonRpcMessage, relatedTo: JsonRpcId | undefined, serialized?: string): void {
+    if (!this.closed) this.channel.deliver(message, relatedTo, serialized);
   }
 
   settled(downstreamId: JsonRpcId): void {

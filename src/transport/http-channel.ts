@@ -65,14 +65,14 @@ export class RequestStream {
   }
 
   /** False when the stream cannot carry the message: finished, or a JSON-only client's non-final message. */
-  send(message: JsonRpcMessage, final: boolean): boolean {
+  send(message: JsonRpcMessage, final: boolean, serialized?: string): boolean {
     if (this.mode === 'done') return false;
     const last = final && this.remaining === 1;
     if (this.mode === 'undecided') {
       if (this.res === undefined || this.res.destroyed) return false;
       if (last) {
         this.mode = 'done';
-        const body = encode(message);
+        const body = serialized ?? encode(message);
         if (body === undefined) return true;
         // An explicit length avoids chunked encoding for the common one-body reply.
         this.res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
@@ -82,7 +82,7 @@ export class RequestStream {
       if (!this.acceptsSse) return false;
       this.openSse();
     }
-    const data = encode(message);
+    const data = serialized ?? encode(message);
     if (data === undefined) return true;
     const seq = this.channel.events.append(this.streamId, data);
     if (final) this.remaining -= 1;
@@ -159,11 +159,11 @@ export class HttpChannel implements SessionChannel {
     return this.protocolVersion() >= PRIMING_SINCE;
   }
 
-  deliver(message: JsonRpcMessage, relatedTo: JsonRpcId | undefined): void {
+  deliver(message: JsonRpcMessage, relatedTo: JsonRpcId | undefined, serialized?: string): void {
     if (relatedTo !== undefined) {
       const stream = this.requests.get(relatedTo);
       const final = isResponse(message) && (message as { id?: unknown }).id === relatedTo;
-      if (stream !== undefined && stream.send(message, final)) {
+      if (stream !== undefined && stream.send(message, final, serialized)) {
         if (final) this.requests.delete(relatedTo);
         return;
       }
@@ -175,7 +175,7 @@ export class HttpChannel implements SessionChannel {
         return;
       }
     }
-    this.sendOnGetStream(message);
+    this.sendOnGetStream(message, serialized);
   }
 
   /** A connection of a request stream went away; keep the stream for resumption if it can be resumed. */
@@ -253,8 +253,8 @@ export class HttpChannel implements SessionChannel {
   }
 
   /** Unrelated messages are logged first, so a client without a GET stream yet gets them when it opens one. */
-  private sendOnGetStream(message: JsonRpcMessage): void {
-    const data = encode(message);
+  private sendOnGetStream(message: JsonRpcMessage, serialized?: string): void {
+    const data = serialized ?? encode(message);
     if (data === undefined) return;
     const seq = this.events.append(GET_STREAM, data);
     const res = this.getStream;

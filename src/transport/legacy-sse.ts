@@ -19,9 +19,9 @@ class SseChannel implements SessionChannel {
     private readonly onClosed: () => void,
   ) {}
 
-  deliver(message: JsonRpcMessage): void {
+  deliver(message: JsonRpcMessage, _relatedTo: unknown, serialized?: string): void {
     if (this.res.destroyed || this.res.writableEnded) return;
-    const data = encode(message);
+    const data = serialized ?? encode(message);
     if (data === undefined) return;
     this.res.write(`event: message\ndata: ${data}\n\n`);
     if (this.res.writableLength > MAX_QUEUED_BYTES) this.onStuck();

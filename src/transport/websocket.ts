@@ -25,9 +25,9 @@ class SocketChannel implements SessionChannel {
     private readonly onStuck: () => void,
   ) {}
 
-  deliver(message: JsonRpcMessage): void {
+  deliver(message: JsonRpcMessage, _relatedTo: unknown, serialized?: string): void {
     if (this.socket.readyState !== this.socket.OPEN) return;
-    const data = encode(message);
+    const data = serialized ?? encode(message);
     if (data === undefined) return;
     this.socket.send(data);
     if (this.socket.bufferedAmount > MAX_BUFFERED_BYTES) this.onStuck();

@@ -74,11 +74,35 @@ export interface TaskOwner {
 }
 
 /** Puts the caller's task id back wherever a tasks/* result carries the child's (Task fields, related-task meta). */
-export function restoreTaskId(result: JsonObject, downstreamTaskId: string): void {
-  if (typeof result.taskId === 'string') result.taskId = downstreamTaskId;
+export function restoreTaskId(result: JsonObject, downstreamTaskId: string): boolean {
+  let changed = false;
+  if (typeof result.taskId === 'string') {
+    result.taskId = downstreamTaskId;
+    changed = true;
+  }
   const meta = result._meta;
   const related = isObject(meta) ? meta[RELATED_TASK] : undefined;
-  if (isObject(related) && typeof related.taskId === 'string') related.taskId = downstreamTaskId;
+  if (isObject(related) && typeof related.taskId === 'string') {
+    related.taskId = downstreamTaskId;
+    changed = true;
+  }
+  return changed;
+}
+
+/**
+ * The child's line with our id replaced by the caller's, or undefined when that cannot be done
+ * safely: the token `"id":<ours>` must occur exactly once, followed by `,` or `}`. The line parsed
+ * to a response whose top-level id is ours, so a single such occurrence is that id (inside JSON
+ * strings a quote is always escaped, and a nested `"id":<ours>` would make two occurrences).
+ */
+export function spliceId(line: string, upstreamId: number, downstreamId: JsonRpcId): string | undefined {
+  const token = `"id":${upstreamId}`;
+  const at = line.indexOf(token);
+  if (at === -1) return undefined;
+  const after = line.charCodeAt(at + token.length);
+  if (after !== 0x2c /* , */ && after !== 0x7d /* } */) return undefined;
+  if (line.indexOf(token, at + token.length) !== -1) return undefined;
+  return `${line.slice(0, at)}"id":${typeof downstreamId === 'number' ? downstreamId : JSON.stringify(downstreamId)}${line.slice(at + token.length)}`;
 }
 
 /** Requests in flight towards one child; a child that stops answering cannot grow this without bound. */
@@ -309,7 +333,7 @@ export class UpstreamConnection {
         // 2025-03-26 allowed batches on stdio; take them apart rather than drop them.
         for (const item of message) this.dispatch(item);
       } else {
-        this.dispatch(message);
+        this.dispatch(message, line);
       }
     } catch (error) {
       // Whatever a child prints, the proxy stays up; the request it concerned times out at worst.
@@ -317,14 +341,15 @@ export class UpstreamConnection {
     }
   }
 
-  private dispatch(message: unknown): void {
+  /** `line` is the message's own text when it came alone on its line (not in a batch). */
+  private dispatch(message: unknown, line?: string): void {
     if (!isObject(message) || message.jsonrpc !== '2.0') {
       this.log.warn({ line: excerpt(tryStringify(message) ?? '(unprintable)') }, 'server printed JSON that is not JSON-RPC; skipped');
       return;
     }
     const method = message.method;
     if (typeof method !== 'string') {
-      this.onResponse(message);
+      this.onResponse(message, line);
       return;
     }
     if (message.id === undefined) {
@@ -340,7 +365,7 @@ export class UpstreamConnection {
     this.handlers.onServerRequest(this, message as unknown as JsonRpcRequest);
   }
 
-  private onResponse(message: JsonObject): void {
+  private onResponse(message: JsonObject, line: string | undefined): void {
     const id = message.id;
     const entry = typeof id === 'number' ? this.pending.get(id) : undefined;
     if (entry === undefined) {
@@ -359,12 +384,16 @@ export class UpstreamConnection {
       return;
     }
     response.id = entry.downstreamId;
+    let rewritten = false;
     if ('result' in response && isObject(response.result)) {
-      if (entry.createsTask) this.noteTask(entry, response.result);
-      else if (entry.taskId !== undefined) restoreTaskId(response.result, entry.taskId);
+      if (entry.createsTask) rewritten = this.noteTask(entry, response.result);
+      else if (entry.taskId !== undefined) rewritten = restoreTaskId(response.result, entry.taskId);
     }
+    // Only the id differs from what the child wrote: splice it into the child's text rather than
+    // serialize the whole result again (for a 64 KiB result, ~115 µs of stringify against ~15 µs).
+    const serialized = line !== undefined && !rewritten ? spliceId(line, entry.upstreamId, entry.downstreamId) : undefined;
     entry.caller?.settled(entry.downstreamId);
-    entry.caller?.deliver(response, entry.downstreamId);
+    entry.caller?.deliver(response, entry.downstreamId, serialized);
   }
 
   private onProgress(message: JsonRpcNotification): void {
@@ -380,13 +409,14 @@ export class UpstreamConnection {
   }
 
   /** A new task: the caller names it its own way, and later status notifications find it here. */
-  private noteTask(entry: Pending, result: JsonObject): void {
+  private noteTask(entry: Pending, result: JsonObject): boolean {
     const task = result.task;
-    if (!isObject(task) || typeof task.taskId !== 'string' || entry.caller === null) return;
+    if (!isObject(task) || typeof task.taskId !== 'string' || entry.caller === null) return false;
     const downstreamTaskId = entry.caller.taskCreated(task.taskId, this);
     if (this.taskOwners.size >= MAX_TASKS) this.taskOwners.delete(this.taskOwners.keys().next().value as string);
     this.taskOwners.set(task.taskId, { caller: entry.caller, downstreamTaskId });
     task.taskId = downstreamTaskId;
+    return true;
   }
 
   /** Who created a task of this child, and what they call it. */

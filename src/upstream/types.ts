@@ -9,8 +9,9 @@ export interface Caller {
   /**
    * Delivers a message from a child, ids already restored to the caller's own. `relatedTo` is the
    * caller's request id the message belongs to (a response, its progress), or undefined when unrelated.
+   * `serialized`, when given, is `message` already encoded (ids restored): send it as is.
    */
-  deliver(message: JsonRpcMessage, relatedTo: JsonRpcId | undefined): void;
+  deliver(message: JsonRpcMessage, relatedTo: JsonRpcId | undefined, serialized?: string): void;
   /** Drops bookkeeping for a request that has been answered or failed. */
   settled(downstreamId: JsonRpcId): void;
   /** A request held while its server started was sent on (a pending entry) or refused (an error to answer with). */
