@@ -1,6 +1,7 @@
 // Helpers for scripts/bench.ts: /proc accounting, a Streamable HTTP client, a pipelined stdio
 // client, and the closed-loop runner shared by both. Node built-ins only.
 import http from 'node:http';
+import net from 'node:net';
 import fs from 'node:fs';
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
@@ -117,6 +118,17 @@ export function rssMb(pid: number): number | null {
   } catch {
     return null;
   }
+}
+
+/** A TCP port free on loopback right now (the scripts start their proxy on it). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer().once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const port = (server.address() as net.AddressInfo).port;
+      server.close(() => resolve(port));
+    });
+  });
 }
 
 export const isAlive = (pid: number): boolean => readStat(pid) !== undefined;

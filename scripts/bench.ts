@@ -7,7 +7,6 @@
 // Each cell starts its target fresh, runs a warmup, then a measured window. Every reply is checked
 // (same id, identical text); the exit status is 1 if any was wrong or a process was left behind.
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import http from 'node:http';
@@ -16,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import {
   INITIALIZED, StdioClient, callMessage, checkEcho, cpuSnapshot, cpuUsBetween, descendants, echoText, httpDelete,
   initializeMessage, isAlive, percentile, post, rssMb, runLoops, sleep, now, type LoopResult,
+  freePort,
 } from './bench-lib.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -124,15 +124,6 @@ async function stdioCell(C: number): Promise<Cell> {
 
 // ---------- through the proxy: C sessions, one call in flight each ----------
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const port = (server.address() as net.AddressInfo).port;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 const getStatus = (url: string): Promise<number> =>
   new Promise((resolve) => {

@@ -16,13 +16,12 @@
 // intervals kill every new child during initialize, no server ever gets ready, and calls held for
 // it wait up to the server's timeoutMs (60 s), past the client deadline: "never answered" by design.
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { INITIALIZED, descendants, httpDelete, now, sleep } from './bench-lib.js';
+import { INITIALIZED, descendants, freePort, httpDelete, now, sleep } from './bench-lib.js';
 import {
   NoReply, Samples, getJson, isResponse, memoryMb, openGetStream, pidExists, postRpc, procCmdline, procStat, prng, scanProc,
   type GetStream, type RpcId, type RpcMessage, type RpcReply,
@@ -211,15 +210,6 @@ const errorKind = (code: number, message: string): string =>
 
 // ---------- the proxy ----------
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const port = (server.address() as net.AddressInfo).port;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 interface ReadyzServer {
   state: string;

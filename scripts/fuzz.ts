@@ -32,7 +32,6 @@
 // - afterwards: a fresh session still gets correct answers from both children; fx never
 //   restarted; the proxy stops cleanly on SIGTERM and leaves no process behind.
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import http from 'node:http';
@@ -46,7 +45,7 @@ import {
   randomPath, rawExchange, rawStatuses, routeOf, sleep, sseEvents, tagText, wsFrame, wsHandshake,
   type HttpResult, type HttpSpec, type Json,
 } from './fuzz-lib.js';
-import { descendants, isAlive, rssMb } from './bench-lib.js';
+import { descendants, freePort, isAlive, rssMb } from './bench-lib.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = path.join(ROOT, 'dist/cli/main.js');
@@ -128,16 +127,6 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 
 const stopping = (): boolean => now() >= attackUntil || proxyExited !== undefined || attacksStarted >= ITERATIONS;
 const remainingMs = (): number => attackUntil - now();
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const p = (server.address() as net.AddressInfo).port;
-      server.close(() => resolve(p));
-    });
-  });
-}
 
 /** What the proxy printed that is not a pino line (a crash's stack trace), else the end of its log. */
 function logTail(bytes = 3000): string {
