@@ -5,8 +5,11 @@ import path from 'node:path';
 import { ConfigError, Findings, jsonPath, type PathSegment } from './errors.js';
 import { substitute } from './interpolate.js';
 import { parseJson } from './json.js';
+import { resolveListen } from './listen.js';
+import { checkProfileRef, resolveProfiles } from './profiles.js';
 import { KNOWN_KEYS, topSchema } from './schema.js';
 import { resolveServer, type ResolvedServer } from './servers.js';
+import { checkNoLiteralTokens, resolveTokens } from './tokens.js';
 import type { ServerConfig, SwitchboardConfig } from './types.js';
 import { isPlainObject, reportIssues, warnUnknownKeys } from './validate.js';
 
@@ -56,10 +59,13 @@ export function resolveConfig(
     throw new ConfigError(origin.file, findings.problems);
   }
   warnUnknownKeys(raw, KNOWN_KEYS.top, [], findings);
-  for (const section of ['listen', 'namespace', 'limits'] as const) {
+  for (const section of ['listen', 'namespace', 'limits', 'auth'] as const) {
     const value = raw[section];
     if (isPlainObject(value)) warnUnknownKeys(value, KNOWN_KEYS[section], [section], findings);
   }
+  const rawListen = raw['listen'];
+  if (isPlainObject(rawListen) && isPlainObject(rawListen['tls'])) warnUnknownKeys(rawListen['tls'], KNOWN_KEYS.tls, ['listen', 'tls'], findings);
+  const tokenCount = checkNoLiteralTokens(raw['auth'], findings);
 
   const parsed = topSchema.safeParse(raw);
   if (!parsed.success) reportIssues(parsed.error.issues, raw, [], findings);
@@ -81,35 +87,35 @@ export function resolveConfig(
   const servers: ServerConfig[] = resolved.map((r) => r.config);
 
   const report = (p: readonly PathSegment[], problem: string): void => findings.error(p, problem);
-  const before = findings.count;
-  const host = substitute(top.listen.host, ['listen', 'host'], env, report).value;
-  if (host === '' && findings.count === before) findings.error(['listen', 'host'], 'is empty after substituting variables');
+  const listen = resolveListen(top.listen, { dir, env, findings, tokenCount });
   const allowedOrigins = top.allowedOrigins.map((o, i) => substitute(o, ['allowedOrigins', i], env, report).value);
 
-  const opaque = (key: 'profiles' | 'auth' | 'sanitize'): Record<string, unknown> => {
-    try {
-      // Copied so that freezing the result never freezes objects a caller still owns.
-      return structuredClone(top[key]);
-    } catch {
-      findings.error([key], 'expected plain JSON data');
-      return {};
-    }
-  };
-  const profiles = opaque('profiles');
-  const auth = opaque('auth');
-  const sanitize = opaque('sanitize');
+  const serverNames = new Set(servers.map((s) => s.name));
+  const profiles = resolveProfiles(raw['profiles'], top.profiles, { env, findings, serverNames });
+  const defaultProfile = top.defaultProfile;
+  checkProfileRef(defaultProfile, profiles, ['defaultProfile'], findings);
+  const tokens = resolveTokens(raw['auth'], top.auth.tokens, { dir, env, findings, profiles, defaultProfile });
+
+  let sanitize: Record<string, unknown> = {};
+  try {
+    // Copied so that freezing the result never freezes objects a caller still owns.
+    sanitize = structuredClone(top.sanitize);
+  } catch {
+    findings.error(['sanitize'], 'expected plain JSON data');
+  }
 
   findings.throwIfAny();
   return deepFreeze({
     file: origin.file,
     dir,
-    listen: { host, port: top.listen.port },
+    listen,
     servers,
     namespace: { separator: top.namespace.separator, maxLength: top.namespace.maxLength },
     limits: { ...top.limits },
     allowedOrigins,
     profiles,
-    auth,
+    defaultProfile,
+    auth: { tokens },
     sanitize,
     logLevel: top.logLevel,
     warnings: findings.warnings,

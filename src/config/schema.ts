@@ -53,6 +53,63 @@ const objectError = { error: 'expected an object' };
 /** Sections owned by later features: only required to be objects here, kept verbatim. */
 const opaqueSection = z.record(z.string(), z.unknown(), objectError).default({});
 
+/** Profile and token names: they appear in URLs (`?profile=`), logs and session owners. */
+export const PROFILE_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+export const TOKEN_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.@+-]{0,63}$/;
+export const ENV_NAME_PATTERN = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/** Characters; a longer glob is surely a mistake, and this bounds matching work per name. */
+export const MAX_GLOB_LENGTH = 256;
+
+const glob = nonEmptyString.max(MAX_GLOB_LENGTH, { error: `expected at most ${MAX_GLOB_LENGTH} characters` });
+
+// `allow` absent means "everything"; present and empty means "nothing" (e.g. a profile without prompts).
+const ruleObject = z.object(
+  {
+    allow: stringArray(glob).optional(),
+    deny: stringArray(glob).default([]),
+  },
+  objectError,
+);
+
+const profileObject = z.object(
+  {
+    tools: ruleObject.optional(),
+    prompts: ruleObject.optional(),
+    servers: ruleObject.optional(),
+    maxTools: int(1, 1_000_000).optional(),
+    maxTokens: int(1, 1_000_000_000).optional(),
+  },
+  objectError,
+);
+
+export type RawProfile = z.output<typeof profileObject>;
+
+const tokenObject = z.object(
+  {
+    name: z
+      .string({ error: 'expected a string' })
+      .regex(TOKEN_NAME_PATTERN, { error: 'expected 1 to 64 characters of [A-Za-z0-9_.@+-], starting with a letter or digit' }),
+    tokenEnv: z
+      .string({ error: 'expected a string' })
+      .regex(ENV_NAME_PATTERN, { error: 'expected an environment variable name like SWITCHBOARD_TOKEN_ALICE' })
+      .optional(),
+    tokenFile: nonEmptyString.optional(),
+    profile: nonEmptyString.optional(),
+  },
+  objectError,
+);
+
+export type RawToken = z.output<typeof tokenObject>;
+
+const authObject = z.object(
+  {
+    tokens: z.array(tokenObject, { error: 'expected an array of tokens' }).default([]),
+  },
+  objectError,
+);
+
+const tlsObject = z.object({ cert: nonEmptyString, key: nonEmptyString }, objectError);
+
 const restartObject = z.object(
   {
     initialDelayMs: int(1, MAX_TIMER_MS).default(DEFAULTS.restartInitialDelayMs),
@@ -87,6 +144,9 @@ const listenObject = z.object(
   {
     host: nonEmptyString.default(DEFAULTS.host),
     port: int(0, 65535).default(DEFAULTS.port),
+    tls: tlsObject.optional(),
+    // Host header names (no port) accepted besides loopback ones and listen.host: DNS-rebinding protection.
+    allowedHosts: stringArray(nonEmptyString).default([]),
   },
   objectError,
 );
@@ -123,8 +183,9 @@ export const topSchema = z.object({
   namespace: namespaceSchema,
   limits: limitsSchema,
   allowedOrigins: stringArray(nonEmptyString).default([]),
-  profiles: opaqueSection,
-  auth: opaqueSection,
+  profiles: z.record(z.string(), profileObject, { error: 'expected an object mapping profile names to profiles' }).default({}),
+  defaultProfile: nonEmptyString.optional(),
+  auth: authObject.prefault({}),
   sanitize: opaqueSection,
   logLevel: z.enum(LOG_LEVELS, { error: `expected one of ${LOG_LEVELS.join(', ')}` }).default(DEFAULTS.logLevel),
 });
@@ -139,6 +200,11 @@ export const KNOWN_KEYS = {
   listen: new Set(Object.keys(listenObject.shape)),
   namespace: new Set(Object.keys(namespaceObject.shape)),
   limits: new Set(Object.keys(limitsObject.shape)),
+  tls: new Set(Object.keys(tlsObject.shape)),
+  profile: new Set(Object.keys(profileObject.shape)),
+  rule: new Set(Object.keys(ruleObject.shape)),
+  auth: new Set(Object.keys(authObject.shape)),
+  token: new Set(Object.keys(tokenObject.shape)),
 } as const;
 
 /** Paths whose values may be secrets: never echoed in messages. */

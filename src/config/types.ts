@@ -1,5 +1,7 @@
 // The resolved, frozen configuration every other module reads; produced only by config/load.ts.
 
+import type { Secret } from './secret.js';
+
 export type Isolation = 'shared' | 'session';
 
 export interface RestartPolicy {
@@ -35,12 +37,57 @@ export interface ServerConfig {
   readonly roots: readonly string[];
 }
 
+/** Allow and deny globs over names (`*` any run, `?` one character); deny wins. */
+export interface NameRule {
+  /** `['*']` when the config gave no `allow`; `[]` allows nothing. */
+  readonly allow: readonly string[];
+  readonly deny: readonly string[];
+}
+
+/** A named view of the catalog (`profiles.<name>`): which tools, prompts and servers, and how many. */
+export interface ProfileConfig {
+  readonly name: string;
+  /** Globs over namespaced tool names (`fs__read_*`), as emitted on the aggregate endpoint. */
+  readonly tools: NameRule;
+  /** Globs over namespaced prompt names. */
+  readonly prompts: NameRule;
+  /** Globs over server names (the keys under `mcpServers`). */
+  readonly servers: NameRule;
+  /** Most tools in the view (config order decides which), or undefined for no cap. */
+  readonly maxTools: number | undefined;
+  /** Most estimated model-context tokens of the view's tool definitions, or undefined for no cap. */
+  readonly maxTokens: number | undefined;
+}
+
+/** One team member's bearer token. */
+export interface TokenConfig {
+  readonly name: string;
+  /**
+   * The profile bounding this token's sessions: its own `profile`, else the top-level
+   * `defaultProfile`, else undefined (the token sees everything).
+   */
+  readonly profile: string | undefined;
+  /** Where the value came from, for messages: `environment variable SWITCHBOARD_TOKEN_ALICE` or `file /abs/path`. */
+  readonly source: string;
+  /** The token itself; serializes as `[redacted]`. Read it only to build the lookup table. */
+  readonly secret: Secret;
+}
+
+export interface ListenConfig {
+  readonly host: string;
+  readonly port: number;
+  /** Absolute paths of the PEM certificate (chain) and private key, checked readable and matching. */
+  readonly tls: { readonly cert: string; readonly key: string } | undefined;
+  /** Host header names (lower case, no port) accepted besides loopback names and `host` itself. */
+  readonly allowedHosts: readonly string[];
+}
+
 export interface SwitchboardConfig {
   /** Absolute path of the config file, or `<inline>` for configs built in code. */
   readonly file: string;
   /** Directory relative paths resolve against. */
   readonly dir: string;
-  readonly listen: { readonly host: string; readonly port: number };
+  readonly listen: ListenConfig;
   /** Every configured server in file order, disabled ones included. */
   readonly servers: readonly ServerConfig[];
   readonly namespace: { readonly separator: string; readonly maxLength: number };
@@ -58,9 +105,19 @@ export interface SwitchboardConfig {
   };
   /** Origins allowed besides loopback ones (`http://localhost:*` style exact origins). */
   readonly allowedOrigins: readonly string[];
-  /** Config sections owned by later features, kept verbatim (validated as objects only). */
-  readonly profiles: Readonly<Record<string, unknown>>;
-  readonly auth: Readonly<Record<string, unknown>>;
+  /**
+   * Profiles by name. The object has no prototype, so `profiles[name]` is undefined for any
+   * unconfigured name, `constructor` and `__proto__` included.
+   */
+  readonly profiles: Readonly<Record<string, ProfileConfig>>;
+  /**
+   * The profile of sessions that bring no profile of their own: every session when auth is off,
+   * and sessions of tokens without `profile`. Undefined: such sessions see everything.
+   */
+  readonly defaultProfile: string | undefined;
+  /** Bearer tokens; an empty list means auth is off (allowed only when listening on loopback). */
+  readonly auth: { readonly tokens: readonly TokenConfig[] };
+  /** Config section owned by a later feature, kept verbatim (validated as an object only). */
   readonly sanitize: Readonly<Record<string, unknown>>;
   /** pino level for the daemon's own logs: fatal, error, warn, info, debug, trace or silent. */
   readonly logLevel: string;

@@ -68,7 +68,7 @@ describe('Claude Desktop shape', () => {
 
   it('fills every default', () => {
     const config = resolve({ mcpServers: { 'my.server': { command: 'node' } } });
-    expect(config.listen).toEqual({ host: '127.0.0.1', port: 8808 });
+    expect(config.listen).toEqual({ host: '127.0.0.1', port: 8808, tls: undefined, allowedHosts: [] });
     expect(config.namespace).toEqual({ separator: '__', maxLength: 48 });
     expect(config.limits).toEqual({
       maxBodyBytes: 4 * 1024 * 1024,
@@ -78,8 +78,9 @@ describe('Claude Desktop shape', () => {
       sessionIdleMs: 30 * 60 * 1000,
     });
     expect(config.allowedOrigins).toEqual([]);
-    expect(config.profiles).toEqual({});
-    expect(config.auth).toEqual({});
+    expect(Object.keys(config.profiles)).toEqual([]);
+    expect(config.defaultProfile).toBeUndefined();
+    expect(config.auth).toEqual({ tokens: [] });
     expect(config.sanitize).toEqual({});
     expect(config.logLevel).toBe('info');
     expect(config.warnings).toEqual([]);
@@ -98,13 +99,13 @@ describe('Claude Desktop shape', () => {
 
   it('keeps later-feature sections verbatim and resolves cwd and roots against the config dir', () => {
     fs.mkdirSync(path.join(dir, 'work'));
-    const profiles = { reader: { tools: { allow: ['fs__read_*'] } } };
+    const sanitize = { log: './logs/sanitize.jsonl' };
     const config = resolve({
       mcpServers: { fs: { command: 'node', cwd: 'work', roots: ['data', '/abs'] } },
-      profiles,
+      sanitize,
     });
-    expect(config.profiles).toEqual(profiles);
-    expect(Object.isFrozen(profiles)).toBe(false);
+    expect(config.sanitize).toEqual(sanitize);
+    expect(Object.isFrozen(sanitize)).toBe(false);
     expect(config.servers[0]!.cwd).toBe(path.join(dir, 'work'));
     expect(config.servers[0]!.roots).toEqual([
       pathToFileURL(path.join(dir, 'data')).href,
@@ -268,14 +269,23 @@ describe('errors', () => {
 
 describe('result', () => {
   it('is deeply frozen', () => {
-    const config = resolve({ mcpServers: { s: { command: 'node', args: ['a'] } }, auth: { tokens: [{ name: 'x' }] } });
+    const config = resolve(
+      {
+        mcpServers: { s: { command: 'node', args: ['a'] } },
+        profiles: { p: { tools: { deny: ['x'] } } },
+        auth: { tokens: [{ name: 'x', tokenEnv: 'TOKEN_X' }] },
+      },
+      { ...baseEnv, TOKEN_X: 'x'.repeat(32) },
+    );
     expect(Object.isFrozen(config)).toBe(true);
     expect(Object.isFrozen(config.servers)).toBe(true);
     expect(Object.isFrozen(config.servers[0])).toBe(true);
     expect(Object.isFrozen(config.servers[0]!.args)).toBe(true);
     expect(Object.isFrozen(config.servers[0]!.env)).toBe(true);
     expect(Object.isFrozen(config.listen)).toBe(true);
-    expect(Object.isFrozen((config.auth['tokens'] as unknown[])[0])).toBe(true);
+    expect(Object.isFrozen(config.auth.tokens[0])).toBe(true);
+    expect(Object.isFrozen(config.profiles)).toBe(true);
+    expect(Object.isFrozen(config.profiles['p']!.tools.deny)).toBe(true);
     expect(Object.isFrozen(config.warnings)).toBe(true);
   });
 });
