@@ -11,7 +11,7 @@ import { KNOWN_KEYS, topSchema } from './schema.js';
 import { resolveServer, type ResolvedServer } from './servers.js';
 import { checkNoLiteralTokens, resolveTokens } from './tokens.js';
 import type { ServerConfig, SwitchboardConfig } from './types.js';
-import { isPlainObject, reportIssues, warnUnknownKeys } from './validate.js';
+import { isPlainObject, refuseUnknownKeys, reportIssues, warnUnknownKeys } from './validate.js';
 
 export { ConfigError } from './errors.js';
 export type { ConfigProblem } from './errors.js';
@@ -59,10 +59,11 @@ export function resolveConfig(
     throw new ConfigError(origin.file, findings.problems);
   }
   warnUnknownKeys(raw, KNOWN_KEYS.top, [], findings);
-  for (const section of ['listen', 'namespace', 'limits', 'auth'] as const) {
+  for (const section of ['listen', 'namespace', 'limits'] as const) {
     const value = raw[section];
     if (isPlainObject(value)) warnUnknownKeys(value, KNOWN_KEYS[section], [section], findings);
   }
+  if (isPlainObject(raw['auth'])) refuseUnknownKeys(raw['auth'], KNOWN_KEYS.auth, ['auth'], findings);
   const rawListen = raw['listen'];
   if (isPlainObject(rawListen) && isPlainObject(rawListen['tls'])) warnUnknownKeys(rawListen['tls'], KNOWN_KEYS.tls, ['listen', 'tls'], findings);
   const tokenCount = checkNoLiteralTokens(raw['auth'], findings);

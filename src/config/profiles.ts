@@ -4,7 +4,7 @@ import { describeValue, type Findings, type PathSegment } from './errors.js';
 import { substitute } from './interpolate.js';
 import { KNOWN_KEYS, PROFILE_NAME_PATTERN, type RawProfile } from './schema.js';
 import type { NameRule, ProfileConfig } from './types.js';
-import { isPlainObject, warnUnknownKeys } from './validate.js';
+import { isPlainObject, refuseUnknownKeys } from './validate.js';
 
 export interface ProfileContext {
   readonly env: NodeJS.ProcessEnv;
@@ -40,7 +40,7 @@ export function resolveProfiles(
     }
     const profile = Object.hasOwn(parsed, name) ? parsed[name] : undefined;
     if (profile === undefined || !isPlainObject(value)) continue;
-    warnUnknownKeys(value, KNOWN_KEYS.profile, at, ctx.findings);
+    refuseUnknownKeys(value, KNOWN_KEYS.profile, at, ctx.findings);
     out[name] = {
       name,
       tools: resolveRule(value, profile, 'tools', at, ctx),
@@ -62,7 +62,7 @@ function resolveRule(
 ): NameRule {
   const at = [...profilePath, kind];
   const rawRule = rawProfile[kind];
-  if (isPlainObject(rawRule)) warnUnknownKeys(rawRule, KNOWN_KEYS.rule, at, ctx.findings);
+  if (isPlainObject(rawRule)) refuseUnknownKeys(rawRule, KNOWN_KEYS.rule, at, ctx.findings);
   const rule = profile[kind];
   if (rule === undefined) return { allow: ['*'], deny: [] };
   const globs = (list: readonly string[], key: 'allow' | 'deny'): string[] =>

@@ -184,6 +184,9 @@ export const topSchema = z.object({
   limits: limitsSchema,
   allowedOrigins: stringArray(nonEmptyString).default([]),
   profiles: z.record(z.string(), profileObject, { error: 'expected an object mapping profile names to profiles' }).default({}),
+  // The profile of sessions without one of their own: anonymous ones (auth off) and tokens without
+  // `profile`. Absent: those sessions see everything. A name, not a profile literally called
+  // "default", so that naming a profile never changes who gets it by accident.
   defaultProfile: nonEmptyString.optional(),
   auth: authObject.prefault({}),
   sanitize: opaqueSection,

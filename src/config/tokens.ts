@@ -9,7 +9,7 @@ import { checkProfileRef } from './profiles.js';
 import { KNOWN_KEYS, type RawToken } from './schema.js';
 import { Secret } from './secret.js';
 import type { ProfileConfig, TokenConfig } from './types.js';
-import { isPlainObject, warnUnknownKeys } from './validate.js';
+import { isPlainObject, refuseUnknownKeys } from './validate.js';
 
 /**
  * Characters; 16 random base64 characters are 96 bits. Shorter values are refused because a
@@ -66,7 +66,7 @@ export function resolveTokens(raw: unknown, parsed: readonly RawToken[], ctx: To
     if (isPlainObject(entry)) {
       // A literal `token` was already reported by checkNoLiteralTokens.
       if (Object.hasOwn(entry, 'token')) return;
-      warnUnknownKeys(entry, KNOWN_KEYS.token, at, findings);
+      refuseUnknownKeys(entry, KNOWN_KEYS.token, at, findings);
     }
     const first = byName.get(token.name);
     if (first !== undefined) findings.error([...at, 'name'], `token name "${token.name}" is already used by ${jsonPath(['auth', 'tokens', first])}`);

@@ -22,6 +22,21 @@ export function warnUnknownKeys(
 }
 
 /**
+ * For sections that grant access (profiles, auth): there a misspelt key (`alow`, `profiel`)
+ * would silently widen what someone sees, so it is an error, not a warning.
+ */
+export function refuseUnknownKeys(
+  value: Record<string, unknown>,
+  known: ReadonlySet<string>,
+  at: readonly PathSegment[],
+  findings: Findings,
+): void {
+  for (const key of Object.keys(value)) {
+    if (!known.has(key)) findings.error([...at, key], `unknown key; expected ${[...known].join(', ')} (a misspelt key here could widen access)`);
+  }
+}
+
+/**
  * `input` is the value the schema was given and `at` its path within the file; the offending value
  * is looked up there rather than taken from the issue, so secret paths can be skipped uniformly.
  */

@@ -98,13 +98,21 @@ describe('profiles', () => {
 
   it('warn about globs that can never match and servers that do not exist', () => {
     const config = resolve({
-      profiles: { p: { tools: { allow: ['fs.read'] }, servers: { allow: ['fss', 'f*'] }, colour: 'red' } },
+      profiles: { p: { tools: { allow: ['fs.read'] }, servers: { allow: ['fss', 'f*'] } } },
     });
     expect(config.warnings).toEqual([
-      '<inline>: $.profiles.p.colour: unknown key, ignored',
       '<inline>: $.profiles.p.tools.allow[0]: "fs.read" can never match: tools names use only A-Z a-z 0-9 _ - (globs add * and ?)',
       '<inline>: $.profiles.p.servers.allow[0]: no server is named "fss"',
     ]);
+  });
+
+  it('refuse misspelt keys, which would otherwise widen a view', () => {
+    expect(configError(() => resolve({ profiles: { p: { tools: { alow: ['fs__read_*'] } } } })).message).toBe(
+      '<inline>: $.profiles.p.tools.alow: unknown key; expected allow, deny (a misspelt key here could widen access)',
+    );
+    expect(configError(() => resolve({ profiles: { p: { tool: {} } } })).message).toContain(
+      '$.profiles.p.tool: unknown key; expected tools, prompts, servers, maxTools, maxTokens',
+    );
   });
 
   it('accept a known defaultProfile and refuse an unknown one', () => {
@@ -200,6 +208,15 @@ describe('auth.tokens', () => {
       expect(err.message).toContain(expected.replace('DIR', dir));
       expect(err.problems).toHaveLength(1);
     }
+  });
+
+  it('refuse misspelt keys in auth and its tokens', () => {
+    expect(configError(() => resolve({ auth: { token: [] } })).message).toBe(
+      '<inline>: $.auth.token: unknown key; expected tokens (a misspelt key here could widen access)',
+    );
+    expect(configError(() => resolve({ profiles: { r: {} }, auth: { tokens: [{ name: 'a', tokenEnv: 'TOKEN_ALICE', profiel: 'r' }] } })).message).toBe(
+      '<inline>: $.auth.tokens[0].profiel: unknown key; expected name, tokenEnv, tokenFile, profile (a misspelt key here could widen access)',
+    );
   });
 
   it('refuse duplicate names and duplicate values, naming the first entry', () => {
