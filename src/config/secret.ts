@@ -1,5 +1,6 @@
 // A secret value (a bearer token) that renders as `[redacted]` everywhere except through reveal().
 
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { inspect } from 'node:util';
 
 const REDACTED = '[redacted]';
@@ -21,6 +22,14 @@ export class Secret {
     return this.#value;
   }
 
+  /**
+   * For a reload diff: JSON renderings of two configs cannot tell a rotated token apart, this can.
+   * Digests make the comparison constant-time whatever the lengths.
+   */
+  equals(other: Secret): boolean {
+    return timingSafeEqual(digest(this.#value), digest(other.#value));
+  }
+
   toJSON(): string {
     return REDACTED;
   }
@@ -36,4 +45,8 @@ export class Secret {
   [inspect.custom](): string {
     return REDACTED;
   }
+}
+
+function digest(text: string): Buffer {
+  return createHash('sha256').update(text, 'utf8').digest();
 }

@@ -173,6 +173,14 @@ describe('auth.tokens', () => {
     expect(JSON.stringify(config.auth.tokens[0])).toContain('"secret":"[redacted]"');
   });
 
+  it('tell a rotated token apart although both serialize alike', () => {
+    const load = (e: NodeJS.ProcessEnv) => resolve({ auth: { tokens: [{ name: 'a', tokenEnv: 'TOKEN_ALICE' }] } }, e).auth.tokens[0]!.secret;
+    const before = load(env);
+    expect(before.equals(load(env))).toBe(true);
+    expect(before.equals(load({ ...env, TOKEN_ALICE: BOB }))).toBe(false);
+    expect(before.equals(load({ ...env, TOKEN_ALICE: `${ALICE}x` }))).toBe(false);
+  });
+
   it('refuse a literal token, without echoing it, even when other parts are broken', () => {
     const err = configError(() => resolve({ auth: { tokens: [{ name: 'alice', token: ALICE }] } }));
     expect(err.message).toBe(
