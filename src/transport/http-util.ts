@@ -1,6 +1,8 @@
 // Small HTTP helpers shared by the transports: bounded body reading and one-line error replies.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { StringDecoder } from 'node:string_decoder';
 import { ErrorCode, type JsonRpcId } from '../jsonrpc/messages.js';
+import { keepRawText } from '../jsonrpc/raw-request.js';
 
 export const JSON_HEADERS = { 'content-type': 'application/json' } as const;
 export const SSE_HEADERS = {
@@ -13,8 +15,12 @@ export const SSE_HEADERS = {
 
 export class BodyTooLarge extends Error {}
 
-/** Reads a request body up to `limit` bytes; rejects with BodyTooLarge past it (and stops reading). */
-export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+/**
+ * Reads a request body as text up to `limit` bytes; rejects with BodyTooLarge past it (and stops
+ * reading). Each chunk is decoded as it arrives: a chunk kept until the end lives across ticks, may
+ * survive a young-generation GC and then holds its 64 KiB of native memory until a full one.
+ */
+export function readBody(req: IncomingMessage, limit: number): Promise<string> {
   return new Promise((resolve, reject) => {
     const declared = Number(req.headers['content-length']);
     if (Number.isFinite(declared) && declared > limit) {
@@ -22,8 +28,8 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
       reject(new BodyTooLarge());
       return;
     }
-    let first: Buffer | undefined;
-    let chunks: Buffer[] | undefined;
+    const decoder = new StringDecoder('utf8');
+    let text = '';
     let total = 0;
     req.on('data', (chunk: Buffer) => {
       total += chunk.length;
@@ -33,10 +39,9 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
         reject(new BodyTooLarge());
         return;
       }
-      if (first === undefined) first = chunk;
-      else (chunks ??= [first]).push(chunk);
+      text += decoder.write(chunk);
     });
-    req.on('end', () => resolve(chunks !== undefined ? Buffer.concat(chunks, total) : (first ?? Buffer.alloc(0))));
+    req.on('end', () => resolve(text + decoder.end()));
     req.on('error', reject);
   });
 }
@@ -49,9 +54,9 @@ export const NO_BODY: unique symbol = Symbol('no body');
  * itself (413 too large, 400 -32700 not JSON) and returns NO_BODY.
  */
 export async function readJsonBody(req: IncomingMessage, res: ServerResponse, limit: number): Promise<unknown> {
-  let body: Buffer;
+  let text: string;
   try {
-    body = await readBody(req, limit);
+    text = await readBody(req, limit);
   } catch (error) {
     if (error instanceof BodyTooLarge) {
       res.setHeader('connection', 'close');
@@ -62,7 +67,9 @@ export async function readJsonBody(req: IncomingMessage, res: ServerResponse, li
     return NO_BODY;
   }
   try {
-    return JSON.parse(body.toString('utf8'));
+    const parsed: unknown = JSON.parse(text);
+    keepRawText(parsed, text);
+    return parsed;
   } catch {
     sendError(res, 400, ErrorCode.ParseError, 'Parse error: the body is not valid JSON');
     return NO_BODY;

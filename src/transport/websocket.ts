@@ -4,6 +4,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket, type RawData } from 'ws';
 import type { Logger } from '../log.js';
 import { ErrorCode, classify, encode, errorResponse, type JsonRpcMessage } from '../jsonrpc/messages.js';
+import { keepRawText } from '../jsonrpc/raw-request.js';
 import type { ViewScope } from '../catalog/catalog.js';
 import type { SwitchboardCore } from '../switchboard.js';
 import type { Session, SessionChannel } from '../session/session.js';
@@ -96,7 +97,9 @@ export class WebSocketDoor {
     }
     let parsed: unknown;
     try {
-      parsed = JSON.parse(data.toString());
+      const text = data.toString();
+      parsed = JSON.parse(text);
+      keepRawText(parsed, text);
     } catch {
       session.deliver(errorResponse(null, ErrorCode.ParseError, 'Parse error: the frame is not valid JSON'), undefined);
       return;

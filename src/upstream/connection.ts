@@ -15,6 +15,7 @@ import {
   encode,
   tryStringify,
 } from '../jsonrpc/messages.js';
+import { RAW_TEXT, findRequestSpans, spliceRequest, type RawCarrier } from '../jsonrpc/raw-request.js';
 import { ChildProcess, type ChildExit, type ShutdownTimings } from './child.js';
 import type { Caller, ServerIdentity } from './types.js';
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, SWITCHBOARD_INFO } from '../protocol.js';
@@ -103,6 +104,24 @@ export function spliceId(line: string, upstreamId: number, downstreamId: JsonRpc
   if (after !== 0x2c /* , */ && after !== 0x7d /* } */) return undefined;
   if (line.indexOf(token, at + token.length) !== -1) return undefined;
   return `${line.slice(0, at)}"id":${typeof downstreamId === 'number' ? downstreamId : JSON.stringify(downstreamId)}${line.slice(at + token.length)}`;
+}
+
+/** Methods whose only rewrites before forwarding are the id, `params.name` and the progress token. */
+const SPLICEABLE = new Set(['tools/call', 'prompts/get', 'resources/read']);
+
+/**
+ * The request as the client wrote it with our id, the child's name and our progress token spliced
+ * in, or undefined to serialize instead (small, not from one text, or not safely spliceable).
+ */
+function spliceRaw(request: JsonRpcRequest & RawCarrier, upstreamId: number, tokenRewritten: boolean): string | undefined {
+  const text = request[RAW_TEXT];
+  if (text === undefined || !SPLICEABLE.has(request.method)) return undefined;
+  const spans = findRequestSpans(text);
+  if (spans === undefined || (tokenRewritten && spans.tokenStart === -1)) return undefined;
+  const name = request.params?.name;
+  if (spans.nameStart !== -1 && typeof name !== 'string') return undefined;
+  const id = String(upstreamId);
+  return spliceRequest(text, spans, id, typeof name === 'string' ? JSON.stringify(name) : undefined, tokenRewritten ? id : undefined);
 }
 
 /** Requests in flight towards one child; a child that stops answering cannot grow this without bound. */
@@ -235,7 +254,7 @@ export class UpstreamConnection {
     };
     const downstreamId = request.id;
     request.id = upstreamId;
-    const line = tryStringify(request);
+    const line = spliceRaw(request, upstreamId, progressToken !== undefined) ?? tryStringify(request);
     if (line === undefined) {
       // Nothing was registered or sent: put the caller's ids back and refuse the request itself.
       request.id = downstreamId;

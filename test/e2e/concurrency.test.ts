@@ -38,6 +38,31 @@ describe('concurrency on one shared child', () => {
     for (const { question, answer } of results) expect(answer).toBe(question);
   });
 
+  it('large calls (forwarded as the client wrote them) keep their text, ids and progress per session', async () => {
+    const large = clients.slice(0, 5);
+    const outcomes = await Promise.all(
+      large.map(async (client, s) => {
+        const text = `${s}:${'ünïcødé ✓ "quoted" \\ {[' .repeat(2000)}`;
+        const progress: number[] = [];
+        const [echoed, slow] = await Promise.all([
+          client.callTool({ name: 'fixture__echo', arguments: { text } }),
+          client.callTool({ name: 'fixture__slow', arguments: { ms: 60, steps: 3, padding: text } }, undefined, {
+            onprogress: (p) => progress.push(p.progress),
+            timeout: 10_000,
+          }),
+        ]);
+        return { text, echoed: textOf(echoed), slow: textOf(slow), progress };
+      }),
+    );
+    for (const outcome of outcomes) {
+      expect(outcome.text.length).toBeGreaterThan(30_000);
+      expect(outcome.echoed).toBe(outcome.text);
+      expect(outcome.slow).toBe('done');
+      // Each session's progress arrives under its own token; the SDK may drop the last one (same tick as the answer).
+      expect(outcome.progress.slice(0, 2)).toEqual([1, 2]);
+    }
+  });
+
   it('returns a string id as the same string and a numeric id as the same number', async () => {
     const sessionId = await rawSession(proxy);
     const call = (id: unknown, text: string) =>

@@ -81,13 +81,19 @@ describe('HTTP front door edge cases', () => {
     expect(ok.status).toBe(200);
   });
 
-  it('refuses a request nested too deeply to forward, under the client\'s own id, and stays up', async () => {
+  it('forwards a deeply nested call as the client wrote it, and refuses one it would have to re-serialize', async () => {
     const sessionId = await rawSession(proxy);
-    const deep = `{"jsonrpc":"2.0","id":"deep-1","method":"tools/call","params":{"name":"fx__echo","arguments":{"text":"x","junk":${'['.repeat(20000)}${']'.repeat(20000)}}}}`;
-    const reply = await rawPost(proxy, deep, { sessionId });
-    const response = responseOf(reply);
-    expect(response.id).toBe('deep-1');
-    expect(response.error.code).toBe(-32602);
+    const junk = `${'['.repeat(20000)}${']'.repeat(20000)}`;
+    // tools/call is spliced into the client's own text, so depth does not matter to the proxy.
+    const deepCall = `{"jsonrpc":"2.0","id":"deep-1","method":"tools/call","params":{"name":"fx__echo","arguments":{"text":"x","junk":${junk}}}}`;
+    const called = responseOf(await rawPost(proxy, deepCall, { sessionId }));
+    expect(called.id).toBe('deep-1');
+    expect(called.result.content[0].text).toBe('x');
+    // completion/complete is serialized again, which a stack-deep value cannot be: refused under the client's id.
+    const deepComplete = `{"jsonrpc":"2.0","id":"deep-2","method":"completion/complete","params":{"ref":{"type":"ref/prompt","name":"fx__greet"},"argument":{"name":"name","value":"a"},"junk":${junk}}}`;
+    const refused = responseOf(await rawPost(proxy, deepComplete, { sessionId }));
+    expect(refused.id).toBe('deep-2');
+    expect(refused.error.code).toBe(-32602);
     const after = await rawPost(proxy, call(2, 'fx__echo', { text: 'still here' }), { sessionId });
     expect(responseOf(after).result.content[0].text).toBe('still here');
   });
