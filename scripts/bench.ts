@@ -8,28 +8,18 @@
 // (same id, identical text); the exit status is 1 if any was wrong or a process was left behind.
 import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import http from 'node:http';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import {
-  INITIALIZED, StdioClient, callMessage, checkEcho, cpuSnapshot, cpuUsBetween, descendants, echoText, httpDelete,
-  initializeMessage, isAlive, percentile, post, rssMb, runLoops, sleep, now, type LoopResult,
-  freePort,
+  StdioClient, callMessage, checkEcho, cpuSnapshot, cpuUsBetween, echoText, httpDelete,
+  initializeMessage, INITIALIZED, percentile, post, rssMb, runLoops, now, type LoopResult,
 } from './bench-lib.js';
+import { ECHO_FIXTURE, TEMP, openSession, requireBuild, startProxy, stopProxy, track } from './proxy-process.js';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const CLI = path.join(ROOT, 'dist/cli/main.js');
-const FIXTURE = path.join(ROOT, 'test/fixtures/echo-server.mjs');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
 const SESSIONS = (process.env.BENCH_SESSIONS ?? '1,10,50').split(',').map(Number);
 const PAYLOAD = Number(process.env.BENCH_PAYLOAD ?? 100);
 const JSON_OUT = process.argv.includes('--json');
-if (!fs.existsSync(CLI)) {
-  process.stderr.write(`bench: ${path.relative(ROOT, CLI)} not found; run \`npm run build\` first\n`);
-  process.exit(2);
-}
+requireBuild('bench');
 const log = (line: string): void => void process.stderr.write(`[bench] ${line}\n`);
 
 interface Cell {
@@ -46,21 +36,6 @@ interface Cell {
   log_warnings?: number;
   stop_ms?: number; // SIGTERM to exit
   leftover_processes?: number;
-}
-
-// Every process we start, so that nothing outlives the benchmark, even on Ctrl-C or a crash.
-const started = new Set<number>();
-const TEMP = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-bench-'));
-process.on('exit', () => {
-  for (const pid of started) {
-    for (const p of [...descendants(pid), pid]) if (isAlive(p)) try { process.kill(p, 'SIGKILL'); } catch { /* gone */ }
-  }
-});
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    fs.rmSync(TEMP, { recursive: true, force: true });
-    process.exit(130);
-  });
 }
 
 function summarize(r: LoopResult, cpuUs: number | null): Cell {
@@ -95,9 +70,9 @@ function driverCpu(): (phase: 'start' | 'end' | 'result') => number {
 // ---------- stdio floor: one echo child, C pipelined callers with distinct ids ----------
 
 async function stdioCell(C: number): Promise<Cell> {
-  const client = new StdioClient(process.execPath, [FIXTURE]);
+  const client = new StdioClient(process.execPath, [ECHO_FIXTURE]);
   const pid = client.child.pid as number;
-  started.add(pid);
+  const untrack = track(pid);
   try {
     const init = await client.request(0, initializeMessage(0));
     if (!init.result) throw new Error(`stdio initialize failed: ${JSON.stringify(init)}`);
@@ -118,74 +93,12 @@ async function stdioCell(C: number): Promise<Cell> {
     return { ...summarize(r, cpuUs), driver_cpu_pct: driver('result') };
   } finally {
     await client.close();
-    started.delete(pid);
+    untrack();
   }
 }
 
 // ---------- through the proxy: C sessions, one call in flight each ----------
 
-
-const getStatus = (url: string): Promise<number> =>
-  new Promise((resolve) => {
-    http.get(url, (res) => { res.resume(); resolve(res.statusCode ?? 0); }).on('error', () => resolve(0));
-  });
-
-const hasExited = (child: ChildProcess): boolean => child.exitCode !== null || child.signalCode !== null;
-
-interface Proxy { child: ChildProcess; pid: number; base: string; logFile: string }
-
-async function startProxy(C: number): Promise<Proxy> {
-  const port = await freePort();
-  const config = path.join(TEMP, `config-${C}.json`);
-  const logFile = path.join(TEMP, `proxy-${C}.log`);
-  fs.writeFileSync(config, JSON.stringify({
-    listen: { host: '127.0.0.1', port },
-    mcpServers: { echo: { command: process.execPath, args: [FIXTURE] } },
-  }));
-  const out = fs.openSync(logFile, 'w');
-  const child = spawn(process.execPath, [CLI, 'start', '-c', config], { stdio: ['ignore', out, out] });
-  fs.closeSync(out);
-  const pid = child.pid as number;
-  started.add(pid);
-  const base = `http://127.0.0.1:${port}`;
-  for (const deadline = now() + 20_000; now() < deadline; await sleep(100)) {
-    if (hasExited(child)) break;
-    if ((await getStatus(`${base}/readyz`)) === 200) return { child, pid, base, logFile };
-  }
-  throw new Error(`proxy not ready (exit code ${child.exitCode}); log tail:\n${fs.readFileSync(logFile, 'utf8').slice(-2000)}`);
-}
-
-/** SIGTERM, SIGKILL after 5 s; then kills (and counts) any descendant that outlived it. */
-async function stopProxy(proxy: Proxy): Promise<{ stopMs: number; leftover: number }> {
-  const tree = descendants(proxy.pid);
-  const t0 = now();
-  if (hasExited(proxy.child)) {
-    log(`proxy had already exited (${proxy.child.exitCode ?? proxy.child.signalCode}); see ${proxy.logFile}`);
-  } else {
-    const exited = new Promise((resolve) => proxy.child.once('exit', resolve));
-    proxy.child.kill('SIGTERM');
-    const timer = setTimeout(() => { log('proxy ignored SIGTERM for 5 s: SIGKILL'); proxy.child.kill('SIGKILL'); }, 5_000);
-    await exited;
-    clearTimeout(timer);
-  }
-  const stopMs = Math.round(now() - t0);
-  const leftover = tree.filter(isAlive);
-  for (const p of leftover) try { process.kill(p, 'SIGKILL'); } catch { /* just exited */ }
-  started.delete(proxy.pid);
-  return { stopMs, leftover: leftover.length };
-}
-
-async function openSession(url: string): Promise<Record<string, string>> {
-  const init = await post(url, {}, initializeMessage(0), 0);
-  const sid = init.headers['mcp-session-id'];
-  if (init.status !== 200 || typeof sid !== 'string' || !init.msg?.result) {
-    throw new Error(`initialize: HTTP ${init.status} ${JSON.stringify(init.msg)}`);
-  }
-  const headers = { 'mcp-session-id': sid, 'mcp-protocol-version': init.msg.result.protocolVersion ?? '2025-06-18' };
-  const done = await post(url, headers, INITIALIZED, null);
-  if (done.status !== 202) throw new Error(`notifications/initialized: HTTP ${done.status}`);
-  return headers;
-}
 
 /** Counts the proxy's log lines at warn level or above (pino: 40 warn, 50 error, 60 fatal). */
 function logWarnings(file: string): number {
@@ -199,7 +112,7 @@ function logWarnings(file: string): number {
 }
 
 async function proxyCell(C: number): Promise<Cell> {
-  const proxy = await startProxy(C);
+  const proxy = await startProxy(`c${C}`);
   let cell: Cell;
   let stop = { stopMs: 0, leftover: 0 };
   try {
@@ -227,7 +140,7 @@ async function proxyCell(C: number): Promise<Cell> {
     if (badDeletes > 0) log(`C=${C}: ${badDeletes} DELETEs failed (${[...new Set(deleted)].join(', ')})`);
     cell = { ...summarize(r, cpuUs), driver_cpu_pct: driver('result'), rss_mb: rss === null ? null : Math.round(rss) };
   } finally {
-    stop = await stopProxy(proxy);
+    stop = await stopProxy(proxy, log);
     if (stop.leftover > 0) log(`C=${C}: ${stop.leftover} process(es) outlived the proxy; killed them`);
   }
   cell.stop_ms = stop.stopMs;
