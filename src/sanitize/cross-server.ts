@@ -1,0 +1,97 @@
+// Cross-server rules: text of one server that names another server's tool, and whether it directs that tool's use.
+import type { CatalogIndexLike } from './types.js';
+
+export interface Mention {
+  readonly start: number;
+  readonly end: number;
+  /** What the text names, and who owns it. */
+  readonly what: string;
+}
+
+export interface CrossHit {
+  readonly rule: 'cross-server-shadowing' | 'cross-server-reference';
+  readonly start: number;
+  readonly end: number;
+  readonly action: 'block' | 'flag';
+  readonly reason: string;
+}
+
+/** Identifier-like tokens (`send_email`, `mail__send`, `github.create_issue`): distinctive enough to be a name. */
+const COMPOUND = /[a-z0-9]+(?:[_\-.:/][a-z0-9]+)+/g;
+/** A plain word counts only where the text calls it a tool or server, or quotes it as code. */
+const PLAIN =
+  /\b(?:tool|server|function|mcp)s? [`'"]?([a-z0-9]{3,64})\b|[`'"]([a-z0-9]{3,64})[`'"]|\b([a-z0-9]{3,64})[`'"]? (?:tool|server|mcp|function)\b/g;
+
+/**
+ * A directive about another tool's arguments, recipients, prefixes or results, in the same sentence
+ * as the mention (SANITIZE.md `cross-server-shadowing`): BCC, redirect, prefix, "when X returns...".
+ */
+const DIRECTIVE =
+  /\b(?:bcc|cc:|recipients?|redirect|reroute|forward(?:ed)? (?:to|all|every)|prefix(?:ed)?|prepend(?:ed)?|append(?:ed)?|instead|replaced?|change[sd]?|modif(?:y|ied)|rewrite|override|must (?:be|include|use|always|contain|start|send|go|first)|always (?:include|add|use|set|pass|send|call|bcc|cc|prefix|append|prepend|copy|forward|route)|also (?:pass|send|include|call|add|copy|forward|bcc|cc)|(?:set|change) (?:the |its )?[a-z_]{1,30} (?:parameter|argument|field|to)|do not (?:use|call)|don't (?:use|call)|never (?:use|call)|deprecated|disabled|broken|no longer (?:works|available)|should not be used|is (?:unsafe|compromised|malicious)|(?:when|after|once|if) [^.\n]{0,60} returns)\b/;
+
+interface Owned {
+  readonly what: string;
+}
+
+function lookup(token: string, index: CatalogIndexLike, server: string, own: ReadonlySet<string>, servers = true): Owned | undefined {
+  if (own.has(token)) return undefined;
+  const tool = index.toolOwners(token).find((o) => o.server !== server);
+  if (tool && !index.toolOwners(token).some((o) => o.server === server)) {
+    return { what: `tool ${tool.name} of server ${tool.server}` };
+  }
+  if (!servers) return undefined;
+  const srv = index.serverOwners(token).find((s) => s !== server);
+  if (srv && !index.serverOwners(token).includes(server)) return { what: `server ${srv}` };
+  return undefined;
+}
+
+/** Mentions of other servers' tools or servers in a shadow text. */
+export function mentions(skel: string, index: CatalogIndexLike, server: string, own: ReadonlySet<string>): Mention[] {
+  const found: Mention[] = [];
+  for (const m of skel.matchAll(COMPOUND)) {
+    const token = m[0];
+    let hit = lookup(token, index, server, own, false);
+    if (!hit) {
+      // Namespaced forms: alias__tool, alias.tool, alias/tool, alias:tool (tool part only: a host in a URL is no mention).
+      for (const part of token.split(/__|[.:/]/)) {
+        if (part.length >= 3 && part !== token && /[_-]/.test(part) && (hit = lookup(part, index, server, own, false))) break;
+      }
+    }
+    if (hit) found.push({ start: m.index, end: m.index + token.length, what: hit.what });
+  }
+  for (const m of skel.matchAll(PLAIN)) {
+    const word = m[1] ?? m[2] ?? m[3] ?? '';
+    const hit = lookup(word, index, server, own);
+    if (hit) found.push({ start: m.index, end: m.index + m[0].length, what: hit.what });
+  }
+  return found;
+}
+
+/** The sentence around [start, end), at most 240 chars each way. */
+function sentence(text: string, start: number, end: number): string {
+  let a = start;
+  while (a > 0 && start - a < 240 && !boundary(text, a - 1)) a--;
+  let b = end;
+  while (b < text.length && b - end < 240 && !boundary(text, b)) b++;
+  return text.slice(a, b);
+}
+
+function boundary(text: string, i: number): boolean {
+  const c = text[i];
+  if (c === '\n') return text[i + 1] === '\n' || text[i - 1] === '\n';
+  return (c === '.' || c === '!' || c === '?') && (i + 1 >= text.length || /\s/.test(text[i + 1]!));
+}
+
+export function crossServer(skel: string, index: CatalogIndexLike | undefined, server: string, own: ReadonlySet<string>): CrossHit[] {
+  if (!index) return [];
+  const hits: CrossHit[] = [];
+  for (const m of mentions(skel, index, server, own)) {
+    const directive = DIRECTIVE.exec(sentence(skel, m.start, m.end));
+    hits.push(
+      directive
+        ? { rule: 'cross-server-shadowing', start: m.start, end: m.end, action: 'block', reason: `names ${m.what} and directs its use ("${directive[0]}")` }
+        : { rule: 'cross-server-reference', start: m.start, end: m.end, action: 'flag', reason: `names ${m.what}` },
+    );
+  }
+  return hits;
+}

@@ -1,0 +1,195 @@
+// One string field through the pipeline: strip, neutralize, semantic scan of the original's shadow, hidden channels, length budget.
+import { escapeText, redactSecrets } from './escape.js';
+import { editFindings, finding, mapOffset, stripFindings, truncate, type FieldContext, type Replaced } from './findings.js';
+import { neutralize } from './neutralize.js';
+import { scan, identifierWords, type Hit } from './semantic.js';
+import { buildShadow, mapShadow, type HiddenText, type MappedShadow } from './shadow.js';
+import { stripHidden } from './strip.js';
+import { severityRank, type CatalogIndexLike, type Finding, type Limits, type MatchSpan } from './types.js';
+import type { Slot } from './walk.js';
+
+export interface FieldOptions {
+  readonly server: string;
+  readonly own: ReadonlySet<string>;
+  readonly index: CatalogIndexLike | undefined;
+  readonly limits: Limits;
+  readonly blocking: boolean;
+}
+
+export interface FieldOutcome {
+  readonly slot: Slot;
+  /** The value to forward (equal to the original for names, keys and contract strings). */
+  readonly forwarded: string;
+  readonly findings: Finding[];
+  readonly hiddenInstruction: boolean;
+}
+
+export const BLOCK_REMOVED_MARKER = '[instructions removed by switchboard]';
+const OPAQUE_RUN = /[A-Za-z0-9+/_-]{120,}={0,2}/g;
+const HIDDEN_LABEL: Record<HiddenText['kind'], string> = {
+  tags: 'Unicode tag characters',
+  selectors: 'variation selectors',
+  'bidi-reversed': 'a right-to-left override run (read reversed)',
+  base64: 'a base64 blob',
+  hex: 'a hex blob',
+  'escape-payload': 'a terminal escape sequence',
+};
+
+export function sanitizeField(slot: Slot, opts: FieldOptions): FieldOutcome {
+  const value = slot.value;
+  const rewritable = slot.cls === 'text';
+  const identifier = slot.cls === 'key' || slot.cls === 'name';
+  const where = WHERE[slot.cls];
+
+  const stripped = stripHidden(value);
+  const neutral = rewritable ? neutralize(stripped.text) : { text: stripped.text, edits: [] };
+  const stripSpans: Replaced[] = stripped.removals.map((r) => ({ start: r.start, end: r.end, length: 0 }));
+  const editSpans: Replaced[] = neutral.edits.map((e) => ({ start: e.start, end: e.end, length: e.replacement.length }));
+  const strippedToOriginal = (pos: number): number => {
+    let removedBefore = 0;
+    for (const r of stripped.removals) {
+      if (r.start - removedBefore > pos) break;
+      removedBefore += r.end - r.start;
+    }
+    return pos + removedBefore;
+  };
+  let forwarded = rewritable ? neutral.text : value;
+  const ctx = (): FieldContext => ({
+    pointer: slot.pointer,
+    original: value,
+    forwarded,
+    toForwarded: rewritable ? (pos) => Math.min(forwarded.length, mapOffset(editSpans, mapOffset(stripSpans, pos))) : (pos) => pos,
+  });
+
+  // Semantic layer on the shadow of the full original (SANITIZE.md "Policy" 3).
+  const source = identifier ? identifierWords(value) : value;
+  const shadow = buildShadow(source);
+  const scanOpts = { parameter: slot.parameterText, identifier, server: opts.server, own: opts.own, index: opts.index };
+  const hits = strongestPerRule(scan(shadow, scanOpts));
+  let mapped: MappedShadow | undefined;
+  const toOriginal = (h: Hit): MatchSpan => {
+    if (identifier) return { start: 0, end: value.length, pattern: h.id };
+    mapped ??= mapShadow(source);
+    const start = mapped.starts[Math.min(h.start, mapped.starts.length - 1)] ?? 0;
+    const end = mapped.ends[Math.min(Math.max(h.end - 1, 0), mapped.ends.length - 1)] ?? value.length;
+    return { start, end: Math.max(start, end), pattern: h.id };
+  };
+
+  // With blocking off, a block-class hit inside a delimited <IMPORTANT>...</IMPORTANT> block removes the block whole.
+  const removeBlocks: MatchSpan[] = [];
+  if (!opts.blocking && rewritable) {
+    for (const tag of hits.filter((h) => h.rule === 'pseudo-system-tag' && h.blockEnd !== undefined)) {
+      if (hits.some((h) => h.action === 'block' && h.start >= tag.start && h.end <= tag.blockEnd!)) {
+        removeBlocks.push(toOriginal({ ...tag, end: tag.blockEnd! }));
+      }
+    }
+  }
+
+  const findings: Finding[] = [];
+  const hiddenFindings: { rule: Finding['rule']; span: MatchSpan; reason: string; decoded: string }[] = [];
+  let hiddenInstruction = false;
+  for (const h of shadow.hidden) {
+    const inner = scan(buildShadow(h.text), { ...scanOpts, parameter: false, identifier: false }).filter(
+      (x) => x.rule !== 'cross-server-reference',
+    );
+    if (inner.length === 0) continue;
+    hiddenInstruction = true;
+    if (h.kind === 'tags') continue; // decoded in place in the shadow, so the main scan reported it
+    const top = strongestPerRule(inner).sort((a, b) => rank(b) - rank(a))[0]!;
+    const span = { start: h.start, end: h.end, pattern: top.id };
+    const encoded = h.kind === 'base64' || h.kind === 'hex';
+    const reason = `${HIDDEN_LABEL[h.kind]} decodes to text that ${top.reason}`;
+    hiddenFindings.push({ rule: encoded ? 'encoded-payload' : top.rule, span, reason, decoded: h.text });
+  }
+
+  // Apply block removal (blocking off) after strip/neutralize, then the length budget.
+  if (removeBlocks.length > 0) {
+    const c = ctx();
+    const spans = removeBlocks.map((b) => ({ start: c.toForwarded(b.start), end: c.toForwarded(b.end) }));
+    spans.sort((a, b) => b.start - a.start);
+    for (const s of spans) forwarded = forwarded.slice(0, s.start) + BLOCK_REMOVED_MARKER + forwarded.slice(s.end);
+  }
+  const budget = slot.budget === 'description' ? opts.limits.description : opts.limits.other;
+  let truncatedChars = 0;
+  if (rewritable && forwarded.length > budget) {
+    const t = truncate(forwarded, budget, value);
+    forwarded = t.text;
+    truncatedChars = t.removedChars;
+  }
+
+  const c = ctx();
+  if (stripped.removals.length > 0 && slot.cls !== 'name') {
+    findings.push(...stripFindings(c, stripped.removals, rewritable ? 'strip' : 'block', where));
+  }
+  findings.push(...editFindings(c, neutral.edits, strippedToOriginal));
+  for (const h of hits) {
+    const span = toOriginal(h);
+    const inRemovedBlock = h.action === 'block' && removeBlocks.some((b) => span.start >= b.start && span.end <= b.end);
+    const tag = stripped.removals.find((r) => r.rule === 'unicode-tag' && r.start < span.end && r.end > span.start);
+    const quoted = quote(shadow.skel.slice(h.start, h.end));
+    const reason = `${tag ? 'hidden in Unicode tag characters: ' : ''}${reasonFor(h, where)}${quoted}`;
+    const extra = tag?.payload ? { decoded: tag.payload } : {};
+    findings.push(finding(c, h.rule, h.severity, inRemovedBlock ? 'neutralize' : h.action, span, reason, extra));
+  }
+  for (const h of hiddenFindings) {
+    findings.push(finding(c, h.rule, 'critical', 'block', h.span, h.reason, { decoded: h.decoded }));
+  }
+  const opaque = opaqueBlob(value, shadow.hidden);
+  if (opaque) findings.push(finding(c, 'encoded-payload', 'low', 'flag', opaque, `contains an opaque encoded blob of ${opaque.end - opaque.start} chars`));
+  if (truncatedChars > 0) {
+    const reason = `${where} over ${budget} chars, truncated`;
+    findings.push(finding(c, 'oversize', 'low', 'neutralize', { start: budget, end: value.length }, reason, { removed: { chars: truncatedChars, reason } }));
+  } else if (!rewritable && value.length > opts.limits.other) {
+    const reason = `${where} over ${opts.limits.other} chars cannot be truncated without changing what the tool accepts`;
+    findings.push(finding(c, 'oversize', 'medium', 'block', { start: opts.limits.other, end: value.length }, reason));
+  }
+  return { slot, forwarded, findings, hiddenInstruction };
+}
+
+const WHERE: Record<Slot['cls'], string> = { text: 'the text', key: 'a property name', contract: 'a schema value', name: 'the name' };
+
+function reasonFor(h: Hit, where: string): string {
+  return where === 'the text' ? h.reason : `${where}: ${h.reason}`;
+}
+
+/** The matched words (shadow text, escaped, redacted, short) so the reason says what was seen. */
+function quote(matched: string): string {
+  const short = matched.length > 80 ? `${matched.slice(0, 77)}...` : matched;
+  return short.trim() ? `: "${escapeText(redactSecrets(short)).replace(/"/g, "'")}"` : '';
+}
+
+function rank(h: Hit): number {
+  return (h.action === 'block' ? 10 : 0) + severityRank(h.severity);
+}
+
+/** One hit per rule: the strongest, first on ties. */
+function strongestPerRule(hits: readonly Hit[]): Hit[] {
+  const best = new Map<string, Hit>();
+  for (const h of hits) {
+    const cur = best.get(h.rule);
+    if (!cur || rank(h) > rank(cur)) best.set(h.rule, h);
+  }
+  return [...best.values()];
+}
+
+/** A long base64-alphabet run with random-looking content that did not decode to text: flag, do not guess. */
+function opaqueBlob(value: string, decoded: readonly HiddenText[]): MatchSpan | undefined {
+  if (value.length < 120) return undefined;
+  for (const m of value.matchAll(OPAQUE_RUN)) {
+    if (decoded.some((d) => d.start <= m.index && d.end >= m.index + m[0].length)) continue;
+    if (entropy(m[0]) >= 5) return { start: m.index, end: m.index + m[0].length, pattern: 'encoded.opaque' };
+  }
+  return undefined;
+}
+
+/** Shannon entropy in bits per char: ~5.6 for random base64 of this length, ~4.2 for words run together. */
+function entropy(s: string): number {
+  const counts = new Map<string, number>();
+  for (const ch of s) counts.set(ch, (counts.get(ch) ?? 0) + 1);
+  let h = 0;
+  for (const n of counts.values()) {
+    const p = n / s.length;
+    h -= p * Math.log2(p);
+  }
+  return h;
+}

@@ -1,0 +1,25 @@
+// The sanitizer's public surface: judge and rewrite what servers say to the model, log it, pin it.
+export { sanitizeEntity } from './sanitize.js';
+export { CatalogIndex, judgeName, type ServerNames } from './names.js';
+export { canonicalHash, canonicalJson, findingKey, serverId, sha256 } from './hash.js';
+export { escapeText, excerpt, redactSecrets, EXCERPT_CHARS } from './escape.js';
+export { nameSkeleton } from './confusables.js';
+export { shadowOf } from './shadow.js';
+export {
+  DEFAULT_LIMITS,
+  LISTING_LIMIT,
+  RULESET,
+  type Action,
+  type CatalogIndexLike,
+  type EntityKind,
+  type Finding,
+  type JsonObject,
+  type JsonValue,
+  type Limits,
+  type MatchSpan,
+  type Removed,
+  type RuleId,
+  type SanitizeContext,
+  type SanitizeResult,
+  type Severity,
+} from './types.js';

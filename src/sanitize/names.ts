@@ -1,0 +1,131 @@
+// Identity rules for names: invalid or confusable names (block), lookalikes and exact collisions across servers (flag).
+import { nameSkeleton } from './confusables.js';
+import type { CatalogIndexLike, NameOwner } from './types.js';
+
+export interface ServerNames {
+  readonly server: string;
+  /** Other names the server is known by (its alias / tool prefix). */
+  readonly aliases?: readonly string[];
+  readonly tools: readonly string[];
+}
+
+const NONE: readonly never[] = [];
+
+/**
+ * Every server's tool names and server names, indexed once per catalog change so that judging
+ * 1,000 tools costs 1,000 lookups, not 1,000,000 comparisons. Near matches (edit distance 1) use
+ * the symmetric-deletion trick: two names are within one edit iff some one-deletion variants meet.
+ */
+export class CatalogIndex implements CatalogIndexLike {
+  private readonly tools = new Map<string, NameOwner[]>();
+  private readonly servers = new Map<string, string[]>();
+  private readonly skeletons = new Map<string, NameOwner[]>();
+  private readonly deletions = new Map<string, NameOwner[]>();
+
+  constructor(servers: readonly ServerNames[]) {
+    for (const s of servers) {
+      for (const n of [s.server, ...(s.aliases ?? [])]) add(this.servers, n.toLowerCase(), s.server);
+      for (const name of s.tools) {
+        const owner = { server: s.server, name };
+        const lower = name.toLowerCase();
+        add(this.tools, lower, owner);
+        add(this.skeletons, nameSkeleton(name), owner);
+        for (const v of deletionVariants(lower)) add(this.deletions, v, owner);
+      }
+    }
+  }
+
+  toolOwners(lowerName: string): readonly NameOwner[] {
+    return this.tools.get(lowerName) ?? NONE;
+  }
+
+  serverOwners(lowerName: string): readonly string[] {
+    return this.servers.get(lowerName) ?? NONE;
+  }
+
+  skeletonOwners(skeleton: string): readonly NameOwner[] {
+    return this.skeletons.get(skeleton) ?? NONE;
+  }
+
+  nearOwners(lowerName: string): readonly NameOwner[] {
+    const found = new Map<string, NameOwner>();
+    for (const v of deletionVariants(lowerName)) {
+      for (const o of this.deletions.get(v) ?? NONE) {
+        if (withinOneEdit(lowerName, o.name.toLowerCase())) found.set(`${o.server}\0${o.name}`, o);
+      }
+    }
+    return [...found.values()];
+  }
+}
+
+function add<T>(map: Map<string, T[]>, key: string, value: T): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
+function deletionVariants(s: string): string[] {
+  const out = [s];
+  for (let i = 0; i < s.length; i++) out.push(s.slice(0, i) + s.slice(i + 1));
+  return out;
+}
+
+/** One substitution, insertion or deletion (not zero). */
+function withinOneEdit(a: string, b: string): boolean {
+  if (a === b || Math.abs(a.length - b.length) > 1) return false;
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  if (a.length === b.length) return a.slice(i + 1) === b.slice(i + 1);
+  return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
+}
+
+/** MCP tool/prompt names: `[A-Za-z0-9_.-]`. */
+const MCP_NAME = /^[A-Za-z0-9_.-]+$/;
+const PRINTABLE_ASCII = /^[\x21-\x7e]*$/;
+
+export interface NameHit {
+  readonly rule: 'homoglyph-name' | 'lookalike-name' | 'name-collision';
+  readonly action: 'block' | 'flag';
+  readonly severity: 'high' | 'low' | 'info';
+  readonly reason: string;
+}
+
+function describe(o: NameOwner): string {
+  return `${o.name} of server ${o.server}`;
+}
+
+/**
+ * Judges one tool or prompt name. A name with any non-ASCII or invisible character is blocked, never
+ * repaired: dropping the odd character would manufacture a collision (`send_email\u200b` ->
+ * `send_email`). ASCII punctuation outside MCP's set is only flagged, because the catalog's
+ * deterministic renaming (src/catalog/names.ts) already maps it to a safe, collision-checked name.
+ */
+export function judgeName(name: string, server: string, index: CatalogIndexLike | undefined): NameHit[] {
+  const hits: NameHit[] = [];
+  const others = (list: readonly NameOwner[]): NameOwner[] => list.filter((o) => o.server !== server);
+  const skeleton = nameSkeleton(name);
+  if (!PRINTABLE_ASCII.test(name) || name.length === 0) {
+    const like = index ? others(index.skeletonOwners(skeleton)).filter((o) => o.name !== name) : [];
+    const why = like.length > 0 ? `; it looks like ${describe(like[0]!)}` : '';
+    hits.push({ rule: 'homoglyph-name', action: 'block', severity: 'high', reason: `name has non-ASCII or invisible characters${why}` });
+    return hits;
+  }
+  if (!MCP_NAME.test(name)) {
+    hits.push({ rule: 'homoglyph-name', action: 'flag', severity: 'low', reason: 'name has characters outside [A-Za-z0-9_.-]; the catalog renames it' });
+  }
+  if (!index) return hits;
+  const lower = name.toLowerCase();
+  const exact = others(index.toolOwners(lower)).filter((o) => o.name === name);
+  if (exact.length > 0) {
+    hits.push({ rule: 'name-collision', action: 'flag', severity: 'info', reason: `same name as ${describe(exact[0]!)}; namespacing keeps both reachable` });
+  }
+  const lookalike = others(index.skeletonOwners(skeleton)).find((o) => o.name !== name);
+  const near = lookalike ?? others(index.nearOwners(lower)).find((o) => !pluralOnly(lower, o.name.toLowerCase()));
+  if (near) hits.push({ rule: 'lookalike-name', action: 'flag', severity: 'low', reason: `name looks like ${describe(near)}` });
+  return hits;
+}
+
+/** `get_user` / `get_users` is a common, harmless pair. */
+function pluralOnly(a: string, b: string): boolean {
+  return a === `${b}s` || b === `${a}s`;
+}

@@ -1,0 +1,175 @@
+// English detection patterns over the shadow copy (lower case, NFKC, confusables folded, whitespace collapsed).
+//
+// Every pattern is bounded: gaps are `{0,n}` of a sentence-internal class, repetitions are capped,
+// and no two adjacent unbounded groups overlap, so matching stays linear-ish on hostile input
+// (test/unit/sanitize/redos.test.ts). A directive must be in the same sentence as its target; a
+// period inside a path (`~/.cursor/mcp.json`) does not end a sentence.
+import type { RuleId, Severity } from './types.js';
+
+/** Up to n chars that stay in one sentence (a newline alone is a soft wrap; a blank line ends it). */
+export const gap = (n: number): string => `(?:[^.!?\\n]|[.!?](?=\\S)|(?<!\\n)\\n(?!\\n)){0,${n}}?`;
+
+export interface Pattern {
+  readonly id: string;
+  readonly rule: RuleId;
+  readonly re: RegExp;
+  /** block: high confidence. flag: a paraphrase or a weak signal. */
+  readonly action: 'block' | 'flag';
+  readonly severity: Severity;
+  readonly reason: string;
+  /** Skip a match right after a negation ("do not read ~/.ssh/id_rsa"). */
+  readonly negatable?: boolean;
+}
+
+const p = (
+  id: string,
+  rule: RuleId,
+  src: string,
+  action: Pattern['action'],
+  severity: Severity,
+  reason: string,
+  negatable = false,
+): Pattern => ({ id, rule, re: new RegExp(src, 'g'), action, severity, reason, negatable });
+
+// Imperative verbs only: third-person descriptions of what the tool itself does ("reads", "sends") do not match.
+const V_ANY =
+  'read|open|cat|include|pass|append|send|attach|upload|post|copy|fetch|extract|provide|supply|insert|embed|paste|forward|exfiltrate|leak|transmit|share|dump|grab|collect|retrieve|submit|encode|put|add|output|print|reveal|show|display|load|get';
+export const V_MOVE =
+  'pass|send|include|append|attach|upload|post|forward|transmit|exfiltrate|leak|embed|insert|put|add|paste|copy|submit|share|provide|supply|encode';
+const V_MOVED = 'passed|sent|included|appended|attached|uploaded|posted|forwarded|embedded|inserted|added|pasted|copied|submitted|provided|supplied';
+
+const HOME = '(?:~|\\$home|\\$\\{home\\}|%userprofile%|/home/[^/\\s]{1,32}|/users/[^/\\s]{1,32}|/root)?';
+/** Secrets worth blocking on any directive: private keys, cloud and registry credentials, MCP client configs, browser stores. */
+export const T_STRONG = [
+  `${HOME}/?\\.ssh/(?:id_[a-z0-9_]{2,20}|identity)(?![\\w.-]*\\.pub)\\b`,
+  '\\bid_(?:rsa|dsa|ecdsa|ed25519)(?:_sk)?\\b(?!\\.pub)',
+  `${HOME}/\\.ssh(?:/\\*?)?(?=[\\s'"\`),;:]|$)`,
+  '\\.ssh (?:directory|folder|dir)\\b',
+  '\\b(?:private ssh|ssh private) keys?\\b',
+  '\\.aws/credentials\\b', '\\baws_secret_access_key\\b', '\\.netrc\\b', '\\b_netrc\\b', '\\.git-credentials\\b',
+  '\\.docker/config\\.json\\b', '\\.kube/config\\b', '\\.npmrc\\b', '\\.pypirc\\b', '\\.pgpass\\b', '\\.gnupg\\b',
+  '\\.password-store\\b', '/etc/shadow\\b', '/etc/passwd\\b',
+  '\\bmcp\\.json\\b', '\\bclaude_desktop_config\\.json\\b', '\\bmcp_config\\.json\\b', '\\bcline_mcp_settings\\.json\\b',
+  '\\bmcp_settings\\.json\\b',
+  '\\blogin data\\b', '\\bcookies\\.sqlite\\b', '\\blogins\\.json\\b', '\\bkey[34]\\.db\\b',
+  '\\b(?:chrome|chromium|firefox|brave|edge|safari|browser)(?:\'s)? (?:saved |stored )?(?:passwords|cookies|credentials|logins)\\b',
+].join('|');
+export const ENV_FILE = "(?<![\\w.-])\\.env(?:\\.(?:local|production|prod|development|dev))?(?![\\w.-])";
+/** Secrets by description; only with a qualifier, so "your API key" for the tool's own auth does not match. */
+export const T_GENERIC = [
+  "\\b(?:all|any|every|other|the user's|user's|available|stored|saved|existing|found) (?:of (?:the |your )?)?(?:api[ _-]?keys|access tokens|auth(?:entication)? tokens|tokens|secrets|credentials|passwords|private keys|env(?:ironment)? vars|environment variables)\\b",
+  '\\byour (?:environment variables|env vars|secrets|private keys?|ssh keys?)\\b',
+  '\\bprocess\\.env\\b', '\\bos\\.environ\\b', '\\bprintenv\\b',
+].join('|');
+const ENV_CONTENT = `\\b(?:contents?|values?|variables|secrets|keys|tokens|data|text) (?:of|from|in|inside) (?:the |your |a |any |all |every )?${ENV_FILE}`;
+/** Where a secret goes: a tool argument, a URL, a request. */
+export const SINK =
+  "\\b(?:as|in|into|inside|within|to|via|through|using) (?:the |a |an |its |this |that |your )?(?:['\"`][^'\"`\\n]{1,40}['\"`]|[a-z0-9_]{1,40} (?:parameter|param|argument|arg|field|property)|(?:parameters?|params?|arguments?|args?|fields?|url|query|request|body|header|link|webhook|endpoint|metadata|notes?|sidenote|comment|message|tool call)\\b)";
+
+export const CONV_TARGET = [
+  '(?:the |this |our |your )?(?:full|entire|whole|complete|verbatim|raw|exact) (?:text of (?:the )?)?(?:conversation|chat|transcript|dialog(?:ue)?|message history|chat history|conversation history|context window|context|session|thread|history)',
+  '(?:all |the )?(?:previous|prior|earlier|past|preceding) (?:user )?(?:messages|conversation|turns|chat messages|prompts)',
+  "(?:all|every) (?:of )?(?:the )?(?:user's |user )?messages",
+  '(?:the |this )?(?:conversation|chat) (?:history|so far|log|transcript)',
+  "(?:your|the assistant's|the model's|the current|the original) (?:system prompt|system message|system instructions|initial instructions|hidden instructions)",
+  '(?:the )?system prompt (?:you (?:were|are) given|above)',
+  'everything (?:the user|you) (?:said|wrote|typed|know|have seen)',
+  '(?:results?|outputs?|responses?) (?:of|from) (?:all|every|other|previous|prior) (?:tools?|tool calls|function calls)',
+  '(?:all|every|other|previous) tool (?:results|outputs|responses)',
+].map((s) => `\\b${s}\\b`).join('|');
+
+const QUALS = '(?:all |any |each |every |the |your |my |of |these |those |previous |prior |above |earlier |system |safety |developer |initial |original |other ){0,4}';
+const OVERRIDE_NOUN = '(?:system prompt|instructions?|prompts?|rules|directions|guidelines|directives|guardrails|constraints|restrictions|programming)';
+const DIRECTIVE_START =
+  "(?:you (?:must|should|will|are|need|have)|ignore|disregard|forget|from now on|always (?:call|use|include|send|pass|run|ignore|respond|reply|answer)|never (?:tell|mention|reveal)|do not|don't|new instructions|override|the assistant (?:must|should|will)|before (?:using|calling|answering|responding)|when (?:using|calling|the user))";
+
+export const PATTERNS: readonly Pattern[] = [
+  // instruction-override
+  p('override.ignore-previous', 'instruction-override',
+    `\\b(?:ignore|disregard|forget|discard|abandon|override|bypass)\\b ${QUALS}(?:previous|prior|above|earlier|preceding|former|original|system|safety|developer|initial|your|all|any) ${OVERRIDE_NOUN}\\b`,
+    'block', 'high', 'tells the model to ignore its previous instructions', true),
+  p('override.role-token', 'instruction-override',
+    '<\\|(?:im_start|im_end|im_sep|system|user|assistant|endoftext|start_header_id|end_header_id|eot_id|begin_of_text|eom_id)\\|>|\\[/?inst\\]|<</?sys>>|<(?:start|end)_of_turn>',
+    'block', 'high', 'contains a chat-template role token'),
+  p('override.you-are-now', 'instruction-override',
+    "\\byou are now (?:in )?(?:dan\\b|jailbroken|unrestricted|unfiltered|uncensored|an? (?:unrestricted|unfiltered|uncensored|different|new|evil)\\b)|\\byou are no longer (?:bound|restricted|limited|an? (?:ai|assistant)\\b)|\\bfrom now on,? you (?:are|will|must|should|have to)\\b|\\b(?:god|dan|jailbreak) mode\\b|\\bdo anything now\\b",
+    'block', 'high', 'tries to replace the model\'s role'),
+  p('override.new-instructions', 'instruction-override',
+    '\\b(?:new|updated|revised|real|actual|true|override|secret|hidden) (?:system )?(?:instructions|directives|system prompt)\\s?:',
+    'block', 'high', 'announces replacement instructions'),
+  p('override.fake-system', 'instruction-override',
+    `(?:^|\\n|[.!?>] )(?:\\[|\\(|#{1,3} ?)?(?:system|system message|system prompt|system note|system instruction|admin|administrator|developer|assistant|operator)(?:\\]|\\))? ?: ?${DIRECTIVE_START}`,
+    'block', 'high', 'fakes a system message'),
+  p('override.authority', 'instruction-override',
+    "\\b(?:this|the following) (?:message|instruction|directive|notice|update|request) (?:is|comes) (?:directly )?from (?:anthropic|openai|google|the system|your developers?|the developers?|the (?:system )?administrator|the operator|claude|chatgpt)\\b|\\b(?:anthropic|openai|the system administrator|your developers?|your creators?) (?:has|have) (?:authorized|instructed|approved|requested|required)\\b|\\bauthorized by (?:anthropic|openai|the system|your developers?)\\b|\\b(?:message|instructions?|directive) from (?:anthropic|openai|your developers?|the system administrator)\\b|\\b(?:system|admin|administrator|developer) override\\b",
+    'block', 'high', 'claims an authority the text cannot have'),
+  p('override.paraphrase', 'instruction-override',
+    `\\b(?:ignore|disregard|forget)\\b${gap(40)}\\b(?:instructions?|guidelines|system prompt)\\b|\\bpretend (?:to be|you are)\\b|\\byou are now (?:a|an)\\b|\\bnew instructions\\b|\\bact as if you\\b`,
+    'flag', 'medium', 'may try to change the model\'s instructions', true),
+
+  // credential-exfil
+  p('credential.directive-strong', 'credential-exfil', `\\b(?:${V_ANY})\\b${gap(120)}(?:${T_STRONG})`,
+    'block', 'critical', 'asks the model to read or send a credential file', true),
+  p('credential.strong-then-move', 'credential-exfil',
+    `(?:${T_STRONG})${gap(100)}\\b(?:${V_MOVE}|${V_MOVED})\\b ?(?:it |them |its (?:contents?|values?) |the (?:contents?|values?) |this )?(?:as|in|into|to|inside|within|via|through)\\b`,
+    'block', 'critical', 'asks for a credential file to be passed on', true),
+  p('credential.env-content', 'credential-exfil', `\\b(?:${V_ANY})\\b${gap(120)}${ENV_CONTENT}`,
+    'block', 'critical', 'asks the model to read the contents of a .env file', true),
+  p('credential.env-then-move', 'credential-exfil',
+    `\\b(?:${V_MOVE}|cat|dump|read|open)\\b (?:the |your |a |any |all |every )?${ENV_FILE}(?: files?)?\\b${gap(60)}\\b(?:${V_MOVE})\\b`,
+    'block', 'critical', 'asks the model to read a .env file and pass it on', true),
+  p('credential.generic-to-sink', 'credential-exfil',
+    `\\b(?:${V_ANY})\\b${gap(120)}(?:${T_GENERIC}|${ENV_CONTENT})${gap(120)}${SINK}`,
+    'block', 'critical', 'asks the model to put secrets into a tool argument or request', true),
+
+  // conversation-exfil
+  p('conversation.move', 'conversation-exfil',
+    `\\b(?:${V_MOVE}|repeat|reveal|print|output|dump|leak|disclose)\\b${gap(100)}(?:${CONV_TARGET})`,
+    'block', 'critical', 'asks the model to pass on the conversation, its system prompt or other tools\' output', true),
+  p('conversation.trigger-action', 'conversation-exfil',
+    `\\b(?:when|whenever|if|once|after|as soon as) (?:the )?user (?:says|types|writes|sends|replies|mentions|responds(?: with)?) ?["'\u201c\u2018]?(?:thanks|thank you|thx|hello|hi|hey|bye|goodbye|ok|okay|yes|please|cool|great|done)\\b${gap(200)}\\b(?:call|invoke|use|run|${V_MOVE})\\b`,
+    'block', 'critical', 'sets a hidden trigger on an innocuous user phrase'),
+  p('conversation.trigger', 'conversation-exfil',
+    `\\b(?:when|whenever|if|once|after|as soon as) (?:the )?user (?:says|types|writes|sends|replies|mentions|responds(?: with)?) ?["'\u201c\u2018]?(?:thanks|thank you|thx|hello|hi|hey|bye|goodbye|ok|okay|yes|please|cool|great|done)\\b`,
+    'flag', 'medium', 'sets a trigger on an innocuous user phrase'),
+
+  // tool-priority
+  p('priority.first', 'tool-priority',
+    `\\b(?:always |must |should )?(?:call|use|invoke|run|execute) this(?: tool| function)? (?:first|before (?:any|all|every|using|calling|other|doing|answering|responding)|prior to (?:any|all|every|using|calling))\\b|\\bthis (?:tool|function) (?:must|should|has to|needs to) (?:always )?be (?:called|used|invoked|run) (?:first|before)\\b|\\bbefore (?:using|calling) any other tools?\\b`,
+    'flag', 'low', 'demands to be called first'),
+  p('priority.instead', 'tool-priority',
+    '\\b(?:use|call|prefer) this(?: tool| function)? (?:instead of|over|rather than)\\b|\\binstead of (?:using|calling) (?:the )?[a-z0-9_.-]{2,64}(?: tool)?\\b|\\b(?:do not|don\'t|never) (?:use|call|invoke) (?:any )?other tools?\\b|\\b(?:replaces|supersedes) the [a-z0-9_.-]{2,64} tool\\b',
+    'flag', 'low', 'steers the model away from other tools'),
+
+  // concealment
+  p('conceal.tell-user', 'concealment',
+    `\\b(?:do not|don't|dont|never|must not|should not|shouldn't)\\b (?:ever )?(?:tell|mention|inform|notify|reveal|disclose|show|alert|warn|let|explain|say)\\b${gap(80)}\\b(?:user|human|operator|anyone)\\b|\\b(?:do not|don't|dont|never) (?:mention|reveal|disclose|explain) (?:that|this|it|anything|the fact)\\b|\\bwithout (?:telling|informing|notifying|alerting|asking|warning|showing|letting) (?:the )?(?:user|human)\\b`,
+    'flag', 'low', 'asks the model to hide something from the user'),
+  p('conceal.secret', 'concealment',
+    `\\b(?:the )?user (?:must|should|will|need|needs) (?:not|never) (?:know|see|be told|notice|find out|learn)\\b|\\bkeep (?:this|it|these|that) (?:a )?secret\\b|\\b(?:hide|conceal) (?:this|it|these|that)${gap(30)} from (?:the )?user\\b|\\bsilently (?:call|send|include|pass|add|run|execute|use|read|append|forward|copy|upload|invoke|fetch)\\b|\\b(?:this|it) is (?:just |only |merely )?an? implementation detail\\b${gap(80)}\\b(?:user|mention|tell)\\b|\\b(?:the )?user (?:won't|will not|doesn't|does not) (?:notice|see|know)\\b|\\binvisible to the user\\b|\\bbe (?:very )?gentle and not scary\\b`,
+    'flag', 'low', 'asks the model to keep something from the user'),
+
+  // encoded-payload: an instruction to decode and obey
+  p('encoded.decode-and-follow', 'encoded-payload',
+    `\\b(?:decode|base64[ -]?decode|atob|unhex|rot13)\\b${gap(60)}\\b(?:follow|execute|apply|run|obey|perform|carry out|do what)\\b`,
+    'block', 'high', 'asks the model to decode hidden text and act on it'),
+];
+
+/** Parameter descriptions (and names) that ask for secrets or transcripts, no directive needed. */
+export const PARAMETER_PATTERNS: readonly Pattern[] = [
+  p('parameter.file-content', 'exfil-parameter',
+    `\\b(?:contents?|text|body|data|value|output)\\b (?:of|from|in) ${gap(60)}(?:${T_STRONG}|${ENV_FILE})`,
+    'block', 'critical', 'a parameter asks for the contents of a credential file'),
+  p('parameter.secrets', 'exfil-parameter', `(?:${T_GENERIC})`, 'block', 'critical', 'a parameter asks for secrets'),
+  p('parameter.transcript', 'exfil-parameter', `(?:${CONV_TARGET})`, 'block', 'critical', 'a parameter asks for the conversation or system prompt'),
+  p('parameter.identifier', 'exfil-parameter',
+    '\\b(?:content|contents|read|reading|dump|cat)\\b.{0,40}\\b(?:ssh id (?:rsa|dsa|ecdsa|ed25519)|aws credentials|netrc|git credentials|mcp json|claude desktop config)\\b',
+    'block', 'critical', 'a parameter name spells out a credential file to read'),
+];
+
+const NEGATION = /\b(?:do not|don't|dont|never|not|must not|should not|shouldn't|cannot|can't|won't|will not|without)\s$/;
+
+/** A match right after a negation is a warning, not a directive ("never send your .env"). */
+export function negated(text: string, at: number): boolean {
+  return NEGATION.test(text.slice(Math.max(0, at - 20), at));
+}

@@ -1,0 +1,109 @@
+// sanitizeEntity: every model-visible string of one tool, prompt, resource or instructions text, judged and rewritten as a whole.
+import { sanitizeField, type FieldOutcome } from './field.js';
+import { finding, type FieldContext } from './findings.js';
+import { judgeName } from './names.js';
+import {
+  DEFAULT_LIMITS,
+  raiseSeverity,
+  type Finding,
+  type EntityKind,
+  type RuleId,
+  type SanitizeContext,
+  type SanitizeResult,
+} from './types.js';
+import { isObject, slotsOf, withReplacements } from './walk.js';
+
+/** Rules listed above `pseudo-system-tag` in SANITIZE.md, plus the other content blocks: a pseudo tag next to any of them blocks. */
+const ESCALATES_TAG = new Set<RuleId>([
+  'instruction-override', 'credential-exfil', 'exfil-parameter', 'conversation-exfil', 'cross-server-shadowing',
+  'cross-server-reference', 'tool-priority', 'encoded-payload', 'exfil-url',
+]);
+/** Content rules whose severity concealment raises (not the silent strips, not identity). */
+const CONCEALABLE = new Set<RuleId>([
+  'instruction-override', 'credential-exfil', 'exfil-parameter', 'conversation-exfil', 'cross-server-shadowing',
+  'tool-priority', 'pseudo-system-tag', 'encoded-payload', 'exfil-url',
+]);
+/** Identity findings block even when the operator turned blocking off: they are not text that can be removed. */
+const IDENTITY = new Set<RuleId>(['homoglyph-name', 'rug-pull', 'oversize']);
+
+const DESTRUCTIVE_NAME = /(?:^|[_\-.\s]|(?<=[a-z])(?=[A-Z]))(?:delete|drop|purge|overwrite|remove|destroy|erase|truncate|wipe|kill|terminate|rm|unlink|reset|format)(?=$|[_\-.\sA-Z0-9])/i;
+const DESTRUCTIVE_TEXT = /^\s*(?:permanently )?(?:deletes|drops|purges|overwrites|removes|destroys|erases|truncates|wipes|kills|terminates)\b/i;
+
+export function sanitizeEntity<T>(kind: EntityKind, entity: T, ctx: SanitizeContext): SanitizeResult<T> {
+  const limits = { ...DEFAULT_LIMITS, ...(ctx.limits ?? {}) };
+  const blocking = ctx.blocking !== false;
+  const own = new Set([...(ctx.ownToolNames ?? [])].map((n) => n.toLowerCase()));
+  const fieldOpts = { server: ctx.server, own, index: ctx.otherServers, limits, blocking };
+
+  const outcomes: FieldOutcome[] = slotsOf(kind, entity).map((slot) => sanitizeField(slot, fieldOpts));
+  const findings: Finding[] = outcomes.flatMap((o) => o.findings);
+  if (kind === 'tool' || kind === 'prompt') findings.push(...nameFindings(kind, entity, ctx));
+  if (kind === 'tool') findings.push(...annotationFindings(entity));
+
+  const decided = decide(findings, blocking);
+  const blocked = decided.some((f) => f.action === 'block');
+  const changes = new Map<string, { path: readonly (string | number)[]; value: string }>();
+  for (const o of outcomes) {
+    if (o.slot.cls === 'text' && o.forwarded !== o.slot.value) changes.set(o.slot.pointer, { path: o.slot.path, value: o.forwarded });
+  }
+  const final = blocked ? decided.map((f) => ({ ...f, after: null, afterSha256: null })) : decided;
+  const outcome = blocked ? 'block' : changes.size > 0 ? 'modify' : final.length > 0 ? 'flag' : 'none';
+  return {
+    forwarded: withReplacements(entity, changes),
+    findings: final,
+    blocked,
+    outcome,
+    hiddenInstruction: outcomes.some((o) => o.hiddenInstruction),
+  };
+}
+
+/**
+ * Entity-level decisions (SANITIZE.md "Decide"): a pseudo-system tag next to another content
+ * finding blocks; concealment raises the severity of what it hides; with blocking off, content
+ * blocks become flags (delimited blocks were already removed by the field layer).
+ */
+function decide(findings: readonly Finding[], blocking: boolean): Finding[] {
+  const rules = new Set(findings.map((f) => f.rule));
+  const escalate = [...rules].some((r) => ESCALATES_TAG.has(r));
+  const concealed = rules.has('concealment') && [...rules].some((r) => CONCEALABLE.has(r));
+  return findings.map((f) => {
+    let out = f;
+    if (f.rule === 'pseudo-system-tag' && escalate) {
+      out = { ...out, action: 'block', severity: 'high', reason: `${out.reason}, next to other injected instructions` };
+    }
+    if (concealed && CONCEALABLE.has(f.rule)) out = { ...out, severity: raiseSeverity(out.severity), reason: `${out.reason}; concealment` };
+    if (concealed && f.rule === 'concealment') out = { ...out, severity: 'high' };
+    if (!blocking && out.action === 'block' && !IDENTITY.has(out.rule)) out = { ...out, action: 'flag' };
+    return out;
+  });
+}
+
+function plainContext(pointer: string, value: string): FieldContext {
+  return { pointer, original: value, forwarded: value, toForwarded: (pos) => pos };
+}
+
+function nameFindings(kind: EntityKind, entity: unknown, ctx: SanitizeContext): Finding[] {
+  if (!isObject(entity) || typeof entity['name'] !== 'string') return [];
+  const name = entity['name'];
+  // Lookalikes and collisions are about tools; a prompt's name is only checked for what it is made of.
+  const hits = judgeName(name, ctx.server, kind === 'tool' ? ctx.otherServers : undefined);
+  const c = plainContext('/name', name);
+  return hits.map((h) => finding(c, h.rule, h.severity, h.action, { start: 0, end: name.length }, h.reason));
+}
+
+/** Annotations are hints and never trusted; a read-only or non-destructive claim on a destructive tool is worth a flag. */
+function annotationFindings(entity: unknown): Finding[] {
+  if (!isObject(entity)) return [];
+  const ann = entity['annotations'];
+  if (!isObject(ann)) return [];
+  const name = typeof entity['name'] === 'string' ? entity['name'] : '';
+  const description = typeof entity['description'] === 'string' ? entity['description'] : '';
+  if (!DESTRUCTIVE_NAME.test(name) && !DESTRUCTIVE_TEXT.test(description)) return [];
+  const out: Finding[] = [];
+  for (const [key, lie] of [['readOnlyHint', true], ['destructiveHint', false]] as const) {
+    if (ann[key] !== lie) continue;
+    const c = plainContext(`/annotations/${key}`, String(lie));
+    out.push(finding(c, 'annotation-mismatch', 'low', 'flag', { start: 0, end: String(lie).length }, `${key}: ${lie} on a tool that deletes or overwrites`));
+  }
+  return out;
+}

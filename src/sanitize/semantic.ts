@@ -1,0 +1,93 @@
+// The semantic layer: every detection over one shadow text, as hits in shadow offsets.
+import { crossServer } from './cross-server.js';
+import { LATIN_LEXICON, PLAIN_LEXICON } from './lexicon.js';
+import { exfilUrls, pseudoTags } from './markup.js';
+import { fencedRanges, inlineCodeRanges } from './neutralize.js';
+import { negated, PARAMETER_PATTERNS, PATTERNS, type Pattern } from './patterns.js';
+import type { CatalogIndexLike, RuleId, Severity } from './types.js';
+
+export interface Hit {
+  readonly rule: RuleId;
+  readonly id: string;
+  readonly action: 'block' | 'flag';
+  readonly severity: Severity;
+  readonly reason: string;
+  /** Shadow offsets. */
+  readonly start: number;
+  readonly end: number;
+  /** Pseudo tags: end of the delimited block it opens. */
+  readonly blockEnd?: number;
+}
+
+export interface ScanOptions {
+  /** The text describes one parameter (exfil-parameter applies). */
+  readonly parameter: boolean;
+  /** The text is a name or key, split into words: only explicit spelled-out attacks count. */
+  readonly identifier: boolean;
+  readonly server: string;
+  /** Lower-case names of the server's own tools. */
+  readonly own: ReadonlySet<string>;
+  readonly index?: CatalogIndexLike;
+}
+
+/** Cheap gates: a pattern family cannot match text that lacks all of its anchor words. */
+const NON_ASCII = /[^\x00-\x7f]/;
+const IDENTIFIER_PATTERN = PARAMETER_PATTERNS.filter((p) => p.id === 'parameter.identifier');
+
+export function scan(view: { skel: string; plain: string }, opts: ScanOptions): Hit[] {
+  const { skel, plain } = view;
+  const hits: Hit[] = [];
+  run(PATTERNS, skel, hits);
+  run(LATIN_LEXICON, skel, hits);
+  if (NON_ASCII.test(plain)) run(PLAIN_LEXICON, plain, hits);
+  if (opts.parameter) run(PARAMETER_PATTERNS, skel, hits);
+  else if (opts.identifier) run(IDENTIFIER_PATTERN, skel, hits);
+  for (const h of pseudoTags(skel)) hits.push({ ...h, severity: 'low' });
+  for (const h of exfilUrls(skel)) hits.push({ ...h, severity: 'high' });
+  for (const h of crossServer(skel, opts.index, opts.server, opts.own)) {
+    hits.push({ ...h, id: h.rule, severity: h.action === 'block' ? 'critical' : 'info' });
+  }
+  return downgradeQuotedTokens(skel, hits);
+}
+
+function run(patterns: readonly Pattern[], text: string, hits: Hit[]): void {
+  for (const pat of patterns) {
+    pat.re.lastIndex = 0;
+    let m: RegExpExecArray | null;
+    let tries = 0;
+    while ((m = pat.re.exec(text)) !== null && tries++ < 32) {
+      if (m[0].length === 0) pat.re.lastIndex++;
+      if (pat.negatable && negated(text, m.index)) continue;
+      hits.push({
+        rule: pat.rule,
+        id: pat.id,
+        action: pat.action,
+        severity: pat.severity,
+        reason: pat.reason,
+        start: m.index,
+        end: m.index + m[0].length,
+      });
+      break;
+    }
+  }
+}
+
+/**
+ * A chat-template token quoted as code (`<|im_start|>` in backticks or a fence) is documentation,
+ * e.g. a prompt-formatting tool: flagged, not blocked.
+ */
+function downgradeQuotedTokens(skel: string, hits: Hit[]): Hit[] {
+  if (!hits.some((h) => h.id === 'override.role-token')) return hits;
+  const fences = fencedRanges(skel);
+  const code = [...fences, ...inlineCodeRanges(skel, fences)];
+  return hits.map((h) =>
+    h.id === 'override.role-token' && code.some(([s, e]) => h.start >= s && h.end <= e)
+      ? { ...h, action: 'flag', severity: 'medium', reason: 'quotes a chat-template role token as code' }
+      : h,
+  );
+}
+
+/** Splits an identifier into words so patterns can read it: `contentFromReading_ssh-id.rsa` -> `content from reading ssh id rsa`. */
+export function identifierWords(name: string): string {
+  return name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_\-.\s]+/g, ' ');
+}

@@ -1,0 +1,149 @@
+// Which strings of an entity the model reads, where each one is (JSON Pointer), and how it may be changed.
+import { pointerSegment } from './hash.js';
+import type { EntityKind, JsonValue } from './types.js';
+
+/**
+ * - name: a tool, prompt or prompt-argument name. Identity: never rewritten; a problem blocks.
+ * - key: an object member name inside a schema (property names included). Never rewritten: the
+ *   server expects exactly these keys back, so a key that needs stripping blocks the entity.
+ * - contract: schema strings the server validates against (enum, const, required, pattern, type...).
+ *   Same treatment as keys.
+ * - text: prose and advisory values (descriptions, titles, $comment, default, examples). Rewritten.
+ */
+export type SlotClass = 'name' | 'key' | 'contract' | 'text';
+
+export interface Slot {
+  readonly pointer: string;
+  /** Path to the value (for keys: to the member whose name this is). */
+  readonly path: readonly (string | number)[];
+  readonly value: string;
+  readonly cls: SlotClass;
+  /** Length budget: the entity's own description/instructions, or any other string. */
+  readonly budget: 'description' | 'other';
+  /** Description or title of one parameter (schema property or prompt argument): `exfil-parameter` looks here. */
+  readonly parameterText: boolean;
+}
+
+/** Schema keywords whose string values the server checks arguments against. */
+const CONTRACT_KEYS = new Set([
+  'enum', 'const', 'required', 'pattern', 'type', 'format', '$ref', '$id', '$schema', '$anchor',
+  '$dynamicRef', '$dynamicAnchor', 'contentEncoding', 'contentMediaType', 'dependentRequired',
+]);
+/** Objects whose members are parameter schemas, so a `description` inside one describes a parameter. */
+const PROPERTY_MAPS = new Set(['properties', 'patternProperties']);
+/** Deeper than this, a schema is not walked further (no real schema nests this deep). */
+const MAX_DEPTH = 64;
+
+/**
+ * Model-visible strings of one entity. Not walked, because hosts do not show them to the model and
+ * rewriting them would break the protocol: `uri`, `uriTemplate`, `mimeType`, `size`, `icons`,
+ * `_meta`, resource `annotations` (audience/priority), and the boolean tool annotations. They are
+ * still part of the canonical hash, so a change to any of them is a rug pull.
+ */
+export function slotsOf(kind: EntityKind, entity: unknown): Slot[] {
+  const slots: Slot[] = [];
+  if (kind === 'instructions') {
+    if (typeof entity === 'string') slots.push(slot('', [], entity, 'text', 'description', false));
+    return slots;
+  }
+  if (!isObject(entity)) return slots;
+  const top = (key: string, cls: SlotClass, budget: Slot['budget']): void => {
+    const v = entity[key];
+    if (typeof v === 'string') slots.push(slot(`/${key}`, [key], v, cls, budget, false));
+  };
+  const nameClass: SlotClass = kind === 'tool' || kind === 'prompt' ? 'name' : 'text';
+  top('name', nameClass, 'other');
+  top('title', 'text', 'other');
+  top('description', 'text', 'description');
+  if (kind === 'tool') {
+    for (const key of ['inputSchema', 'outputSchema']) {
+      const schema = entity[key];
+      if (schema !== undefined) walkSchema(schema as JsonValue, `/${key}`, [key], 'text', false, 0, slots);
+    }
+    const ann = entity['annotations'];
+    if (isObject(ann) && typeof ann['title'] === 'string') {
+      slots.push(slot('/annotations/title', ['annotations', 'title'], ann['title'], 'text', 'other', false));
+    }
+  }
+  if (kind === 'prompt' && Array.isArray(entity['arguments'])) {
+    entity['arguments'].forEach((arg, i) => {
+      if (!isObject(arg)) return;
+      for (const key of ['name', 'title', 'description']) {
+        const v = arg[key];
+        if (typeof v !== 'string') continue;
+        const cls: SlotClass = key === 'name' ? 'name' : 'text';
+        slots.push(slot(`/arguments/${i}/${key}`, ['arguments', i, key], v, cls, 'other', key !== 'name'));
+      }
+    });
+  }
+  return slots;
+}
+
+function walkSchema(
+  value: JsonValue,
+  pointer: string,
+  path: (string | number)[],
+  cls: SlotClass,
+  parameterText: boolean,
+  depth: number,
+  out: Slot[],
+): void {
+  if (depth > MAX_DEPTH) return;
+  if (typeof value === 'string') {
+    out.push(slot(pointer, path, value, cls, 'other', parameterText));
+    return;
+  }
+  if (Array.isArray(value)) {
+    value.forEach((v, i) => walkSchema(v, `${pointer}/${i}`, [...path, i], cls, false, depth + 1, out));
+    return;
+  }
+  if (!isObject(value)) return;
+  const inPropertyMap = PROPERTY_MAPS.has(String(path[path.length - 1]));
+  const isParameter = path.length >= 2 && PROPERTY_MAPS.has(String(path[path.length - 2]));
+  for (const key of Object.keys(value)) {
+    const childPointer = `${pointer}/${pointerSegment(key)}`;
+    const childPath = [...path, key];
+    out.push(slot(childPointer, childPath, key, 'key', 'other', false));
+    const childCls: SlotClass = cls === 'contract' || (!inPropertyMap && CONTRACT_KEYS.has(key)) ? 'contract' : 'text';
+    const describesParameter = isParameter && (key === 'description' || key === 'title');
+    walkSchema(value[key] as JsonValue, childPointer, childPath, childCls, describesParameter, depth + 1, out);
+  }
+}
+
+function slot(
+  pointer: string,
+  path: (string | number)[],
+  value: string,
+  cls: SlotClass,
+  budget: Slot['budget'],
+  parameterText: boolean,
+): Slot {
+  return { pointer, path, value, cls, budget, parameterText };
+}
+
+export function isObject(v: unknown): v is { [key: string]: JsonValue } {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * A copy of `entity` with the given string values replaced, sharing every untouched subtree; the
+ * same reference when there is nothing to replace.
+ */
+export function withReplacements<T>(entity: T, changes: ReadonlyMap<string, { path: readonly (string | number)[]; value: string }>): T {
+  if (changes.size === 0) return entity;
+  let root: unknown = entity;
+  for (const { path, value } of changes.values()) root = setAt(root, path, 0, value);
+  return root as T;
+}
+
+function setAt(node: unknown, path: readonly (string | number)[], i: number, value: string): unknown {
+  if (i === path.length) return value;
+  const key = path[i]!;
+  if (Array.isArray(node) && typeof key === 'number') {
+    const copy = node.slice();
+    copy[key] = setAt(node[key], path, i + 1, value);
+    return copy;
+  }
+  if (isObject(node)) return { ...node, [key]: setAt(node[String(key)], path, i + 1, value) };
+  return node;
+}
