@@ -5,6 +5,9 @@ export { canonicalHash, canonicalJson, findingKey, serverId, sha256 } from './ha
 export { escapeText, excerpt, redactSecrets, EXCERPT_CHARS } from './escape.js';
 export { nameSkeleton } from './confusables.js';
 export { shadowOf } from './shadow.js';
+export { AuditLog, type AppendResult, type AuditLogOptions } from './audit-log.js';
+export { toRecords, RECORD_VERSION, type AuditRecord, type RecordMeta } from './audit-record.js';
+export { PinStore, defaultPinPath, fieldHashes, rugPullFinding, type PinCheck, type PinStatus } from './pins.js';
 export {
   DEFAULT_LIMITS,
   LISTING_LIMIT,

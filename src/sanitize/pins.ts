@@ -1,0 +1,186 @@
+// The pin store: each tool's canonical hash when first seen, what changed since, and operator approvals (rug-pull defence).
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { excerpt } from './escape.js';
+import { canonicalHash, canonicalJson } from './hash.js';
+import type { Finding } from './types.js';
+
+export type PinStatus = 'new' | 'same' | 'changed';
+
+export interface PinCheck {
+  readonly status: PinStatus;
+  /** Hash of the entity as received now. */
+  readonly sha256: string;
+  /** Hash pinned before this check (null when new). */
+  readonly pinnedSha256: string | null;
+  /** Top-level fields added, removed or changed since the pin, sorted. */
+  readonly changedFields: readonly string[];
+}
+
+interface Pinned {
+  sha256: string;
+  /** Hash of each top-level field, so a change can be named without storing the definition. */
+  fields: Record<string, string>;
+  firstSeen: string;
+  approvedAt: string;
+  /** The latest differing definition, waiting for approval. */
+  pending?: { sha256: string; fields: Record<string, string>; seen: string };
+}
+
+interface PinFile {
+  v: 1;
+  servers: Record<string, { name?: string; entries: Record<string, Pinned> }>;
+}
+
+/** $XDG_STATE_HOME/mcp-switchboard/pins.json, or ~/.local/state/mcp-switchboard/pins.json. */
+export function defaultPinPath(env: NodeJS.ProcessEnv = process.env): string {
+  const base = env['XDG_STATE_HOME'] || join(env['HOME'] || homedir(), '.local', 'state');
+  return join(base, 'mcp-switchboard', 'pins.json');
+}
+
+export function fieldHashes(entity: unknown): Record<string, string> {
+  if (typeof entity !== 'object' || entity === null || Array.isArray(entity)) return { '': canonicalHash(entity) };
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(entity)) if (v !== undefined) out[k] = canonicalHash(v);
+  return out;
+}
+
+function diffFields(a: Record<string, string>, b: Record<string, string>): string[] {
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  return [...keys].filter((k) => a[k] !== b[k]).sort();
+}
+
+/**
+ * Keyed by server id (command line, not config name) and entity key (a tool's name; callers may
+ * use `prompt:<name>` or `instructions` for other entities). Changes are in memory until save().
+ */
+export class PinStore {
+  private dirty = false;
+
+  private constructor(readonly path: string, private readonly data: PinFile) {}
+
+  /** A missing file is an empty store. A corrupt one is an error: starting empty would silently re-pin every tool. */
+  static async open(path: string = defaultPinPath()): Promise<PinStore> {
+    let text: string;
+    try {
+      text = await readFile(path, 'utf8');
+    } catch (err) {
+      if ((err as { code?: unknown }).code === 'ENOENT') return new PinStore(path, { v: 1, servers: {} });
+      throw err;
+    }
+    const parsed: unknown = JSON.parse(text);
+    if (!isPinFile(parsed)) throw new Error(`${path}: not a pin file (expected {"v":1,"servers":{...}})`);
+    return new PinStore(path, parsed);
+  }
+
+  /** The brief form: status only, from a hash (no field diff possible). */
+  check(serverId: string, key: string, hash: string): PinStatus {
+    return this.record(serverId, key, hash, {}).status;
+  }
+
+  /** Compares an entity with its pin, pinning it when first seen and remembering a change as pending. */
+  checkEntity(serverId: string, key: string, entity: unknown, serverName?: string): PinCheck {
+    return this.record(serverId, key, canonicalHash(entity), fieldHashes(entity), serverName);
+  }
+
+  /** Accepts pending changes of one entity, or of every entity of the server. Returns how many. */
+  approve(serverId: string, key?: string): number {
+    const server = this.data.servers[serverId];
+    if (!server) return 0;
+    let n = 0;
+    for (const [k, pin] of Object.entries(server.entries)) {
+      if ((key !== undefined && k !== key) || !pin.pending) continue;
+      server.entries[k] = { sha256: pin.pending.sha256, fields: pin.pending.fields, firstSeen: pin.firstSeen, approvedAt: now() };
+      n++;
+    }
+    if (n > 0) this.dirty = true;
+    return n;
+  }
+
+  /** Entities of a server waiting for approval, with what changed. */
+  pending(serverId: string): { key: string; pinnedSha256: string; sha256: string; changedFields: string[] }[] {
+    const server = this.data.servers[serverId];
+    if (!server) return [];
+    return Object.entries(server.entries)
+      .filter(([, p]) => p.pending)
+      .map(([key, p]) => ({ key, pinnedSha256: p.sha256, sha256: p.pending!.sha256, changedFields: diffFields(p.fields, p.pending!.fields) }));
+  }
+
+  get changed(): boolean {
+    return this.dirty;
+  }
+
+  /** Writes a temporary file beside the target and renames it over (atomic on one filesystem). Never throws. */
+  async save(): Promise<{ ok: true } | { ok: false; error: Error }> {
+    if (!this.dirty) return { ok: true };
+    const tmp = `${this.path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
+    try {
+      await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
+      await writeFile(tmp, `${JSON.stringify(this.data, null, 1)}\n`, { mode: 0o600 });
+      await rename(tmp, this.path);
+      this.dirty = false;
+      return { ok: true };
+    } catch (err) {
+      await unlink(tmp).catch(() => undefined);
+      return { ok: false, error: err instanceof Error ? err : new Error(String(err)) };
+    }
+  }
+
+  private record(serverId: string, key: string, hash: string, fields: Record<string, string>, serverName?: string): PinCheck {
+    const server = (this.data.servers[serverId] ??= { entries: {} });
+    if (serverName !== undefined && server.name !== serverName) {
+      server.name = serverName;
+      this.dirty = true;
+    }
+    const pin = server.entries[key];
+    if (!pin) {
+      const at = now();
+      server.entries[key] = { sha256: hash, fields, firstSeen: at, approvedAt: at };
+      this.dirty = true;
+      return { status: 'new', sha256: hash, pinnedSha256: null, changedFields: [] };
+    }
+    if (pin.sha256 === hash) {
+      if (pin.pending) {
+        delete pin.pending; // reverted to the approved definition
+        this.dirty = true;
+      }
+      return { status: 'same', sha256: hash, pinnedSha256: pin.sha256, changedFields: [] };
+    }
+    if (pin.pending?.sha256 !== hash) {
+      pin.pending = { sha256: hash, fields, seen: now() };
+      this.dirty = true;
+    }
+    const changedFields = Object.keys(fields).length > 0 ? diffFields(pin.fields, fields) : [];
+    return { status: 'changed', sha256: hash, pinnedSha256: pin.sha256, changedFields };
+  }
+}
+
+/** The rug-pull finding for a changed entity: blocked until approved (unless the server accepts updates). */
+export function rugPullFinding(check: PinCheck, entity: unknown): Finding | undefined {
+  if (check.status !== 'changed') return undefined;
+  const json = canonicalJson(entity);
+  const fields = check.changedFields.length > 0 ? `: ${check.changedFields.join(', ')}` : '';
+  return {
+    rule: 'rug-pull',
+    severity: 'high',
+    action: 'block',
+    field: '',
+    beforeSha256: check.sha256, // the definition as received now; the pin is the record's pinned_sha256
+    afterSha256: null,
+    before: excerpt(json),
+    after: null,
+    reason: `definition changed since it was approved${fields}`,
+  };
+}
+
+function now(): string {
+  return new Date().toISOString();
+}
+
+function isPinFile(v: unknown): v is PinFile {
+  if (typeof v !== 'object' || v === null) return false;
+  const f = v as { v?: unknown; servers?: unknown };
+  return f.v === 1 && typeof f.servers === 'object' && f.servers !== null && !Array.isArray(f.servers);
+}
