@@ -140,11 +140,16 @@ export function editFindings(f: FieldContext, edits: readonly Edit[], toOriginal
 
 export const TRUNCATION_PREFIX = '[truncated by switchboard: ';
 
-/** Cuts at the budget without splitting a surrogate pair, and says how much went and what it hashed to. */
+/**
+ * Cuts so that text plus marker fit the budget, without splitting a surrogate pair, and says how
+ * much went and what the full original hashed to.
+ */
 export function truncate(text: string, budget: number, fullOriginal: string): { text: string; removedChars: number } {
-  let cut = budget;
+  const hash = sha256(fullOriginal);
+  const markerLength = `${TRUNCATION_PREFIX}${text.length} chars, ${hash}]`.length;
+  let cut = Math.max(0, budget - markerLength);
   const code = text.charCodeAt(cut - 1);
   if (code >= 0xd800 && code <= 0xdbff) cut -= 1;
   const removedChars = text.length - cut;
-  return { text: `${text.slice(0, cut)}${TRUNCATION_PREFIX}${removedChars} chars, ${sha256(fullOriginal)}]`, removedChars };
+  return { text: `${text.slice(0, cut)}${TRUNCATION_PREFIX}${removedChars} chars, ${hash}]`, removedChars };
 }
