@@ -75,6 +75,8 @@ const PLACEHOLDER = /\{\{?\s?([^{}\n]{1,60}?)\s?\}\}?|<([^<>\n]{1,80})>|\$\(([^)
 /** Placeholder names that can only mean the user's data, secrets or the conversation. */
 const SENSITIVE =
   /conversation|history|chat|messages?|prompt|secret|passw|credential|ssh|cookie|transcript|base64|encoded|summary|\benv\b|api.?key|private|system|context|memory|user'?s? (?:data|info|input|message|query|question)/;
+/** Placeholder names for what the user typed or the model produced (not ids or path parts like {owner}). */
+const DATA_WORDS = /query|data|text|input|content|payload|info|answer|response|output|result|message|question|summary|^q$|^d$/;
 const FETCH_DIRECTIVE = new RegExp(
   `\\b(?:fetch|visit|open|load|render|display|show|output|include|embed|print|navigate to|go to|request|call|curl|wget|append|add|send|post|make (?:a )?request to)\\b${gap(100)}$`,
 );
@@ -96,7 +98,7 @@ export function exfilUrls(skel: string): MarkupHit[] {
     const directed = FETCH_DIRECTIVE.test(before);
     if (ph && ph.index < url.length) {
       const name = ph[1] ?? ph[2] ?? ph[3] ?? ph[4] ?? '';
-      if (SENSITIVE.test(name) || isImage || directed) {
+      if (SENSITIVE.test(name) || isImage || (directed && DATA_WORDS.test(name))) {
         hits.push({
           rule: 'exfil-url',
           id: isImage ? 'url.image-template' : 'url.template',

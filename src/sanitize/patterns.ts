@@ -74,7 +74,7 @@ export const CONV_TARGET = [
   "(?:your|the assistant's|the model's|the current|the original) (?:system prompt|system message|system instructions|initial instructions|hidden instructions)",
   '(?:the )?system prompt (?:you (?:were|are) given|above)',
   'everything (?:the user|you) (?:said|wrote|typed|know|have seen)',
-  '(?:results?|outputs?|responses?) (?:of|from) (?:all|every|other|previous|prior) (?:tools?|tool calls|function calls)',
+  '(?:results?|outputs?|responses?) (?:of|from) (?:(?:all|every|other|previous|prior) ){1,2}(?:tools?|tool calls|function calls)',
   '(?:all|every|other|previous) tool (?:results|outputs|responses)',
 ].map((s) => `\\b${s}\\b`).join('|');
 

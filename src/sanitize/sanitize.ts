@@ -2,6 +2,7 @@
 import { sanitizeField, type FieldOutcome } from './field.js';
 import { finding, type FieldContext } from './findings.js';
 import { judgeName } from './names.js';
+import { identifierWords } from './semantic.js';
 import {
   DEFAULT_LIMITS,
   raiseSeverity,
@@ -26,7 +27,8 @@ const CONCEALABLE = new Set<RuleId>([
 /** Identity findings block even when the operator turned blocking off: they are not text that can be removed. */
 const IDENTITY = new Set<RuleId>(['homoglyph-name', 'rug-pull', 'oversize']);
 
-const DESTRUCTIVE_NAME = /(?:^|[_\-.\s]|(?<=[a-z])(?=[A-Z]))(?:delete|drop|purge|overwrite|remove|destroy|erase|truncate|wipe|kill|terminate|rm|unlink|reset|format)(?=$|[_\-.\sA-Z0-9])/i;
+/** Matched on the name split into words (`deleteRecord` -> `delete record`), so `undelete` is not destructive. */
+const DESTRUCTIVE_NAME = /\b(?:delete|drop|purge|overwrite|remove|destroy|erase|truncate|wipe|kill|terminate|rm|unlink|reset|format)\b/i;
 const DESTRUCTIVE_TEXT = /^\s*(?:permanently )?(?:deletes|drops|purges|overwrites|removes|destroys|erases|truncates|wipes|kills|terminates)\b/i;
 
 export function sanitizeEntity<T>(kind: EntityKind, entity: T, ctx: SanitizeContext): SanitizeResult<T> {
@@ -98,7 +100,7 @@ function annotationFindings(entity: unknown): Finding[] {
   if (!isObject(ann)) return [];
   const name = typeof entity['name'] === 'string' ? entity['name'] : '';
   const description = typeof entity['description'] === 'string' ? entity['description'] : '';
-  if (!DESTRUCTIVE_NAME.test(name) && !DESTRUCTIVE_TEXT.test(description)) return [];
+  if (!DESTRUCTIVE_NAME.test(identifierWords(name)) && !DESTRUCTIVE_TEXT.test(description)) return [];
   const out: Finding[] = [];
   for (const [key, lie] of [['readOnlyHint', true], ['destructiveHint', false]] as const) {
     if (ann[key] !== lie) continue;
