@@ -118,7 +118,8 @@ export function sanitizeField(slot: Slot, opts: FieldOptions): FieldOutcome {
   }
 
   const c = ctx();
-  if (stripped.removals.length > 0 && slot.cls !== 'name') {
+  // A tool's or prompt's own name is judged whole by judgeName (homoglyph-name); other names here.
+  if (stripped.removals.length > 0 && !(slot.cls === 'name' && slot.pointer === '/name')) {
     findings.push(...stripFindings(c, stripped.removals, rewritable ? 'strip' : 'block', where));
   }
   findings.push(...editFindings(c, neutral.edits, strippedToOriginal));

@@ -81,7 +81,7 @@ function withinOneEdit(a: string, b: string): boolean {
 
 /** MCP tool/prompt names: `[A-Za-z0-9_.-]`. */
 const MCP_NAME = /^[A-Za-z0-9_.-]+$/;
-const PRINTABLE_ASCII = /^[\x21-\x7e]*$/;
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
 export interface NameHit {
   readonly rule: 'homoglyph-name' | 'lookalike-name' | 'name-collision';
