@@ -39,7 +39,7 @@ export async function createSwitchboard(config: SwitchboardConfig, options: Swit
   });
   const address = front.server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
-  const url = `http://${host}:${address.port}`;
+  const url = `${config.listen.tls === undefined ? 'http' : 'https'}://${host}:${address.port}`;
   log.child({ component: 'http' }).info({ url, servers: core.catalog.serverNames() }, 'listening');
 
   let closing: Promise<void> | undefined;

@@ -75,8 +75,8 @@ export class SwitchboardCore {
   }
 
   /** A new client session bound to a view, or undefined when the session limit is reached. */
-  openSession(transport: TransportKind, scope: ViewScope, channel: SessionChannel, protocolVersion: string): Session | undefined {
-    const session = this.sessions.create(transport, scope, channel, protocolVersion);
+  openSession(transport: TransportKind, scope: ViewScope, channel: SessionChannel, protocolVersion: string, principal: string): Session | undefined {
+    const session = this.sessions.create(transport, scope, channel, protocolVersion, principal);
     if (session !== undefined) this.catalog.attach(scope);
     return session;
   }

@@ -5,21 +5,33 @@ import { tryStringify, type JsonObject } from '../jsonrpc/messages.js';
 import type { ListKind, ServerIdentity, ServerLists } from '../upstream/types.js';
 import { assignNames, type NamingRule } from './names.js';
 import { compileTemplate, type CompiledTemplate } from './uri-template.js';
+import { SHOW_ALL, applyBudget, type ToolCost, type ViewPolicy } from './view-policy.js';
+import { estimateToolTokens } from './token-estimate.js';
 
-/** Which servers a view shows and whether names carry the server prefix. */
+/** Which servers a view shows, whether names carry the server prefix, and the session's filter. */
 export interface ViewScope {
   /** Cache key; equal keys mean equal views. */
   readonly key: string;
+  /** The endpoint's key without the filter: `*` or `s:<server>`; a session belongs to one endpoint. */
+  readonly endpoint: string;
   /** Servers shown, or undefined for all enabled servers. */
   readonly servers: ReadonlySet<string> | undefined;
   readonly prefixed: boolean;
+  readonly policy: ViewPolicy;
 }
 
-export const AGGREGATE_SCOPE: ViewScope = { key: '*', servers: undefined, prefixed: true };
+export const AGGREGATE_SCOPE: ViewScope = { key: '*', endpoint: '*', servers: undefined, prefixed: true, policy: SHOW_ALL };
 
 /** One server alone, names as the server wrote them (SPEC "Endpoints": /s/<server>/...). */
 export function serverScope(server: string): ViewScope {
-  return { key: `s:${server}`, servers: new Set([server]), prefixed: false };
+  const key = `s:${server}`;
+  return { key, endpoint: key, servers: new Set([server]), prefixed: false, policy: SHOW_ALL };
+}
+
+/** An endpoint's scope narrowed by a session's filter; views are cached per resulting key. */
+export function narrowScope(scope: ViewScope, policy: ViewPolicy): ViewScope {
+  if (policy.key === SHOW_ALL.key) return scope;
+  return { ...scope, key: `${scope.endpoint}|${policy.key}`, policy };
 }
 
 export interface Route {
@@ -66,6 +78,8 @@ export class Catalog {
   private prefixedPrompts = new Map<string, NamedItem[]>();
   private readonly views = new Map<string, { view: View; refs: number }>();
   private templates: Array<{ server: string; pattern: CompiledTemplate }> = [];
+  /** Estimated tokens per client-facing definition, computed once per listing (budgets, `tools`, `check`). */
+  private readonly tokenCache = new WeakMap<JsonObject, number>();
   private resourceOwners = new Map<string, string>();
 
   constructor(
@@ -227,28 +241,44 @@ export class Catalog {
     return named;
   }
 
+  /** Estimated model-context tokens of a client-facing tool definition, cached per definition. */
+  tokensOf(definition: JsonObject): number {
+    let tokens = this.tokenCache.get(definition);
+    if (tokens === undefined) this.tokenCache.set(definition, (tokens = estimateToolTokens(definition)));
+    return tokens;
+  }
+
   private build(scope: ViewScope): View {
-    const servers = [...this.servers.keys()].filter((name) => scope.servers === undefined || scope.servers.has(name));
+    const policy = scope.policy;
+    const servers = [...this.servers.keys()].filter((name) => (scope.servers === undefined || scope.servers.has(name)) && policy.allowsServer(name));
     const tools: JsonObject[] = [];
     const prompts: JsonObject[] = [];
     const resources: JsonObject[] = [];
     const resourceTemplates: JsonObject[] = [];
     const toolRoutes = new Map<string, Route>();
     const promptRoutes = new Map<string, Route>();
+    const allowed = policy === SHOW_ALL ? undefined : this.allowedTools(servers, policy, scope);
     for (const server of servers) {
       const entry = this.servers.get(server);
       if (entry?.lists === undefined) continue;
+      const prefixedTools = this.prefixedTools.get(server) ?? [];
+      const prefixedPrompts = this.prefixedPrompts.get(server) ?? [];
       const [namedTools, namedPrompts] = scope.prefixed
-        ? [this.prefixedTools.get(server) ?? [], this.prefixedPrompts.get(server) ?? []]
+        ? [prefixedTools, prefixedPrompts]
         : [
             this.nameItems(server, { prefix: '', maxLength: this.config.namespace.maxLength }, visibleTools(entry.lists.tools, entry.identity), new Set()),
             this.nameItems(server, { prefix: '', maxLength: this.config.namespace.maxLength }, entry.lists.prompts, new Set()),
           ];
+      // Filters speak namespaced names everywhere, so one profile means the same on /mcp and /s/<server>/mcp.
+      const toolName = scope.prefixed ? undefined : namespacedNames(prefixedTools);
+      const promptName = scope.prefixed ? undefined : namespacedNames(prefixedPrompts);
       for (const item of namedTools) {
+        if (allowed !== undefined && !allowed.has(toolName?.get(item.original) ?? item.emitted)) continue;
         tools.push(item.definition);
         toolRoutes.set(item.emitted, { server, original: item.original });
       }
       for (const item of namedPrompts) {
+        if (policy !== SHOW_ALL && !policy.allowsPrompt(promptName?.get(item.original) ?? item.emitted, server)) continue;
         prompts.push(item.definition);
         promptRoutes.set(item.emitted, { server, original: item.original });
       }
@@ -263,6 +293,26 @@ export class Catalog {
     };
     return { scope, servers, tools, prompts, resources, resourceTemplates, toolRoutes, promptRoutes, signatures };
   }
+
+  /** Namespaced names of the tools a policy lets through, after its tool budget (config order). */
+  private allowedTools(servers: readonly string[], policy: ViewPolicy, scope: ViewScope): Set<string> {
+    const costs: ToolCost[] = [];
+    for (const server of servers) {
+      for (const item of this.prefixedTools.get(server) ?? []) costs.push({ name: item.emitted, server, tokens: this.tokensOf(item.definition) });
+    }
+    const budget = applyBudget(policy, costs);
+    if (budget.leftOut.length > 0) {
+      this.log.info(
+        { view: scope.key, policy: policy.label, kept: budget.kept.length, tokens: budget.tokens, leftOut: budget.leftOut },
+        'tool budget reached: tools left out of a view',
+      );
+    }
+    return new Set(budget.kept);
+  }
+}
+
+function namespacedNames(items: readonly NamedItem[]): Map<string, string> {
+  return new Map(items.map((item) => [item.original, item.emitted]));
 }
 
 /**

@@ -2,9 +2,11 @@
 // `?tools=` on the endpoint URL (SPEC "Endpoints"), plus the tool budget of a profile.
 
 import type { NameRule, ProfileConfig, SwitchboardConfig } from '../config/types.js';
+import type { ViewPolicy } from '../catalog/view-policy.js';
 import { compileGlobs, type NameMatcher } from './glob.js';
 
 export { compileGlob, compileGlobs, type NameMatcher } from './glob.js';
+export { applyBudget, type BudgetResult, type ToolCost } from '../catalog/view-policy.js';
 
 /** The three lists a profile rules over. */
 export type Kind = 'tools' | 'prompts' | 'servers';
@@ -33,7 +35,7 @@ interface CompiledRule {
 }
 
 /** What one session may see. Build with resolveViewFilter; equal filters have equal keys. */
-export class ViewFilter {
+export class ViewFilter implements ViewPolicy {
   /** Canonical: two filters with the same key show the same view, so views can be cached by it. */
   readonly key: string;
   /** How the filter came about, for logs: `profile reader, ?tools=fs__*`. */
@@ -197,46 +199,4 @@ export function resolveViewFilter(
     label.push(`?tools=${globs.join(',')}`);
   }
   return { ok: true, filter: new ViewFilter(parts, label.length === 0 ? 'everything' : label.join(', ')) };
-}
-
-/** One tool of the full catalog, in config order (servers as configured, each server's own order). */
-export interface ToolCost {
-  readonly name: string;
-  readonly server: string;
-  /** Estimated model-context tokens of its definition (catalog/token-estimate.ts). */
-  readonly tokens: number;
-}
-
-export interface BudgetResult {
-  /** Names shown, in the order given. */
-  readonly kept: readonly string[];
-  /** Allowed names the caps left out, in the order given, for one log line per view. */
-  readonly leftOut: readonly string[];
-  /** Estimated tokens of the kept tools. */
-  readonly tokens: number;
-}
-
-/**
- * Keeps allowed tools in the order given until maxTools or maxTokens would be passed; from the
- * first tool that does not fit on, every allowed tool is left out. A prefix, not a best fit: what
- * a view shows then depends only on order, and a small tool late in the config never displaces
- * an earlier one when a definition grows.
- */
-export function applyBudget(filter: ViewFilter, tools: readonly ToolCost[]): BudgetResult {
-  const kept: string[] = [];
-  const leftOut: string[] = [];
-  let tokens = 0;
-  for (const tool of tools) {
-    if (!filter.allowsTool(tool.name, tool.server)) continue;
-    const full =
-      leftOut.length > 0 ||
-      (filter.maxTools !== undefined && kept.length >= filter.maxTools) ||
-      (filter.maxTokens !== undefined && tokens + tool.tokens > filter.maxTokens);
-    if (full) leftOut.push(tool.name);
-    else {
-      kept.push(tool.name);
-      tokens += tool.tokens;
-    }
-  }
-  return { kept, leftOut, tokens };
 }

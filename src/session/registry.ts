@@ -28,11 +28,11 @@ export class SessionRegistry {
   }
 
   /** A new session, or undefined when the limit is reached. */
-  create(transport: TransportKind, scope: ViewScope, channel: SessionChannel, protocolVersion: string): Session | undefined {
+  create(transport: TransportKind, scope: ViewScope, channel: SessionChannel, protocolVersion: string, principal: string): Session | undefined {
     if (this.sessions.size >= this.options.maxSessions) return undefined;
     // 128 random bits, base64url: unguessable and visible ASCII (transports.mdx, session management).
     const id = randomBytes(16).toString('base64url');
-    const session = new Session(id, transport, scope, channel, protocolVersion);
+    const session = new Session(id, transport, scope, channel, protocolVersion, principal);
     this.sessions.set(id, session);
     let peers = this.byScope.get(scope.key);
     if (peers === undefined) this.byScope.set(scope.key, (peers = new Set()));

@@ -58,6 +58,8 @@ export class Session implements Caller {
     readonly scope: ViewScope,
     private readonly channel: SessionChannel,
     protocolVersion: string,
+    /** Who opened it (a token's name, or `anonymous`): only the same identity may use the session id. */
+    readonly principal: string,
   ) {
     this.key = id;
     this.protocolVersion = protocolVersion;

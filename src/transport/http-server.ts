@@ -1,5 +1,7 @@
 // The one HTTP server: routes paths to the MCP endpoints and the health probes, applies Origin/Host checks.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { STATUS_CODES, createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
+import { readFileSync } from 'node:fs';
 import type { Duplex } from 'node:stream';
 import type { Logger } from '../log.js';
 import { ErrorCode } from '../jsonrpc/messages.js';
@@ -9,6 +11,7 @@ import { StreamableHttp, KEEPALIVE_MS } from './streamable-http.js';
 import { LegacySse } from './legacy-sse.js';
 import { WebSocketDoor } from './websocket.js';
 import { originPolicy, refusal, type OriginPolicy } from './origin.js';
+import { AccessControl, sendUnauthorized, unauthorizedUpgrade } from './access.js';
 import { sendError, sendText } from './http-util.js';
 import { healthReport } from '../ops/health.js';
 
@@ -40,11 +43,13 @@ const CORS_HEADERS = {
 } as const;
 
 export class HttpFrontDoor {
-  readonly server: Server;
+  /** Plain HTTP, or HTTPS when `listen.tls` names a certificate and key. */
+  readonly server: Server | HttpsServer;
   readonly streamable: StreamableHttp;
   readonly legacySse: LegacySse;
   readonly websocket: WebSocketDoor;
   private readonly policy: OriginPolicy;
+  private readonly access: AccessControl;
   private readonly scopes = new Map<string, ViewScope>();
   private readonly keepAliveTimer: NodeJS.Timeout;
 
@@ -52,16 +57,19 @@ export class HttpFrontDoor {
     private readonly core: SwitchboardCore,
     private readonly log: Logger,
   ) {
-    this.policy = originPolicy(core.config.listen.host, core.config.allowedOrigins);
-    this.streamable = new StreamableHttp(core, log.child({ transport: 'streamable-http' }));
-    this.legacySse = new LegacySse(core, log.child({ transport: 'sse' }));
+    this.policy = originPolicy(core.config.listen, core.config.allowedOrigins);
+    this.access = new AccessControl(core.config);
+    this.streamable = new StreamableHttp(core, this.access, log.child({ transport: 'streamable-http' }));
+    this.legacySse = new LegacySse(core, this.access, log.child({ transport: 'sse' }));
     this.websocket = new WebSocketDoor(core, log.child({ transport: 'websocket' }));
     // An SSE or WebSocket session lives exactly as long as its connection; only Streamable HTTP ones idle.
     core.setBusyProbe((session) => session.transport !== 'streamable-http' || this.streamable.isBusy(session));
     this.keepAliveTimer = setInterval(() => this.legacySse.keepAlive(), KEEPALIVE_MS);
     this.keepAliveTimer.unref();
     for (const name of core.catalog.serverNames()) this.scopes.set(name, serverScope(name));
-    this.server = createServer({ keepAliveTimeout: 65_000 }, (req, res) => {
+    const tls = core.config.listen.tls;
+    const options = { keepAliveTimeout: 65_000 };
+    const handler = (req: IncomingMessage, res: ServerResponse): void => {
       try {
         this.route(req, res);
       } catch (error) {
@@ -70,7 +78,9 @@ export class HttpFrontDoor {
         if (!res.headersSent) sendError(res, 500, ErrorCode.InternalError, 'Internal error');
         else res.destroy();
       }
-    });
+    };
+    // The files were checked when the config loaded; read here so a renewed certificate is picked up on restart.
+    this.server = tls === undefined ? createServer(options, handler) : createHttpsServer({ ...options, cert: readFileSync(tls.cert), key: readFileSync(tls.key) }, handler);
     // Long tool calls hold a request open for minutes; Node's 5-minute default would cut them.
     this.server.requestTimeout = 0;
     this.server.on('upgrade', (req, socket: Duplex, head: Buffer) => this.upgrade(req, socket, head));
@@ -92,7 +102,19 @@ export class HttpFrontDoor {
       socket.end(`HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
       return;
     }
-    this.websocket.upgrade(req, socket, head, endpoint.scope);
+    const auth = this.access.authenticate(req);
+    if (!auth.ok) {
+      this.log.warn({ reason: auth.reason, path: pathOf(req.url) }, 'WebSocket upgrade unauthorized');
+      socket.end(unauthorizedUpgrade(auth));
+      return;
+    }
+    const scope = this.access.scopeFor(endpoint.scope, auth.identity, req.url);
+    if (!scope.ok) {
+      const body = JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: ErrorCode.InvalidRequest, message: scope.message } });
+      socket.end(`HTTP/1.1 ${scope.status} ${STATUS_CODES[scope.status] ?? ''}\r\ncontent-type: application/json\r\nconnection: close\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+      return;
+    }
+    this.websocket.upgrade(req, socket, head, scope.scope, auth.identity.name);
   }
 
   private route(req: IncomingMessage, res: ServerResponse): void {
@@ -123,22 +145,31 @@ export class HttpFrontDoor {
         return;
       }
     }
+    if (endpoint.kind === 'ws') {
+      res.setHeader('upgrade', 'websocket');
+      sendText(res, 426, 'This endpoint speaks WebSocket (subprotocol mcp)\n');
+      return;
+    }
+    const auth = this.access.authenticate(req);
+    if (!auth.ok) {
+      // Never the header itself: it may be a mistyped real token.
+      this.log.warn({ reason: auth.reason, path }, 'request unauthorized');
+      sendUnauthorized(res, auth);
+      return;
+    }
+    const identity = auth.identity;
     switch (endpoint.kind) {
       case 'mcp':
-        this.streamable.handle(req, res, endpoint.scope);
+        this.streamable.handle(req, res, endpoint.scope, identity);
         return;
       case 'sse':
-        this.legacySse.open(req, res, endpoint.scope, `${endpoint.base}/messages`);
+        this.legacySse.open(req, res, endpoint.scope, identity, `${endpoint.base}/messages`);
         return;
       case 'messages':
-        this.legacySse.post(req, res, endpoint.scope, new URLSearchParams(url.slice(path.length + 1))).catch((error: unknown) => {
+        this.legacySse.post(req, res, endpoint.scope, identity, new URLSearchParams(url.slice(path.length + 1))).catch((error: unknown) => {
           this.log.error({ err: error instanceof Error ? error.message : String(error) }, 'SSE POST handler failed');
           if (!res.headersSent) sendError(res, 500, ErrorCode.InternalError, 'Internal error');
         });
-        return;
-      case 'ws':
-        res.setHeader('upgrade', 'websocket');
-        sendText(res, 426, 'This endpoint speaks WebSocket (subprotocol mcp)\n');
         return;
     }
   }

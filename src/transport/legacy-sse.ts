@@ -3,6 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../log.js';
 import { ErrorCode, classify, encode, errorResponse, type JsonRpcMessage } from '../jsonrpc/messages.js';
 import type { ViewScope } from '../catalog/catalog.js';
+import type { AccessControl, Identity } from './access.js';
 import type { SwitchboardCore } from '../switchboard.js';
 import type { Session, SessionChannel } from '../session/session.js';
 import { NO_BODY, SSE_HEADERS, readJsonBody, sendError, sendText } from './http-util.js';
@@ -45,6 +46,7 @@ export class LegacySse {
 
   constructor(
     private readonly core: SwitchboardCore,
+    private readonly access: AccessControl,
     private readonly log: Logger,
   ) {}
 
@@ -53,19 +55,25 @@ export class LegacySse {
   }
 
   /** GET <base>/sse: opens a session and tells the client where to POST (the `endpoint` event). */
-  open(req: IncomingMessage, res: ServerResponse, scope: ViewScope, messagesPath: string): void {
+  open(req: IncomingMessage, res: ServerResponse, endpoint: ViewScope, identity: Identity, messagesPath: string): void {
     if (req.method !== 'GET') {
       // A client trying Streamable HTTP first must see 404/405 to fall back to SSE (transports.mdx, backwards compatibility).
       res.setHeader('allow', 'GET');
       sendText(res, req.method === 'POST' ? 404 : 405, 'This is the legacy SSE endpoint: GET it, then POST to the endpoint it names\n');
       return;
     }
+    const access = this.access.scopeFor(endpoint, identity, req.url);
+    if (!access.ok) {
+      sendError(res, access.status, ErrorCode.InvalidRequest, access.message);
+      return;
+    }
+    const scope = access.scope;
     let session: Session | undefined;
     const channel: SseChannel = new SseChannel(res, () => {
       this.log.warn({ session: session?.id }, 'SSE reader is not keeping up; closing its session');
       if (session !== undefined) this.core.closeSession(session, 'client not reading');
     }, () => this.live.delete(channel));
-    session = this.core.openSession('sse', scope, channel, LEGACY_VERSION);
+    session = this.core.openSession('sse', scope, channel, LEGACY_VERSION, identity.name);
     if (session === undefined) {
       sendError(res, 503, ErrorCode.Overloaded, 'Too many sessions; try again later');
       return;
@@ -75,7 +83,7 @@ export class LegacySse {
     res.writeHead(200, SSE_HEADERS);
     // Relative, so it resolves against whatever host and scheme the client reached us by.
     res.write(`event: endpoint\ndata: ${messagesPath}?sessionId=${encodeURIComponent(opened.id)}\n\n`);
-    this.log.info({ session: opened.id, scope: scope.key }, 'SSE session opened');
+    this.log.info({ session: opened.id, scope: scope.endpoint, identity: identity.name, view: scope.policy.label }, 'SSE session opened');
     res.on('close', () => {
       this.live.delete(channel);
       this.core.closeSession(opened, 'SSE stream closed');
@@ -83,7 +91,7 @@ export class LegacySse {
   }
 
   /** POST <base>/messages?sessionId=: one client message (or a batch); answers come on the SSE stream. */
-  async post(req: IncomingMessage, res: ServerResponse, scope: ViewScope, query: URLSearchParams): Promise<void> {
+  async post(req: IncomingMessage, res: ServerResponse, endpoint: ViewScope, identity: Identity, query: URLSearchParams): Promise<void> {
     if (req.method !== 'POST') {
       res.setHeader('allow', 'POST');
       sendError(res, 405, ErrorCode.InvalidRequest, 'Method not allowed');
@@ -95,7 +103,7 @@ export class LegacySse {
       return;
     }
     const session = this.core.sessions.get(id);
-    if (session === undefined || session.transport !== 'sse' || session.scope.key !== scope.key) {
+    if (session === undefined || session.transport !== 'sse' || session.scope.endpoint !== endpoint.endpoint || !this.access.owns(session, identity)) {
       sendError(res, 404, ErrorCode.InvalidRequest, 'Session not found');
       return;
     }

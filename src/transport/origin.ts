@@ -19,11 +19,17 @@ export function isLoopbackAddress(host: string): boolean {
   return LOOPBACK_HOSTNAMES.has(host) || LOOPBACK_IPV4.test(host);
 }
 
-export function originPolicy(listenHost: string, allowedOrigins: readonly string[]): OriginPolicy {
-  const wildcard = listenHost === '0.0.0.0' || listenHost === '::' || listenHost === '';
+/**
+ * Hosts a request may name: loopback names, the listen address and `listen.allowedHosts`. On a
+ * wildcard address (0.0.0.0, ::) the names a team reaches the box by are unknown unless
+ * configured, so without allowedHosts any Host passes there; auth is mandatory on such addresses.
+ */
+export function originPolicy(listen: { readonly host: string; readonly allowedHosts: readonly string[] }, allowedOrigins: readonly string[]): OriginPolicy {
+  const wildcard = listen.host === '0.0.0.0' || listen.host === '::' || listen.host === '';
   const hosts = new Set<string>(LOOPBACK_HOSTNAMES);
-  if (!wildcard) hosts.add(listenHost.toLowerCase());
-  return { allowedOrigins, allowedHosts: hosts, checkHost: !wildcard };
+  if (!wildcard) hosts.add(listen.host.includes(':') && !listen.host.startsWith('[') ? `[${listen.host.toLowerCase()}]` : listen.host.toLowerCase());
+  for (const host of listen.allowedHosts) hosts.add(host.toLowerCase());
+  return { allowedOrigins, allowedHosts: hosts, checkHost: !wildcard || listen.allowedHosts.length > 0 };
 }
 
 /** Why a request must be refused with 403, or undefined when it may proceed. */

@@ -9,6 +9,7 @@ import { SUPPORTED_PROTOCOL_VERSIONS, negotiateVersion } from '../protocol.js';
 import { HttpChannel, RequestStream } from './http-channel.js';
 import { NO_BODY, header, readJsonBody, sendError } from './http-util.js';
 import { parseEventId } from './event-log.js';
+import type { AccessControl, Identity } from './access.js';
 
 /** Idle SSE streams get a comment this often, ms: undici cuts a stream silent for 300 s (PROTOCOL.md §12). */
 export const KEEPALIVE_MS = 15_000;
@@ -20,6 +21,7 @@ export class StreamableHttp {
 
   constructor(
     private readonly core: SwitchboardCore,
+    private readonly access: AccessControl,
     private readonly log: Logger,
   ) {
     this.keepAliveTimer = setInterval(() => {
@@ -38,20 +40,21 @@ export class StreamableHttp {
     clearInterval(this.keepAliveTimer);
   }
 
-  handle(req: IncomingMessage, res: ServerResponse, scope: ViewScope): void {
+  /** `endpoint`: the scope of the URL's endpoint; `identity`: who is asking (already authenticated). */
+  handle(req: IncomingMessage, res: ServerResponse, endpoint: ViewScope, identity: Identity): void {
     switch (req.method) {
       case 'POST':
-        this.post(req, res, scope).catch((error: unknown) => {
+        this.post(req, res, endpoint, identity).catch((error: unknown) => {
           this.log.error({ err: error instanceof Error ? error.message : String(error) }, 'POST handler failed');
           if (!res.headersSent) sendError(res, 500, ErrorCode.InternalError, 'Internal error');
           else res.destroy();
         });
         return;
       case 'GET':
-        this.get(req, res, scope);
+        this.get(req, res, endpoint, identity);
         return;
       case 'DELETE':
-        this.delete(req, res, scope);
+        this.delete(req, res, endpoint, identity);
         return;
       default:
         res.setHeader('allow', 'GET, POST, DELETE');
@@ -59,7 +62,7 @@ export class StreamableHttp {
     }
   }
 
-  private async post(req: IncomingMessage, res: ServerResponse, scope: ViewScope): Promise<void> {
+  private async post(req: IncomingMessage, res: ServerResponse, endpoint: ViewScope, identity: Identity): Promise<void> {
     // Media types are case-insensitive (RFC 9110 §8.3.1).
     const contentType = (header(req, 'content-type') ?? '').toLowerCase();
     if (!contentType.includes('application/json')) {
@@ -76,7 +79,7 @@ export class StreamableHttp {
     const parsed = await readJsonBody(req, res, this.core.config.limits.maxBodyBytes);
     if (parsed === NO_BODY) return;
     if (Array.isArray(parsed)) {
-      const session = this.sessionOf(req, res, scope);
+      const session = this.sessionOf(req, res, endpoint, identity);
       if (session !== undefined) this.batch(session, parsed, res);
       return;
     }
@@ -86,10 +89,10 @@ export class StreamableHttp {
       return;
     }
     if (message.kind === 'request' && message.message.method === 'initialize') {
-      this.initialize(res, scope, message.message, acceptsSse);
+      this.initialize(req, res, endpoint, identity, message.message, acceptsSse);
       return;
     }
-    const session = this.sessionOf(req, res, scope);
+    const session = this.sessionOf(req, res, endpoint, identity);
     if (session === undefined) return;
     const channel = this.channels.get(session) as HttpChannel;
     if (message.kind === 'notification') {
@@ -152,7 +155,13 @@ export class StreamableHttp {
     for (const request of requests) this.core.router.handleRequest(session, request);
   }
 
-  private initialize(res: ServerResponse, scope: ViewScope, request: JsonRpcRequest, acceptsSse: boolean): void {
+  private initialize(req: IncomingMessage, res: ServerResponse, endpoint: ViewScope, identity: Identity, request: JsonRpcRequest, acceptsSse: boolean): void {
+    const access = this.access.scopeFor(endpoint, identity, req.url);
+    if (!access.ok) {
+      sendError(res, access.status, ErrorCode.InvalidRequest, access.message, request.id);
+      return;
+    }
+    const scope = access.scope;
     const version = negotiateVersion(request.params?.protocolVersion);
     let opened: Session | undefined;
     const channel: HttpChannel = new HttpChannel(
@@ -160,7 +169,7 @@ export class StreamableHttp {
       () => opened?.protocolVersion ?? version,
       () => this.live.delete(channel),
     );
-    const session = this.core.openSession('streamable-http', scope, channel, version);
+    const session = this.core.openSession('streamable-http', scope, channel, version, identity.name);
     opened = session;
     if (session === undefined) {
       sendError(res, 503, ErrorCode.Overloaded, 'Too many sessions; try again later', request.id);
@@ -169,7 +178,10 @@ export class StreamableHttp {
     this.channels.set(session, channel);
     this.live.add(channel);
     res.setHeader('mcp-session-id', session.id);
-    this.log.info({ session: session.id, scope: scope.key, client: request.params?.clientInfo, protocolVersion: version }, 'session opened');
+    this.log.info(
+      { session: session.id, scope: scope.endpoint, identity: identity.name, view: scope.policy.label, client: request.params?.clientInfo, protocolVersion: version },
+      'session opened',
+    );
     this.track(channel, request, res, acceptsSse);
     this.core.router.handleRequest(session, request);
   }
@@ -182,12 +194,12 @@ export class StreamableHttp {
     res.on('close', () => channel.detach(id, stream, res));
   }
 
-  private get(req: IncomingMessage, res: ServerResponse, scope: ViewScope): void {
+  private get(req: IncomingMessage, res: ServerResponse, endpoint: ViewScope, identity: Identity): void {
     if (!(header(req, 'accept') ?? '').toLowerCase().includes('text/event-stream')) {
       sendError(res, 406, ErrorCode.InvalidRequest, 'Accept must include text/event-stream');
       return;
     }
-    const session = this.sessionOf(req, res, scope);
+    const session = this.sessionOf(req, res, endpoint, identity);
     if (session === undefined) return;
     const channel = this.channels.get(session) as HttpChannel;
     const lastEventId = header(req, 'last-event-id');
@@ -211,8 +223,8 @@ export class StreamableHttp {
     channel.attachGetStream(res);
   }
 
-  private delete(req: IncomingMessage, res: ServerResponse, scope: ViewScope): void {
-    const session = this.sessionOf(req, res, scope);
+  private delete(req: IncomingMessage, res: ServerResponse, endpoint: ViewScope, identity: Identity): void {
+    const session = this.sessionOf(req, res, endpoint, identity);
     if (session === undefined) return;
     this.log.info({ session: session.id }, 'session closed by client');
     this.core.closeSession(session, 'deleted by client');
@@ -220,15 +232,15 @@ export class StreamableHttp {
   }
 
   /** The request's session, or undefined after answering 400 (no id), 404 (unknown) or 400 (bad version). */
-  private sessionOf(req: IncomingMessage, res: ServerResponse, scope: ViewScope): Session | undefined {
+  private sessionOf(req: IncomingMessage, res: ServerResponse, endpoint: ViewScope, identity: Identity): Session | undefined {
     const id = header(req, 'mcp-session-id');
     if (id === undefined || id === '') {
       sendError(res, 400, ErrorCode.InvalidRequest, 'Bad Request: Mcp-Session-Id header is required');
       return undefined;
     }
     const session = this.core.sessions.get(id);
-    // A session opened on another endpoint is as unknown here as a made-up one.
-    if (session === undefined || session.transport !== 'streamable-http' || session.scope.key !== scope.key) {
+    // A session opened on another endpoint, or by another identity, is as unknown here as a made-up one.
+    if (session === undefined || session.transport !== 'streamable-http' || session.scope.endpoint !== endpoint.endpoint || !this.access.owns(session, identity)) {
       sendError(res, 404, ErrorCode.InvalidRequest, 'Session not found');
       return undefined;
     }

@@ -60,8 +60,9 @@ export class WebSocketDoor {
     this.pinger.unref();
   }
 
-  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, scope: ViewScope): void {
-    this.server.handleUpgrade(req, socket, head, (ws) => this.accept(ws, scope));
+  /** `scope`: the session's view, already resolved from the identity and the URL query. */
+  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, scope: ViewScope, principal: string): void {
+    this.server.handleUpgrade(req, socket, head, (ws) => this.accept(ws, scope, principal));
   }
 
   stop(): void {
@@ -70,20 +71,20 @@ export class WebSocketDoor {
     this.server.close();
   }
 
-  private accept(ws: WebSocket, scope: ViewScope): void {
+  private accept(ws: WebSocket, scope: ViewScope, principal: string): void {
     let session: Session | undefined;
     const channel = new SocketChannel(ws, () => {
       this.log.warn({ session: session?.id }, 'WebSocket reader is not keeping up; closing its session');
       ws.close(CLOSE_POLICY, 'not reading');
     });
-    session = this.core.openSession('websocket', scope, channel, LEGACY_VERSION);
+    session = this.core.openSession('websocket', scope, channel, LEGACY_VERSION, principal);
     if (session === undefined) {
       ws.close(CLOSE_GOING_AWAY, 'too many sessions');
       return;
     }
     const opened = session;
     this.alive.add(ws);
-    this.log.info({ session: opened.id, scope: scope.key }, 'WebSocket session opened');
+    this.log.info({ session: opened.id, scope: scope.endpoint, identity: principal, view: scope.policy.label }, 'WebSocket session opened');
     ws.on('pong', () => this.alive.add(ws));
     ws.on('message', (data, isBinary) => this.onFrame(opened, ws, data, isBinary));
     ws.on('close', () => this.core.closeSession(opened, 'socket closed'));

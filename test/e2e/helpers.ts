@@ -15,9 +15,16 @@ export function fixture(name: string, extra: Record<string, unknown> = {}, env: 
   return { command: process.execPath, args: [FIXTURE], env: { FIXTURE_NAME: name, ...env }, ...extra };
 }
 
-export async function startProxy(raw: Record<string, unknown>): Promise<RunningSwitchboard> {
-  const config = resolveConfig({ listen: { host: '127.0.0.1', port: 0 }, ...raw }, { file: '<inline>', dir: ROOT });
-  const logFile = process.env.SWITCHBOARD_TEST_LOG;
+export interface StartOptions {
+  /** The environment `${VAR}` and `tokenEnv` read from (default: this process's). */
+  readonly env?: NodeJS.ProcessEnv;
+  /** Writes the proxy's debug log here (default: $SWITCHBOARD_TEST_LOG, else silent). */
+  readonly logFile?: string;
+}
+
+export async function startProxy(raw: Record<string, unknown>, options: StartOptions = {}): Promise<RunningSwitchboard> {
+  const config = resolveConfig({ listen: { host: '127.0.0.1', port: 0 }, ...raw }, { file: '<inline>', dir: ROOT }, options.env ?? process.env);
+  const logFile = options.logFile ?? process.env.SWITCHBOARD_TEST_LOG;
   const proxy = await createSwitchboard(config, {
     shutdown: { afterStdinCloseMs: 500, afterTermMs: 500 },
     ...(logFile ? { logger: createRootLogger({ level: 'debug', destination: logFile }) } : {}),
@@ -30,14 +37,18 @@ export async function startProxy(raw: Record<string, unknown>): Promise<RunningS
 }
 
 export interface ConnectOptions {
+  /** Endpoint path, query included (`/mcp?tools=fs__*`). */
   readonly path?: string;
+  /** Sent as `Authorization: Bearer <token>` on every request. */
+  readonly token?: string;
   readonly capabilities?: Record<string, unknown>;
   readonly name?: string;
 }
 
 export async function connect(proxy: RunningSwitchboard, options: ConnectOptions = {}): Promise<Client> {
   const client = new Client({ name: options.name ?? 'e2e', version: '1.0.0' }, { capabilities: options.capabilities ?? {} });
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${proxy.url}${options.path ?? '/mcp'}`)));
+  const requestInit = options.token === undefined ? undefined : { headers: { authorization: `Bearer ${options.token}` } };
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${proxy.url}${options.path ?? '/mcp'}`), { requestInit }));
   return client;
 }
 
