@@ -26,3 +26,25 @@ export function page(key: string, items: readonly JsonObject[], cursor: unknown,
   if (end < items.length) result.nextCursor = encodeCursor(end);
   return result;
 }
+
+/**
+ * Serialized pages per list: a view's lists are fixed until the catalog replaces the view (a new
+ * array), so a page is serialized once per view rather than per request; a 100-tool page is
+ * ~60 KB of JSON. Weakly keyed: a replaced view's pages go with it.
+ */
+const serializedPages = new WeakMap<readonly JsonObject[], Map<number, string>>();
+
+/**
+ * The JSON text of `page(key, items, cursor, pageSize)`, cached per list and offset. Only offsets
+ * we hand out (multiples of the page size) are cached, so a client forging cursors cannot grow it.
+ */
+export function pageText(key: string, items: readonly JsonObject[], cursor: unknown, pageSize: number): { result: JsonObject; text: string } {
+  const result = page(key, items, cursor, pageSize);
+  const offset = decodeCursor(cursor);
+  if (offset % pageSize !== 0) return { result, text: JSON.stringify(result) };
+  let pages = serializedPages.get(items);
+  if (pages === undefined) serializedPages.set(items, (pages = new Map()));
+  let text = pages.get(offset);
+  if (text === undefined) pages.set(offset, (text = JSON.stringify(result)));
+  return { result, text };
+}

@@ -17,7 +17,7 @@ import { LOG_LEVELS, type LogLevel, type Session } from '../session/session.js';
 import { SWITCHBOARD_INFO, negotiateVersion } from '../protocol.js';
 import type { Upstreams } from './upstreams.js';
 import type { Subscriptions } from './subscriptions.js';
-import { page } from './lists.js';
+import { pageText } from './lists.js';
 
 type Handler = (session: Session, request: JsonRpcRequest, view: View) => void;
 
@@ -127,8 +127,9 @@ export class Router {
   }
 
   private list(session: Session, request: JsonRpcRequest, key: string, items: readonly JsonObject[]): void {
-    const result = page(key, items, request.params?.cursor, this.config.limits.pageSize);
-    session.deliver(resultResponse(request.id, result), request.id);
+    const { result, text } = pageText(key, items, request.params?.cursor, this.config.limits.pageSize);
+    const id = request.id;
+    session.deliver(resultResponse(id, result), id, `{"jsonrpc":"2.0","id":${typeof id === 'number' ? id : JSON.stringify(id)},"result":${text}}`);
   }
 
   private setLevel(session: Session, request: JsonRpcRequest): void {
