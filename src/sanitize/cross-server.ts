@@ -45,24 +45,48 @@ function lookup(token: string, index: CatalogIndexLike, server: string, own: Rea
   return undefined;
 }
 
+interface Candidate {
+  readonly start: number;
+  readonly end: number;
+  /** Whole token, then its namespaced parts (compound), or the quoted/called word (plain). */
+  readonly tokens: readonly string[];
+  readonly servers: boolean;
+}
+
+/** Candidate names of a text, independent of the catalog (remembered for short texts). */
+const candidateMemo = new Map<string, readonly Candidate[]>();
+
+function candidates(skel: string): readonly Candidate[] {
+  const cached = skel.length <= 256 ? candidateMemo.get(skel) : undefined;
+  if (cached) return cached;
+  const found: Candidate[] = [];
+  for (const m of skel.matchAll(COMPOUND)) {
+    const token = m[0];
+    // Namespaced forms: alias__tool, alias.tool, alias/tool, alias:tool (tool part only: a host in a URL is no mention).
+    const parts = token.split(/__|[.:/]/).filter((p) => p.length >= 3 && p !== token && /[_-]/.test(p));
+    found.push({ start: m.index, end: m.index + token.length, tokens: [token, ...parts], servers: false });
+  }
+  for (const m of skel.matchAll(PLAIN)) {
+    found.push({ start: m.index, end: m.index + m[0].length, tokens: [m[1] ?? m[2] ?? m[3] ?? ''], servers: true });
+  }
+  if (skel.length <= 256) {
+    if (candidateMemo.size >= 20_000) candidateMemo.clear();
+    candidateMemo.set(skel, found);
+  }
+  return found;
+}
+
 /** Mentions of other servers' tools or servers in a shadow text. */
 export function mentions(skel: string, index: CatalogIndexLike, server: string, own: ReadonlySet<string>): Mention[] {
   const found: Mention[] = [];
-  for (const m of skel.matchAll(COMPOUND)) {
-    const token = m[0];
-    let hit = lookup(token, index, server, own, false);
-    if (!hit) {
-      // Namespaced forms: alias__tool, alias.tool, alias/tool, alias:tool (tool part only: a host in a URL is no mention).
-      for (const part of token.split(/__|[.:/]/)) {
-        if (part.length >= 3 && part !== token && /[_-]/.test(part) && (hit = lookup(part, index, server, own, false))) break;
+  for (const c of candidates(skel)) {
+    for (const token of c.tokens) {
+      const hit = lookup(token, index, server, own, c.servers);
+      if (hit) {
+        found.push({ start: c.start, end: c.end, what: hit.what });
+        break;
       }
     }
-    if (hit) found.push({ start: m.index, end: m.index + token.length, what: hit.what });
-  }
-  for (const m of skel.matchAll(PLAIN)) {
-    const word = m[1] ?? m[2] ?? m[3] ?? '';
-    const hit = lookup(word, index, server, own);
-    if (hit) found.push({ start: m.index, end: m.index + m[0].length, what: hit.what });
   }
   return found;
 }

@@ -35,14 +35,47 @@ const HIDDEN_LABEL: Record<HiddenText['kind'], string> = {
   'escape-payload': 'a terminal escape sequence',
 };
 
+const EMPTY: Finding[] = [];
+
 export function sanitizeField(slot: Slot, opts: FieldOptions): FieldOutcome {
   const value = slot.value;
   const rewritable = slot.cls === 'text';
   const identifier = slot.cls === 'key' || slot.cls === 'name';
-  const where = WHERE[slot.cls];
-
   const stripped = stripHidden(value);
   const neutral = rewritable ? neutralize(stripped.text) : { text: stripped.text, edits: [] };
+  // Semantic layer on the shadow of the full original (SANITIZE.md "Policy" 3).
+  const source = identifier ? identifierWords(value) : value;
+  const shadow = buildShadow(source);
+  const scanOpts = { parameter: slot.parameterText, identifier, server: opts.server, own: opts.own, index: opts.index };
+  const hits = scan(shadow, scanOpts);
+  const budget = rewritable && slot.budget === 'description' ? opts.limits.description : opts.limits.other;
+  const opaque = value.length >= 120 ? opaqueBlob(value, shadow.hidden) : undefined;
+  const quiet =
+    stripped.removals.length === 0 && neutral.edits.length === 0 && hits.length === 0 && shadow.hidden.length === 0 &&
+    value.length <= budget && !opaque;
+  // Nearly every field of a real catalog ends here, before any of the bookkeeping below.
+  if (quiet) return { slot, forwarded: value, findings: EMPTY, hiddenInstruction: false };
+  return report(slot, opts, { stripped, neutral, source, shadow, hits: strongestPerRule(hits), budget, opaque, scanOpts });
+}
+
+interface Analysis {
+  readonly stripped: ReturnType<typeof stripHidden>;
+  readonly neutral: ReturnType<typeof neutralize>;
+  readonly source: string;
+  readonly shadow: ReturnType<typeof buildShadow>;
+  readonly hits: Hit[];
+  readonly budget: number;
+  readonly opaque: MatchSpan | undefined;
+  readonly scanOpts: Parameters<typeof scan>[1];
+}
+
+/** The slow path: something was found or changed; build the findings and the forwarded value. */
+function report(slot: Slot, opts: FieldOptions, a: Analysis): FieldOutcome {
+  const { stripped, neutral, source, shadow, hits, scanOpts } = a;
+  const value = slot.value;
+  const rewritable = slot.cls === 'text';
+  const identifier = slot.cls === 'key' || slot.cls === 'name';
+  const where = WHERE[slot.cls];
   const stripSpans: Replaced[] = stripped.removals.map((r) => ({ start: r.start, end: r.end, length: 0 }));
   const editSpans: Replaced[] = neutral.edits.map((e) => ({ start: e.start, end: e.end, length: e.replacement.length }));
   const strippedToOriginal = (pos: number): number => {
@@ -60,12 +93,6 @@ export function sanitizeField(slot: Slot, opts: FieldOptions): FieldOutcome {
     forwarded,
     toForwarded: rewritable ? (pos) => Math.min(forwarded.length, mapOffset(editSpans, mapOffset(stripSpans, pos))) : (pos) => pos,
   });
-
-  // Semantic layer on the shadow of the full original (SANITIZE.md "Policy" 3).
-  const source = identifier ? identifierWords(value) : value;
-  const shadow = buildShadow(source);
-  const scanOpts = { parameter: slot.parameterText, identifier, server: opts.server, own: opts.own, index: opts.index };
-  const hits = strongestPerRule(scan(shadow, scanOpts));
   let mapped: MappedShadow | undefined;
   const toOriginal = (h: Hit): MatchSpan => {
     if (identifier) return { start: 0, end: value.length, pattern: h.id };
@@ -109,7 +136,7 @@ export function sanitizeField(slot: Slot, opts: FieldOptions): FieldOutcome {
     spans.sort((a, b) => b.start - a.start);
     for (const s of spans) forwarded = forwarded.slice(0, s.start) + BLOCK_REMOVED_MARKER + forwarded.slice(s.end);
   }
-  const budget = slot.budget === 'description' ? opts.limits.description : opts.limits.other;
+  const budget = a.budget;
   let truncatedChars = 0;
   if (rewritable && forwarded.length > budget) {
     const t = truncate(forwarded, budget, value);
@@ -135,7 +162,7 @@ export function sanitizeField(slot: Slot, opts: FieldOptions): FieldOutcome {
   for (const h of hiddenFindings) {
     findings.push(finding(c, h.rule, 'critical', 'block', h.span, h.reason, { decoded: h.decoded }));
   }
-  const opaque = opaqueBlob(value, shadow.hidden);
+  const opaque = a.opaque;
   if (opaque) findings.push(finding(c, 'encoded-payload', 'low', 'flag', opaque, `contains an opaque encoded blob of ${opaque.end - opaque.start} chars`));
   if (truncatedChars > 0) {
     const reason = `${where} over ${budget} chars, truncated`;

@@ -31,10 +31,24 @@ const IDENTITY = new Set<RuleId>(['homoglyph-name', 'rug-pull', 'oversize']);
 const DESTRUCTIVE_NAME = /\b(?:delete|drop|purge|overwrite|remove|destroy|erase|truncate|wipe|kill|terminate|rm|unlink|reset|format)\b/i;
 const DESTRUCTIVE_TEXT = /^\s*(?:permanently )?(?:deletes|drops|purges|overwrites|removes|destroys|erases|truncates|wipes|kills|terminates)\b/i;
 
+/** A server's own names, lower-cased once per set (a catalog passes the same set for all its tools). */
+const lowered = new WeakMap<ReadonlySet<string>, ReadonlySet<string>>();
+const NO_NAMES: ReadonlySet<string> = new Set();
+
+function lowerNames(names: ReadonlySet<string> | undefined): ReadonlySet<string> {
+  if (!names) return NO_NAMES;
+  let out = lowered.get(names);
+  if (!out) {
+    out = new Set([...names].map((n) => n.toLowerCase()));
+    lowered.set(names, out);
+  }
+  return out;
+}
+
 export function sanitizeEntity<T>(kind: EntityKind, entity: T, ctx: SanitizeContext): SanitizeResult<T> {
   const limits = { ...DEFAULT_LIMITS, ...(ctx.limits ?? {}) };
   const blocking = ctx.blocking !== false;
-  const own = new Set([...(ctx.ownToolNames ?? [])].map((n) => n.toLowerCase()));
+  const own = lowerNames(ctx.ownToolNames);
   const fieldOpts = { server: ctx.server, own, index: ctx.otherServers, limits, blocking };
 
   const outcomes: FieldOutcome[] = slotsOf(kind, entity).map((slot) => sanitizeField(slot, fieldOpts));

@@ -35,23 +35,50 @@ const NON_ASCII = /[^\x00-\x7f]/;
 const IDENTIFIER_PATTERN = PARAMETER_PATTERNS.filter((p) => p.id === 'parameter.identifier');
 
 export function scan(view: { skel: string; plain: string }, opts: ScanOptions): Hit[] {
+  const hits = [...staticHits(view, opts.parameter, opts.identifier)];
+  for (const h of crossServer(view.skel, opts.index, opts.server, opts.own)) {
+    hits.push({ ...h, id: h.rule, severity: h.action === 'block' ? 'critical' : 'info' });
+  }
+  return hits;
+}
+
+/**
+ * Schemas repeat the same short strings (types, enum values, boilerplate descriptions) across
+ * hundreds of tools; the context-free part of a scan is remembered for strings up to this length.
+ */
+const MEMO_MAX_CHARS = 256;
+/** Entries before the memo is dropped and rebuilt (bounds memory at a few MiB). */
+const MEMO_ENTRIES = 20_000;
+const memo = new Map<string, readonly Hit[]>();
+
+function staticHits(view: { skel: string; plain: string }, parameter: boolean, identifier: boolean): readonly Hit[] {
+  if (view.skel.length > MEMO_MAX_CHARS) return staticScan(view, parameter, identifier);
+  const key = `${parameter ? 1 : 0}${identifier ? 1 : 0}${view.skel}${view.plain === view.skel ? '' : `\0${view.plain}`}`;
+  let hits = memo.get(key);
+  if (!hits) {
+    hits = staticScan(view, parameter, identifier);
+    if (memo.size >= MEMO_ENTRIES) memo.clear();
+    memo.set(key, hits);
+  }
+  return hits;
+}
+
+function staticScan(view: { skel: string; plain: string }, parameter: boolean, identifier: boolean): Hit[] {
   const { skel, plain } = view;
   const hits: Hit[] = [];
   run(PATTERNS, skel, hits);
   run(LATIN_LEXICON, skel, hits);
   if (NON_ASCII.test(plain)) run(PLAIN_LEXICON, plain, hits);
-  if (opts.parameter) run(PARAMETER_PATTERNS, skel, hits);
-  else if (opts.identifier) run(IDENTIFIER_PATTERN, skel, hits);
+  if (parameter) run(PARAMETER_PATTERNS, skel, hits);
+  else if (identifier) run(IDENTIFIER_PATTERN, skel, hits);
   for (const h of pseudoTags(skel)) hits.push({ ...h, severity: 'low' });
   for (const h of exfilUrls(skel)) hits.push({ ...h, severity: 'high' });
-  for (const h of crossServer(skel, opts.index, opts.server, opts.own)) {
-    hits.push({ ...h, id: h.rule, severity: h.action === 'block' ? 'critical' : 'info' });
-  }
   return downgradeQuotedTokens(skel, hits);
 }
 
 function run(patterns: readonly Pattern[], text: string, hits: Hit[]): void {
   for (const pat of patterns) {
+    if (pat.gate && !pat.gate.some((g) => text.includes(g))) continue;
     pat.re.lastIndex = 0;
     let m: RegExpExecArray | null;
     let tries = 0;

@@ -140,20 +140,21 @@ describe('entities and fields', () => {
     expect(r.blocked).toBe(true);
   });
 
-  it('lists the strings it walks with their classes', () => {
-    const slots = slotsOf('tool', { name: 'n', inputSchema: { type: 'object', properties: { q: { type: 'string', enum: ['a'] } }, required: ['q'] } });
+  it('lists the strings it walks with their classes, skipping plain schema keywords and type names', () => {
+    const slots = slotsOf('tool', {
+      name: 'n',
+      inputSchema: { type: 'object', properties: { q: { type: 'string', enum: ['a'], format: 'x\u200b' }, type: { type: 'custom' } }, required: ['q'], 'x-note': 'n' },
+    });
     expect(slots.map((s) => `${s.pointer} ${s.cls}`)).toEqual([
       '/name name',
-      '/inputSchema/type key',
-      '/inputSchema/type contract',
-      '/inputSchema/properties key',
       '/inputSchema/properties/q key',
-      '/inputSchema/properties/q/type key',
-      '/inputSchema/properties/q/type contract',
-      '/inputSchema/properties/q/enum key',
       '/inputSchema/properties/q/enum/0 contract',
-      '/inputSchema/required key',
+      '/inputSchema/properties/q/format contract',
+      '/inputSchema/properties/type key',
+      '/inputSchema/properties/type/type contract',
       '/inputSchema/required/0 contract',
+      '/inputSchema/x-note key',
+      '/inputSchema/x-note text',
     ]);
   });
 
