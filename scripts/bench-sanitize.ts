@@ -115,6 +115,7 @@ for (const t of tools) byServer.set(t.server, [...(byServer.get(t.server) ?? [])
 const ownSets = new Map([...byServer].map(([server, names]) => [server, new Set(names)]));
 const textChars = tools.reduce((n, t) => n + JSON.stringify(t.entity).length, 0);
 
+const rules = new Map<string, number>();
 let gcCount = 0;
 new PerformanceObserver((list) => void (gcCount += list.getEntries().length)).observe({ entryTypes: ['gc'] });
 
@@ -139,11 +140,13 @@ function iteration(): Iteration {
   const t1 = performance.now();
   let blocked = 0;
   let findings = 0;
+  rules.clear();
   for (const t of tools) {
     const own = ownSets.get(t.server);
     const r = sanitizeEntity('tool', t.entity, { server: t.server, ownToolNames: own, otherServers: index });
     if (r.blocked) blocked++;
     findings += r.findings.length;
+    for (const f of r.findings) rules.set(`${f.rule}:${f.action}`, (rules.get(`${f.rule}:${f.action}`) ?? 0) + 1);
   }
   const t2 = performance.now();
   const cpu = process.cpuUsage(cpu0);
@@ -175,9 +178,10 @@ const result = {
   gcs_during_runs: runs.reduce((n, r) => n + r.gcs, 0),
   blocked: runs[0]!.blocked,
   findings: runs[0]!.findings,
+  findings_by_rule: Object.fromEntries([...rules].sort()),
 };
 if (JSON_OUT) process.stdout.write(`${JSON.stringify(result)}\n`);
 else {
-  for (const [k, v] of Object.entries(result)) process.stdout.write(`${k.padEnd(22)} ${v}\n`);
+  for (const [k, v] of Object.entries(result)) process.stdout.write(`${k.padEnd(22)} ${typeof v === 'object' ? JSON.stringify(v) : v}\n`);
   if (result.gcs_during_runs > 0) process.stdout.write('(a collection ran during a measured iteration: allocated_mb is a lower bound)\n');
 }

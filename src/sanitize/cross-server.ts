@@ -17,7 +17,7 @@ export interface CrossHit {
 }
 
 /** Identifier-like tokens (`send_email`, `mail__send`, `github.create_issue`): distinctive enough to be a name. */
-const COMPOUND = /[a-z0-9]+(?:[_\-.:/][a-z0-9]+)+/g;
+const COMPOUND = /(?<![a-z0-9])[a-z0-9]+(?:[_\-.:/][a-z0-9]+)+/g;
 /** A plain word counts only where the text calls it a tool or server, or quotes it as code. */
 const PLAIN =
   /\b(?:tool|server|function|mcp)s? [`'"]?([a-z0-9]{3,64})\b|[`'"]([a-z0-9]{3,64})[`'"]|\b([a-z0-9]{3,64})[`'"]? (?:tool|server|mcp|function)\b/g;

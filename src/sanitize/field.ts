@@ -25,7 +25,6 @@ export interface FieldOutcome {
 }
 
 export const BLOCK_REMOVED_MARKER = '[instructions removed by switchboard]';
-const OPAQUE_RUN = /[A-Za-z0-9+/_-]{120,}={0,2}/g;
 const HIDDEN_LABEL: Record<HiddenText['kind'], string> = {
   tags: 'Unicode tag characters',
   selectors: 'variation selectors',
@@ -49,7 +48,7 @@ export function sanitizeField(slot: Slot, opts: FieldOptions): FieldOutcome {
   const scanOpts = { parameter: slot.parameterText, identifier, server: opts.server, own: opts.own, index: opts.index };
   const hits = scan(shadow, scanOpts);
   const budget = rewritable && slot.budget === 'description' ? opts.limits.description : opts.limits.other;
-  const opaque = value.length >= 120 ? opaqueBlob(value, shadow.hidden) : undefined;
+  const opaque = value.length >= 120 && !identifier ? opaqueBlob(value, shadow) : undefined;
   const quiet =
     stripped.removals.length === 0 && neutral.edits.length === 0 && hits.length === 0 && shadow.hidden.length === 0 &&
     value.length <= budget && !opaque;
@@ -201,11 +200,11 @@ function strongestPerRule(hits: readonly Hit[]): Hit[] {
 }
 
 /** A long base64-alphabet run with random-looking content that did not decode to text: flag, do not guess. */
-function opaqueBlob(value: string, decoded: readonly HiddenText[]): MatchSpan | undefined {
-  if (value.length < 120) return undefined;
-  for (const m of value.matchAll(OPAQUE_RUN)) {
-    if (decoded.some((d) => d.start <= m.index && d.end >= m.index + m[0].length)) continue;
-    if (entropy(m[0]) >= 5) return { start: m.index, end: m.index + m[0].length, pattern: 'encoded.opaque' };
+function opaqueBlob(value: string, shadow: ReturnType<typeof buildShadow>): MatchSpan | undefined {
+  for (const run of shadow.encodedRuns) {
+    if (run.end - run.start < 120) continue;
+    if (shadow.hidden.some((d) => d.start <= run.start && d.end >= run.end)) continue;
+    if (entropy(value.slice(run.start, run.end)) >= 5) return { start: run.start, end: run.end, pattern: 'encoded.opaque' };
   }
   return undefined;
 }

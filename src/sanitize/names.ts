@@ -120,12 +120,21 @@ export function judgeName(name: string, server: string, index: CatalogIndexLike 
     hits.push({ rule: 'name-collision', action: 'flag', severity: 'info', reason: `same name as ${describe(exact[0]!)}; namespacing keeps both reachable` });
   }
   const lookalike = others(index.skeletonOwners(skeleton)).find((o) => o.name !== name);
-  const near = lookalike ?? others(index.nearOwners(lower)).find((o) => !pluralOnly(lower, o.name.toLowerCase()));
+  const near = lookalike ?? others(index.nearOwners(lower)).find((o) => !ordinaryVariant(lower, o.name.toLowerCase()));
   if (near) hits.push({ rule: 'lookalike-name', action: 'flag', severity: 'low', reason: `name looks like ${describe(near)}` });
   return hits;
 }
 
-/** `get_user` / `get_users` is a common, harmless pair. */
-function pluralOnly(a: string, b: string): boolean {
-  return a === `${b}s` || b === `${a}s`;
+/**
+ * Pairs one edit apart that catalogs are full of for honest reasons: plurals (`get_user`/`get_users`),
+ * numbered or versioned names (`tool_1`/`tool_2`), a different leading verb letter (`get_x`/`set_x`),
+ * and short names where any two are one edit apart.
+ */
+function ordinaryVariant(a: string, b: string): boolean {
+  if (a === `${b}s` || b === `${a}s`) return true;
+  if (Math.min(a.length, b.length) < 6) return true;
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  if (i === 0) return true;
+  return /[0-9]/.test(a[i] ?? '') || /[0-9]/.test(b[i] ?? '');
 }

@@ -36,50 +36,17 @@ const p = (
   negatable = false,
 ): Pattern => ({ id, rule, re: new RegExp(src, 'g'), action, severity, reason, negatable, gate: GATES[id] });
 
-const STRONG_ANCHORS = [
-  'ssh', 'id_', '.aws', 'aws_secret', 'netrc', '.git-cred', '.docker', '.kube', '.npmrc', '.pypirc', '.pgpass', '.gnupg',
-  '.password-store', '/etc/', 'mcp', 'claude_desktop', 'login data', 'cookies', 'logins', '.db', 'passwords', 'credentials',
-];
-const GENERIC_ANCHORS = ['key', 'token', 'secret', 'credential', 'password', 'env', 'environ'];
-const CONV_ANCHORS = [
-  'full ', 'entire', 'whole', 'complete', 'verbatim', 'raw ', 'exact', 'previous', 'prior', 'earlier', 'past ',
-  'preceding', 'messages', 'conversation', 'chat ', 'system prompt', 'system message', 'instructions', 'everything',
-  'tool',
-];
-/** Gates by pattern id (see Pattern.gate); a pattern without one always runs. */
+/**
+ * Gates by pattern id (see Pattern.gate), only where they pay: irregexp scans most of these
+ * patterns faster than a list of `includes` calls would (measured), except the ones below whose
+ * first token is an alternation of many prefixes.
+ */
 const GATES: Record<string, readonly string[]> = {
-  'override.ignore-previous': ['ignore', 'disregard', 'forget', 'discard', 'abandon', 'override', 'bypass'],
-  'override.role-token': ['<|', '[inst', '[/inst', '<<sys', '<</sys', '_of_turn>'],
   'override.you-are-now': ['you are', 'from now on', ' mode', 'do anything'],
-  'override.new-instructions': ['instructions', 'directives', 'system prompt'],
-  'override.fake-system': ['system', 'admin', 'developer', 'assistant', 'operator'],
-  'override.authority': ['anthropic', 'openai', 'google', 'system', 'developer', 'administrator', 'operator', 'claude', 'chatgpt', 'creator', 'override'],
-  'override.paraphrase': ['ignore', 'disregard', 'forget', 'pretend', 'you are now', 'new instructions', 'act as if'],
-  'credential.directive-strong': STRONG_ANCHORS,
-  'credential.strong-then-move': STRONG_ANCHORS,
-  'credential.env-content': ['.env'],
-  'credential.env-then-move': ['.env'],
-  'credential.generic-to-sink': GENERIC_ANCHORS,
-  'conversation.move': CONV_ANCHORS,
   'conversation.trigger-action': ['user '],
   'conversation.trigger': ['user '],
-  'priority.first': ['this tool', 'this function', 'other tool'],
-  'priority.instead': ['instead', 'rather than', ' over', 'other tool', 'supersede', 'replaces'],
-  'conceal.tell-user': ['not', "n't", 'never', 'without'],
-  'conceal.secret': ['user', 'secret', 'silently', 'implementation detail', 'gentle'],
   'encoded.decode-and-follow': ['decode', 'atob', 'unhex', 'rot13'],
-  'parameter.file-content': [...STRONG_ANCHORS, '.env'],
-  'parameter.secrets': GENERIC_ANCHORS,
-  'parameter.transcript': CONV_ANCHORS,
   'parameter.identifier': ['ssh id', 'aws credentials', 'netrc', 'git credentials', 'mcp json', 'claude desktop'],
-  'override.es': ['instrucciones', 'indicaciones', 'reglas', 'directrices', 'rdenes'],
-  'override.fr': ['instructions', 'consignes', 'gles', 'directives', 'indications'],
-  'override.de': ['anweisungen', 'instruktionen', 'regeln', 'vorgaben', 'befehle'],
-  'conceal.es': ['usuari'],
-  'conceal.fr': ['utilisat'],
-  'conceal.de': ['benutzer', 'nutzer', 'anwender'],
-  'credential.directive-latin': STRONG_ANCHORS,
-  'credential.directive-i18n': STRONG_ANCHORS,
 };
 
 export function gateOf(id: string): readonly string[] | undefined {

@@ -28,6 +28,8 @@ export interface Shadow {
   /** `plain` with confusables folded to ASCII (same length); the view English patterns match on. */
   readonly skel: string;
   readonly hidden: readonly HiddenText[];
+  /** Runs of the base64 alphabet (A-Z a-z 0-9 + / _ -) of >= 24 chars in the input, whatever they decode to. */
+  readonly encodedRuns: readonly { start: number; end: number }[];
 }
 
 export interface MappedShadow {
@@ -40,8 +42,6 @@ export interface MappedShadow {
 /** Printable ASCII, LF and TAB only: lower-casing and whitespace collapse give the same result as the full walk. */
 const NOT_SIMPLE = /[^\x20-\x7e\n\t]/;
 const SIMPLE_SPACE = /[ \t\n]{2,}|\t/g;
-const BASE64_RUN = /[A-Za-z0-9+/_-]{24,}={0,2}/g;
-const HEX_RUN = /(?<![0-9A-Za-z])(?:[0-9a-fA-F]{2}){24,}(?![0-9A-Za-z])/g;
 const RLO_RUN = /\u202e([^\u202c\n]*)/g;
 
 export function buildShadow(text: string): Shadow {
@@ -61,8 +61,8 @@ export function buildShadow(text: string): Shadow {
       }
     }
   }
-  findEncoded(text, hidden);
-  return { plain, skel, hidden };
+  const encodedRuns = findEncoded(text, hidden);
+  return { plain, skel, hidden, encodedRuns };
 }
 
 /** The shadow of a plain string (for tests and for comparing names). */
@@ -240,17 +240,50 @@ function push(w: Walked, plainCh: string, skelCh: string, start: number, end: nu
   }
 }
 
-/** base64 (>= 24 chars) and hex (>= 48 digits) runs that decode to >= 80% printable text are scanned again as text. */
-function findEncoded(text: string, hidden: HiddenText[]): void {
-  if (text.length < 24) return;
-  for (const m of text.matchAll(BASE64_RUN)) {
-    const decoded = Buffer.from(m[0], 'base64').toString('utf8');
-    if (mostlyPrintable(decoded)) hidden.push({ kind: 'base64', text: decoded, start: m.index, end: m.index + m[0].length });
+const MIN_RUN = 24;
+
+/**
+ * base64 (>= 24 chars) and hex (>= 48 digits) runs that decode to >= 80% printable text are scanned
+ * again as text. A plain loop over char codes: a regex for "run of >= 24 word-ish chars" retries at
+ * every position and cost 10x more on ordinary prose (measured).
+ */
+function findEncoded(text: string, hidden: HiddenText[]): { start: number; end: number }[] {
+  const runs: { start: number; end: number }[] = [];
+  if (text.length < MIN_RUN) return runs;
+  let start = -1;
+  let allHex = true;
+  for (let i = 0; i <= text.length; i++) {
+    const c = i < text.length ? text.charCodeAt(i) : 0;
+    const inClass =
+      (c >= 0x61 && c <= 0x7a) || (c >= 0x41 && c <= 0x5a) || (c >= 0x30 && c <= 0x39) || c === 0x2b || c === 0x2f || c === 0x5f || c === 0x2d;
+    if (inClass) {
+      if (start < 0) {
+        start = i;
+        allHex = true;
+      }
+      if (allHex && !((c >= 0x30 && c <= 0x39) || (c >= 0x61 && c <= 0x66) || (c >= 0x41 && c <= 0x46))) allHex = false;
+      continue;
+    }
+    if (start >= 0 && i - start >= MIN_RUN) {
+      let end = i;
+      while (end < text.length && end - i < 2 && text.charCodeAt(end) === 0x3d) end++; // '=' padding
+      runs.push({ start, end });
+      decodeRun(text, start, end, allHex && (i - start) % 2 === 0 && i - start >= 2 * MIN_RUN, hidden);
+    }
+    start = -1;
   }
-  for (const m of text.matchAll(HEX_RUN)) {
-    const decoded = Buffer.from(m[0], 'hex').toString('utf8');
-    if (mostlyPrintable(decoded)) hidden.push({ kind: 'hex', text: decoded, start: m.index, end: m.index + m[0].length });
+  return runs;
+}
+
+function decodeRun(text: string, start: number, end: number, hex: boolean, hidden: HiddenText[]): void {
+  const run = text.slice(start, end);
+  if (hex) {
+    const decoded = Buffer.from(run, 'hex').toString('utf8');
+    if (mostlyPrintable(decoded)) hidden.push({ kind: 'hex', text: decoded, start, end });
+    return;
   }
+  const decoded = Buffer.from(run, 'base64').toString('utf8');
+  if (mostlyPrintable(decoded)) hidden.push({ kind: 'base64', text: decoded, start, end });
 }
 
 const PRINTABLE = /[\p{L}\p{N}\p{P}\p{S}\p{Zs}\n\t]/u;
