@@ -1,12 +1,15 @@
 // The process-wide pino root logger; every module takes a child with its `component` name.
-import pino, { type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger } from 'pino';
 
-export type { Logger };
+export type { DestinationStream, Logger };
 
 export interface LogOptions {
   readonly level?: string;
-  /** Write to this file descriptor instead of stdout (tests use a file to grep). */
-  readonly destination?: number | string;
+  /**
+   * Write to this file descriptor or path instead of stdout (tests use a file to grep), or to a
+   * stream that receives each record as one JSON line (the CLI's probe reads child stderr from it).
+   */
+  readonly destination?: number | string | DestinationStream;
 }
 
 export function createRootLogger(options: LogOptions = {}): Logger {
@@ -16,6 +19,7 @@ export function createRootLogger(options: LogOptions = {}): Logger {
     paths: ['token', '*.token', 'authorization', '*.authorization', 'headers.authorization', 'env', '*.env'],
     censor: '[redacted]',
   };
+  if (typeof options.destination === 'object') return pino({ level, redact }, options.destination);
   if (options.destination !== undefined) {
     return pino({ level, redact }, pino.destination({ dest: options.destination, sync: false }));
   }

@@ -1,61 +1,90 @@
 #!/usr/bin/env node
 // The `switchboard` command: parses flags, runs a subcommand, turns user errors into one line and exit 2.
-import { parseArgs } from 'node:util';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ConfigError } from '../config/load.js';
 import { SWITCHBOARD_VERSION } from '../protocol.js';
+import { CHECK_HELP, CHECK_OPTIONS, runCheck } from './check.js';
+import { UsageError } from './flags.js';
 import { runStart } from './start.js';
+import { TOOLS_HELP, TOOLS_OPTIONS, runTools } from './tools.js';
 
-const HELP: Record<string, string> = {
-  main: `Usage: switchboard [command] [options]
+const MAIN_HELP = `Usage: switchboard [command] [options]
 
 Serve many stdio MCP servers, aggregated, as one MCP server over HTTP.
 
 Commands:
   start        run the proxy in the foreground (default)
+  check        start every server once; report state, tools and tokens per server and profile
+  tools        list the tools a profile sees, with estimated tokens
 
 Options:
   -c, --config FILE   config file (default: ./proxy.config.json)
   -h, --help          show help for a command
   -v, --version       print the version
-`,
-  start: `Usage: switchboard start [-c FILE]
+`;
+
+const START_HELP = `Usage: switchboard start [-c FILE]
 
 Runs the proxy in the foreground. Logs are JSON lines on stdout (pretty on a terminal).
 SIGTERM or SIGINT stops it gracefully.
 
 Options:
   -c, --config FILE   config file (default: ./proxy.config.json)
-`,
-};
+`;
 
-/** A mistake of the user's: printed as one line, exit code 2, no stack. */
-export class UsageError extends Error {
-  readonly exitCode = 2;
+const START_OPTIONS = { config: { type: 'string', short: 'c' } } as const;
+const GLOBAL_OPTIONS = { help: { type: 'boolean', short: 'h' }, version: { type: 'boolean', short: 'v' } } as const;
+
+interface Command {
+  readonly help: string;
+  /** The flags it accepts; any other flag is refused before it runs. */
+  readonly options: NonNullable<ParseArgsConfig['options']>;
+  /** Runs with the arguments minus the command's name; resolves to the exit code. */
+  run(args: string[]): Promise<number>;
 }
 
+const COMMANDS = new Map<string, Command>([
+  [
+    'start',
+    {
+      help: START_HELP,
+      options: START_OPTIONS,
+      run: async (args) => runStart(parseArgs({ args, options: START_OPTIONS, strict: true }).values.config ?? 'proxy.config.json'),
+    },
+  ],
+  ['check', { help: CHECK_HELP, options: CHECK_OPTIONS, run: runCheck }],
+  ['tools', { help: TOOLS_HELP, options: TOOLS_OPTIONS, run: runTools }],
+]);
+
 async function main(argv: string[]): Promise<number> {
-  const { values, positionals } = parseArgs({
+  // One pass over every command's flags finds the command wherever it stands (`-c FILE check`
+  // works too) without mistaking a flag's value for it; the command then parses its own flags.
+  const { values, positionals, tokens } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: {
-      config: { type: 'string', short: 'c' },
-      help: { type: 'boolean', short: 'h' },
-      version: { type: 'boolean', short: 'v' },
-    },
+    tokens: true,
+    options: { ...START_OPTIONS, ...TOOLS_OPTIONS, ...CHECK_OPTIONS, ...GLOBAL_OPTIONS },
   });
   if (values.version) {
     process.stdout.write(`${SWITCHBOARD_VERSION}\n`);
     return 0;
   }
-  const command = positionals[0] ?? 'start';
-  if (positionals.length > 1) throw new UsageError(`unexpected argument "${positionals[1]}"; see switchboard ${command} --help`);
-  const help = HELP[command];
-  if (help === undefined) throw new UsageError(`unknown command "${command}"; see switchboard --help`);
+  const name = positionals[0] ?? 'start';
+  if (positionals.length > 1) throw new UsageError(`unexpected argument "${positionals[1]}"; see switchboard ${name} --help`);
+  const command = COMMANDS.get(name);
+  if (command === undefined) throw new UsageError(`unknown command "${name}"; see switchboard --help`);
   if (values.help) {
-    process.stdout.write(positionals[0] === undefined ? HELP.main ?? '' : help);
+    process.stdout.write(positionals[0] === undefined ? MAIN_HELP : command.help);
     return 0;
   }
-  return runStart(values.config ?? 'proxy.config.json');
+  let commandIndex = -1;
+  for (const token of tokens) {
+    if (token.kind === 'positional') commandIndex = token.index;
+    if (token.kind === 'option' && !Object.hasOwn(command.options, token.name)) {
+      throw new UsageError(`${token.rawName} is not an option of "${name}"; see switchboard ${name} --help`);
+    }
+  }
+  return command.run(argv.filter((_, i) => i !== commandIndex));
 }
 
 main(process.argv.slice(2)).then(

@@ -1,0 +1,147 @@
+// `switchboard check`: validates the config, starts every server once, and reports per server and per profile what clients would get.
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../config/load.js';
+import type { SwitchboardConfig } from '../config/types.js';
+import type { SwitchboardCore } from '../switchboard.js';
+import { PROBE_HELP, PROBE_OPTIONS, timeoutMs } from './flags.js';
+import { INTERRUPTED_EXIT, describeFailure, probe, type ServerOutcome } from './probe.js';
+import { table, terminalWidth } from './render.js';
+import { describeCaps, summarizeView, type Totals, type ViewSummary } from './view-summary.js';
+
+export const CHECK_OPTIONS = PROBE_OPTIONS;
+
+export const CHECK_HELP = `Usage: switchboard check [-c FILE] [--json] [--timeout SECS]
+
+Validates the config, starts every enabled server (nothing listens on HTTP), and prints one row
+per server: state (ready, or failed and why), tool count, estimated tokens of its tool list and
+sanitization findings; then what each profile would see (tools, tokens, tools its budget leaves
+out) and the config's warnings. Every server is stopped before it prints.
+
+Exit codes: 0 all servers ready, 1 a server failed, 2 bad flag or config.
+
+Options:
+${PROBE_HELP}`;
+
+interface ServerReport extends ServerOutcome {
+  /** What the server contributes to the unfiltered view; undefined when it is not up. */
+  readonly totals: Totals | undefined;
+  /** Sanitization findings, or undefined while none are computed (shown as `-`). */
+  readonly findings: number | undefined;
+}
+
+interface CheckReport {
+  readonly servers: readonly ServerReport[];
+  /** The unfiltered view first (profile undefined), then each configured profile in config order. */
+  readonly views: readonly ViewSummary[];
+}
+
+export async function runCheck(args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: CHECK_OPTIONS, strict: true, allowPositionals: false });
+  const timeout = timeoutMs(values.timeout);
+  const config = loadConfig(values.config ?? 'proxy.config.json');
+  const result = await probe(config, { timeoutMs: timeout, verbose: values.verbose === true }, (core, outcomes) => inspect(core, outcomes));
+  if (result.interrupted) {
+    process.stderr.write('switchboard: interrupted; every server was stopped\n');
+    return INTERRUPTED_EXIT;
+  }
+  const report = result.value;
+  // The table's REASON column is cut to the terminal; the whole story goes to stderr, as `tools` does.
+  for (const s of report.servers) if (s.status === 'failed') process.stderr.write(`switchboard: server ${s.name} failed to start: ${describeFailure(s)}\n`);
+  const ok = report.servers.every((server) => server.status !== 'failed');
+  process.stdout.write(values.json === true ? `${JSON.stringify(toJson(config, report, ok), null, 2)}\n` : toText(config, report));
+  return ok ? 0 : 1;
+}
+
+function inspect(core: SwitchboardCore, outcomes: readonly ServerOutcome[]): CheckReport {
+  const everything = summarizeView(core, undefined);
+  const servers = outcomes.map((outcome) => ({
+    ...outcome,
+    totals: outcome.status === 'ready' ? (everything.servers.get(outcome.name) ?? { tools: 0, tokens: 0 }) : undefined,
+    findings: sanitizationFindings(core, outcome.name),
+  }));
+  const views = [everything, ...Object.keys(core.config.profiles).map((profile) => summarizeView(core, profile))];
+  return { servers, views };
+}
+
+/**
+ * Sanitization findings of a server's lists, for the FINDINGS column. The catalog does not run
+ * the sanitizer yet, so there is nothing honest to count: undefined, printed as `-`.
+ */
+function sanitizationFindings(_core: SwitchboardCore, _server: string): number | undefined {
+  return undefined;
+}
+
+function toJson(config: SwitchboardConfig, report: CheckReport, ok: boolean): object {
+  return {
+    ok,
+    config: config.file,
+    servers: report.servers.map((server) => ({
+      name: server.name,
+      state: server.status,
+      reason: server.reason ?? null,
+      stderr: server.stderr ?? null,
+      restarts: server.restarts,
+      tools: server.totals?.tools ?? null,
+      tokens: server.totals?.tokens ?? null,
+      findings: server.findings ?? null,
+    })),
+    profiles: report.views.map((view) => ({
+      name: view.profile ?? null,
+      default: view.profile !== undefined && view.profile === config.defaultProfile,
+      tools: view.total.tools,
+      tokens: view.total.tokens,
+      leftOut: view.leftOut.length,
+      maxTools: view.maxTools ?? null,
+      maxTokens: view.maxTokens ?? null,
+    })),
+    warnings: config.warnings,
+  };
+}
+
+function toText(config: SwitchboardConfig, report: CheckReport): string {
+  const width = terminalWidth();
+  const dash = (value: number | undefined) => (value === undefined ? '-' : String(value));
+  const lines = table(
+    [
+      { header: 'SERVER', max: 24 },
+      { header: 'STATE' },
+      { header: 'TOOLS', align: 'right' },
+      { header: '~TOKENS', align: 'right' },
+      { header: 'FINDINGS', align: 'right' },
+      { header: 'REASON', fill: true },
+    ],
+    report.servers.map((s) => [
+      s.name,
+      s.status,
+      dash(s.totals?.tools),
+      dash(s.totals?.tokens),
+      dash(s.findings),
+      s.reason ?? '',
+    ]),
+    width,
+  );
+  lines.push(
+    '',
+    ...table(
+      [{ header: 'PROFILE', max: 32 }, { header: 'TOOLS', align: 'right' }, { header: '~TOKENS', align: 'right' }, { header: 'LEFT OUT', align: 'right' }, { header: 'CAPS', fill: true }],
+      report.views.map((view) => [
+        view.profile === undefined ? '(all tools)' : view.profile === config.defaultProfile ? `${view.profile} (default)` : view.profile,
+        String(view.total.tools),
+        String(view.total.tokens),
+        String(view.leftOut.length),
+        describeCaps(view) ?? '-',
+      ]),
+      width,
+    ),
+  );
+  if (config.warnings.length > 0) lines.push('', `config warnings (${config.warnings.length}):`, ...config.warnings.map((w) => `  ${w}`));
+  const count = (status: ServerOutcome['status']) => report.servers.filter((s) => s.status === status);
+  const failed = count('failed');
+  const disabled = count('disabled').length;
+  lines.push(
+    '',
+    `${report.servers.length} server${report.servers.length === 1 ? '' : 's'}: ${count('ready').length} ready, ${failed.length} failed${disabled > 0 ? `, ${disabled} disabled` : ''}` +
+      (failed.length > 0 ? ` (${failed.map((s) => s.name).join(', ')})` : ''),
+  );
+  return `${lines.join('\n')}\n`;
+}

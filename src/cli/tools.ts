@@ -1,0 +1,105 @@
+// `switchboard tools`: the aggregated tool list one profile's sessions get, with estimated tokens, from servers started just to list them.
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../config/load.js';
+import { PROBE_HELP, PROBE_OPTIONS, timeoutMs } from './flags.js';
+import { INTERRUPTED_EXIT, describeFailure, probe, type ServerOutcome } from './probe.js';
+import { firstLine, table, terminalWidth } from './render.js';
+import { checkProfile, describeCaps, summarizeView, type ViewSummary } from './view-summary.js';
+
+export const TOOLS_OPTIONS = { ...PROBE_OPTIONS, profile: { type: 'string' } } as const;
+
+export const TOOLS_HELP = `Usage: switchboard tools [-c FILE] [--profile P] [--json] [--timeout SECS]
+
+Starts every enabled server (nothing listens on HTTP), prints the tools a session of that
+profile gets, each with its server and estimated tokens, the totals per server, and the tools
+the profile's maxTools/maxTokens budget left out; then stops every server.
+Without --profile: every tool; no profile is applied, not even defaultProfile.
+
+Exit codes: 0 all servers started, 1 a server failed (named on stderr), 2 bad flag or config.
+
+Options:
+      --profile P     the view of profile P (as on /mcp?profile=P)
+${PROBE_HELP}`;
+
+export async function runTools(args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: TOOLS_OPTIONS, strict: true, allowPositionals: false });
+  const timeout = timeoutMs(values.timeout);
+  const config = loadConfig(values.config ?? 'proxy.config.json');
+  checkProfile(config, values.profile);
+  const result = await probe(config, { timeoutMs: timeout, verbose: values.verbose === true }, (core) => summarizeView(core, values.profile));
+  if (result.interrupted) {
+    process.stderr.write('switchboard: interrupted; every server was stopped\n');
+    return INTERRUPTED_EXIT;
+  }
+  const failed = result.outcomes.filter((outcome) => outcome.status === 'failed');
+  for (const outcome of failed) process.stderr.write(`switchboard: server ${outcome.name} failed to start: ${describeFailure(outcome)}\n`);
+  const failedNames = new Set(failed.map((outcome) => outcome.name));
+  const output = values.json === true ? `${JSON.stringify(toJson(result.value, failed, failedNames), null, 2)}\n` : toText(result.value, failedNames);
+  process.stdout.write(output);
+  return failed.length > 0 ? 1 : 0;
+}
+
+function toJson(summary: ViewSummary, failed: readonly ServerOutcome[], failedNames: ReadonlySet<string>): object {
+  return {
+    profile: summary.profile ?? null,
+    budget: { maxTools: summary.maxTools ?? null, maxTokens: summary.maxTokens ?? null, leftOut: summary.leftOut },
+    tools: summary.tools.map((tool) => ({ ...tool, description: tool.description ?? null })),
+    servers: [...summary.servers]
+      .filter(([name]) => !failedNames.has(name))
+      .map(([name, totals]) => ({ name, tools: totals.tools, tokens: totals.tokens })),
+    total: summary.total,
+    failed: failed.map((outcome) => ({ server: outcome.name, reason: outcome.reason ?? null, stderr: outcome.stderr ?? null })),
+  };
+}
+
+function toText(summary: ViewSummary, failedNames: ReadonlySet<string>): string {
+  const width = terminalWidth();
+  const lines: string[] = [];
+  const view = summary.profile === undefined ? 'no profile (every tool)' : `profile ${summary.profile}${budgetNote(summary)}`;
+  if (summary.tools.length === 0) lines.push(`${view}: no tools`);
+  else {
+    lines.push(
+      ...table(
+        [{ header: 'TOOL' }, { header: 'SERVER', max: 16 }, { header: '~TOKENS', align: 'right' }, { header: 'DESCRIPTION', fill: true }],
+        summary.tools.map((tool) => [tool.name, tool.server, String(tool.tokens), firstLine(tool.description)]),
+        width,
+      ),
+    );
+    const servers = [...summary.servers].filter(([name]) => !failedNames.has(name));
+    lines.push(
+      '',
+      ...table(
+        [{ header: 'SERVER', max: 32 }, { header: 'TOOLS', align: 'right' }, { header: '~TOKENS', align: 'right' }],
+        [...servers.map(([name, t]) => [name, String(t.tools), String(t.tokens)]), ['total', String(summary.total.tools), String(summary.total.tokens)]],
+        width,
+      ),
+      '',
+      `${view}: ${summary.total.tools} tools, ~${summary.total.tokens} tokens`,
+    );
+  }
+  if (summary.leftOut.length > 0) {
+    lines.push(`left out by the budget (${summary.leftOut.length}):`, ...wrap(summary.leftOut, width, '  '));
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function budgetNote(summary: ViewSummary): string {
+  const caps = describeCaps(summary);
+  return caps === undefined ? '' : ` (${caps})`;
+}
+
+/** Names joined by commas into lines of at most `width` characters. */
+function wrap(names: readonly string[], width: number, indent: string): string[] {
+  const lines: string[] = [];
+  let line = indent;
+  for (const [i, name] of names.entries()) {
+    const piece = i < names.length - 1 ? `${name}, ` : name;
+    if (line !== indent && line.length + piece.trimEnd().length > width) {
+      lines.push(line.trimEnd());
+      line = indent;
+    }
+    line += piece;
+  }
+  lines.push(line.trimEnd());
+  return lines;
+}

@@ -1,0 +1,207 @@
+// `switchboard tools` and `switchboard check` run as processes against fixture servers: views, exit codes, and no child left behind.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFile, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { FIXTURE, ROOT, waitFor } from './helpers.js';
+
+const CLI = ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts')];
+/** In every child's command line (the fixture ignores its arguments), so /proc tells whether any survived. */
+const MARKER = `sb-cli-marker-${randomBytes(6).toString('hex')}`;
+
+interface Outcome {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+function cli(args: string[]): Promise<Outcome> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, [...CLI, ...args], { cwd: ROOT, timeout: 20_000 }, (error, stdout, stderr) => {
+      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+/** Live processes whose command line holds MARKER. */
+function markedProcesses(): number[] {
+  const pids: number[] = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(MARKER)) pids.push(Number(entry));
+    } catch {
+      // Gone between readdir and read.
+    }
+  }
+  return pids;
+}
+
+function server(name: string, env: Record<string, string> = {}): Record<string, unknown> {
+  return { command: process.execPath, args: [FIXTURE, MARKER], env: { FIXTURE_NAME: name, ...env } };
+}
+
+interface ToolsJson {
+  profile: string | null;
+  budget: { maxTools: number | null; maxTokens: number | null; leftOut: string[] };
+  tools: Array<{ name: string; server: string; original: string; tokens: number; description: string | null }>;
+  servers: Array<{ name: string; tools: number; tokens: number }>;
+  total: { tools: number; tokens: number };
+  failed: Array<{ server: string; reason: string | null }>;
+}
+
+let dir: string;
+let good: string;
+let broken: string;
+
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-cli-tools-'));
+  const profiles = {
+    reader: { tools: { allow: ['alpha__echo', 'alpha__whoami', 'beta__echo'] } },
+    capped: { tools: { allow: ['alpha__*'] }, maxTools: 2 },
+  };
+  good = path.join(dir, 'good.json');
+  fs.writeFileSync(good, JSON.stringify({ mcpServers: { alpha: server('alpha'), beta: server('beta') }, profiles }));
+  broken = path.join(dir, 'broken.json');
+  fs.writeFileSync(broken, JSON.stringify({ mcpServers: { alpha: server('alpha'), bad: server('bad', { FIXTURE_FAIL_START: '1' }) } }));
+});
+
+afterAll(() => {
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('switchboard tools', () => {
+  it('shows exactly the tools of a profile, each with a positive token estimate, and stops every child', async () => {
+    const { code, stdout, stderr } = await cli(['tools', '-c', good, '--profile', 'reader', '--json']);
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    const out = JSON.parse(stdout) as ToolsJson;
+    expect(out.profile).toBe('reader');
+    expect(out.tools.map((t) => t.name)).toEqual(['alpha__echo', 'alpha__whoami', 'beta__echo']);
+    expect(out.tools.map((t) => t.server)).toEqual(['alpha', 'alpha', 'beta']);
+    expect(out.tools[0]?.original).toBe('echo');
+    for (const tool of out.tools) expect(tool.tokens).toBeGreaterThan(0);
+    expect(out.total).toEqual({ tools: 3, tokens: out.tools.reduce((sum, t) => sum + t.tokens, 0) });
+    expect(out.servers).toEqual([
+      { name: 'alpha', tools: 2, tokens: (out.tools[0]?.tokens ?? 0) + (out.tools[1]?.tokens ?? 0) },
+      { name: 'beta', tools: 1, tokens: out.tools[2]?.tokens },
+    ]);
+    expect(out.budget.leftOut).toEqual([]);
+    expect(markedProcesses()).toEqual([]);
+  });
+
+  it('shows every tool of every server without --profile, and as a table that fits 100 columns', async () => {
+    const json = await cli(['tools', '-c', good, '--json']);
+    expect(json.code).toBe(0);
+    const out = JSON.parse(json.stdout) as ToolsJson;
+    expect(out.profile).toBeNull();
+    const alpha = out.tools.filter((t) => t.server === 'alpha').map((t) => t.original);
+    const beta = out.tools.filter((t) => t.server === 'beta').map((t) => t.original);
+    expect(alpha.length).toBeGreaterThan(10);
+    expect(beta).toEqual(alpha);
+    expect(out.total.tools).toBe(alpha.length * 2);
+    expect(out.tools.every((t) => t.tokens > 0)).toBe(true);
+
+    const text = await cli(['tools', '-c', good]);
+    expect(text.code).toBe(0);
+    const lines = text.stdout.trimEnd().split('\n');
+    expect(lines[0]).toMatch(/^TOOL\s+SERVER\s+~TOKENS\s+DESCRIPTION$/);
+    expect(lines.some((line) => /^alpha__echo\s+alpha\s+\d+\s+Returns the given text unchanged\.$/.test(line))).toBe(true);
+    expect(lines.some((line) => new RegExp(`^total\\s+${out.total.tools}\\s+${out.total.tokens}$`).test(line))).toBe(true);
+    for (const line of lines) expect([...line].length).toBeLessThanOrEqual(100);
+    expect(markedProcesses()).toEqual([]);
+  });
+
+  it("names the tools a profile's budget left out", async () => {
+    const { code, stdout } = await cli(['tools', '-c', good, '--profile', 'capped', '--json']);
+    expect(code).toBe(0);
+    const out = JSON.parse(stdout) as ToolsJson;
+    expect(out.tools.map((t) => t.name)).toEqual(['alpha__echo', 'alpha__whoami']);
+    expect(out.budget.maxTools).toBe(2);
+    expect(out.budget.leftOut.length).toBeGreaterThan(5);
+    expect(out.budget.leftOut).toContain('alpha__slow');
+    expect(out.budget.leftOut.every((name) => name.startsWith('alpha__'))).toBe(true);
+  });
+
+  it('refuses an unknown profile with one line and exit code 2, before starting anything', async () => {
+    const { code, stdout, stderr } = await cli(['tools', '-c', good, '--profile', 'nope']);
+    expect(code).toBe(2);
+    expect(stdout).toBe('');
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).toContain('unknown profile "nope"');
+    expect(stderr).toContain('reader, capped');
+    expect(markedProcesses()).toEqual([]);
+  });
+
+  it('reports a server that cannot start on stderr and exits 1, listing the others', async () => {
+    const { code, stdout, stderr } = await cli(['tools', '-c', broken, '--json']);
+    expect(code).toBe(1);
+    expect(stderr.trim().split('\n')).toEqual([expect.stringMatching(/^switchboard: server bad failed to start: exited with code 1/)]);
+    const out = JSON.parse(stdout) as ToolsJson;
+    expect(out.failed.map((f) => f.server)).toEqual(['bad']);
+    expect(new Set(out.tools.map((t) => t.server))).toEqual(new Set(['alpha']));
+    expect(markedProcesses()).toEqual([]);
+  });
+});
+
+describe('switchboard check', () => {
+  it('exits 0 with a row per server and per profile when every server starts', async () => {
+    const { code, stdout } = await cli(['check', '-c', good]);
+    expect(code).toBe(0);
+    const lines = stdout.split('\n');
+    expect(lines[0]).toMatch(/^SERVER\s+STATE\s+TOOLS\s+~TOKENS\s+FINDINGS\s+REASON$/);
+    expect(lines.filter((line) => /^(alpha|beta)\s+ready\s+\d+\s+\d+\s+-$/.test(line))).toHaveLength(2);
+    expect(lines.some((line) => /^reader\s+3\s+\d+\s+0\s+-$/.test(line))).toBe(true);
+    expect(lines.some((line) => /^capped\s+2\s+\d+\s+\d+\s+maxTools 2$/.test(line))).toBe(true);
+    expect(stdout).toContain('2 servers: 2 ready, 0 failed');
+    expect(markedProcesses()).toEqual([]);
+
+    const json = await cli(['check', '-c', good, '--json']);
+    expect(json.code).toBe(0);
+    const out = JSON.parse(json.stdout) as { ok: boolean; servers: Array<{ name: string; state: string; tools: number; tokens: number; findings: null }> };
+    expect(out.ok).toBe(true);
+    expect(out.servers.map((s) => [s.name, s.state, s.findings])).toEqual([
+      ['alpha', 'ready', null],
+      ['beta', 'ready', null],
+    ]);
+    for (const s of out.servers) expect(s.tokens).toBeGreaterThan(s.tools);
+    expect(markedProcesses()).toEqual([]);
+  });
+
+  it('exits 1 and names the server that failed to start', async () => {
+    const { code, stdout, stderr } = await cli(['check', '-c', broken]);
+    expect(code).toBe(1);
+    expect(stdout).toMatch(/^bad\s+failed\s+-\s+-\s+-\s+exited with code 1$/m);
+    expect(stdout).toMatch(/^alpha\s+ready\s/m);
+    expect(stdout).toContain('1 failed (bad)');
+    expect(stderr).toMatch(/server bad failed to start: exited with code 1; its stderr said: .*FIXTURE_FAIL_START/);
+    expect(markedProcesses()).toEqual([]);
+  });
+
+  it('exits 2 with one line for an invalid config', async () => {
+    const file = path.join(dir, 'invalid.json');
+    fs.writeFileSync(file, JSON.stringify({ mcpServers: { x: { command: 'node' } }, listen: { port: 'abc' } }));
+    const { code, stderr } = await cli(['check', '-c', file]);
+    expect(code).toBe(2);
+    expect(stderr.trim().split('\n')).toHaveLength(1);
+    expect(stderr).toContain('$.listen.port');
+  });
+
+  it('stops every child when interrupted while a server hangs in its start', async () => {
+    const file = path.join(dir, 'hung.json');
+    const hung = { command: process.execPath, args: ['-e', 'setInterval(() => {}, 1000)', MARKER] };
+    fs.writeFileSync(file, JSON.stringify({ mcpServers: { alpha: server('alpha'), hung } }));
+    const child = spawn(process.execPath, [...CLI, 'check', '-c', file], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    await waitFor(() => markedProcesses().length >= 2, 8000, 'both children running');
+    child.kill('SIGINT');
+    expect(await exited).toBe(130);
+    expect(stderr).toContain('interrupted');
+    expect(markedProcesses()).toEqual([]);
+  }, 15_000);
+});
