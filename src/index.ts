@@ -5,6 +5,7 @@ import { silentLogger, type Logger } from './log.js';
 import { SwitchboardCore } from './switchboard.js';
 import { HttpFrontDoor } from './transport/http-server.js';
 import type { ShutdownTimings } from './upstream/child.js';
+import type { ConfigDiff } from './config/reload-diff.js';
 
 export type { SwitchboardConfig, ServerConfig } from './config/types.js';
 export { loadConfig, resolveConfig, ConfigError } from './config/load.js';
@@ -20,6 +21,11 @@ export interface RunningSwitchboard {
   /** Base URL, e.g. http://127.0.0.1:8808 (the real port when the config asked for 0). */
   readonly url: string;
   readonly port: number;
+  /**
+   * Applies a new config without dropping clients: servers added, removed or changed are started,
+   * stopped or restarted; views and access are recomputed. Returns what changed.
+   */
+  reload(config: SwitchboardConfig): ConfigDiff;
   /** Waits until every enabled server is up, or the timeout passes; true when all are up. */
   whenReady(timeoutMs?: number): Promise<boolean>;
   close(): Promise<void>;
@@ -48,6 +54,11 @@ export async function createSwitchboard(config: SwitchboardConfig, options: Swit
     url,
     port: address.port,
     whenReady: (timeoutMs = 30_000) => waitUntil(() => core.ready(), timeoutMs),
+    reload(next) {
+      const diff = core.reload(next);
+      front.reload();
+      return diff;
+    },
     close() {
       closing ??= (async () => {
         front.stop();

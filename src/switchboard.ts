@@ -2,12 +2,13 @@
 import type { Logger } from './log.js';
 import type { SwitchboardConfig } from './config/types.js';
 import type { JsonRpcNotification } from './jsonrpc/messages.js';
-import { Catalog, type ViewScope } from './catalog/catalog.js';
+import { Catalog, type ViewChange, type ViewScope } from './catalog/catalog.js';
+import { diffConfigs, type ConfigDiff } from './config/reload-diff.js';
 import type { ShutdownTimings } from './upstream/child.js';
 import type { ServerHandle } from './upstream/server-handle.js';
 import type { ListKind } from './upstream/types.js';
 import { SessionRegistry } from './session/registry.js';
-import type { Session, SessionChannel, TransportKind } from './session/session.js';
+import type { Session, SessionChannel, SessionGrant, TransportKind } from './session/session.js';
 import { Router } from './router/router.js';
 import { Upstreams } from './router/upstreams.js';
 import { Subscriptions } from './router/subscriptions.js';
@@ -38,11 +39,14 @@ export class SwitchboardCore {
   /** Session-owned instances still stopping; `stop()` waits for them so no child outlives the proxy. */
   private readonly releasing = new Set<Promise<void>>();
 
+  private current: SwitchboardConfig;
+
   constructor(
-    readonly config: SwitchboardConfig,
+    config: SwitchboardConfig,
     rootLog: Logger,
     options: CoreOptions = {},
   ) {
+    this.current = config;
     this.log = rootLog.child({ component: 'core' });
     this.catalog = new Catalog(config, rootLog.child({ component: 'catalog' }));
     this.sessions = new SessionRegistry({
@@ -65,6 +69,50 @@ export class SwitchboardCore {
     this.router = new Router(config, this.catalog, this.upstreams, this.subscriptions, rootLog.child({ component: 'router' }));
   }
 
+  /** The config in force; a reload replaces it. */
+  get config(): SwitchboardConfig {
+    return this.current;
+  }
+
+  /**
+   * Applies a reloaded config to the running proxy: stops removed servers, restarts changed ones,
+   * starts added ones, rebuilds views and tells sessions whose view changed. Sessions stay open.
+   * Settings it cannot change live are reported in `needsRestart`; access changes (profiles,
+   * tokens) are applied by the transport, which re-resolves each session's view.
+   */
+  reload(next: SwitchboardConfig): ConfigDiff {
+    const diff = diffConfigs(this.current, next);
+    this.current = next;
+    const redefined = new Set([...diff.removed, ...diff.changed].map((server) => server.name));
+    const stops = [this.upstreams.reconfigure(next, diff)];
+    if (redefined.size > 0) for (const session of this.sessions.all()) stops.push(this.upstreams.dropIsolated(session, redefined));
+    const stopped = Promise.all(stops).then(() => undefined);
+    this.releasing.add(stopped);
+    void stopped.finally(() => this.releasing.delete(stopped));
+    this.notifyChanges(this.catalog.reconfigure(next));
+    this.log.info(
+      {
+        added: diff.added.map((s) => s.name),
+        removed: diff.removed.map((s) => s.name),
+        restarted: diff.changed.map((s) => s.name),
+        unchanged: diff.unchanged.length,
+        accessChanged: diff.accessChanged,
+        ...(diff.needsRestart.length > 0 ? { needsRestart: diff.needsRestart } : {}),
+      },
+      'config reloaded',
+    );
+    if (diff.needsRestart.length > 0) this.log.warn({ settings: diff.needsRestart }, 'these settings take effect only after a restart of the daemon');
+    return diff;
+  }
+
+  /** Moves a session to another view (its identity's profile changed); tells it when its lists differ. */
+  rescope(session: Session, scope: ViewScope): void {
+    if (session.scope.key === scope.key) return;
+    const kinds = this.catalog.reattach(session.scope, scope);
+    this.sessions.rescope(session, scope);
+    if (kinds.length > 0) this.notifyListChanged(session, kinds);
+  }
+
   start(): void {
     this.log.info({ servers: this.catalog.serverNames() }, 'starting servers');
     this.upstreams.startAll();
@@ -75,9 +123,9 @@ export class SwitchboardCore {
   }
 
   /** A new client session bound to a view, or undefined when the session limit is reached. */
-  openSession(transport: TransportKind, scope: ViewScope, channel: SessionChannel, protocolVersion: string, principal: string): Session | undefined {
-    const session = this.sessions.create(transport, scope, channel, protocolVersion, principal);
-    if (session !== undefined) this.catalog.attach(scope);
+  openSession(transport: TransportKind, grant: SessionGrant, channel: SessionChannel, protocolVersion: string): Session | undefined {
+    const session = this.sessions.create(transport, grant, channel, protocolVersion);
+    if (session !== undefined) this.catalog.attach(grant.scope);
     return session;
   }
 
@@ -102,7 +150,12 @@ export class SwitchboardCore {
       if (owner !== undefined && kinds.length < 4) this.notifyListChanged(owner, kinds);
       return;
     }
-    const changes = this.catalog.update(handle.name, handle.lists, handle.identity);
+    // A handle a reload replaced may still report its last lists while it stops: not the catalog's any more.
+    if (!this.upstreams.isCurrent(handle)) return;
+    this.notifyChanges(this.catalog.update(handle.name, handle.lists, handle.identity));
+  }
+
+  private notifyChanges(changes: readonly ViewChange[]): void {
     for (const change of changes) {
       for (const session of this.sessions.inScope(change.scopeKey)) this.notifyListChanged(session, change.kinds);
     }

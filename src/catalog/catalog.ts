@@ -72,7 +72,7 @@ interface NamedItem {
 const KINDS: readonly ListKind[] = ['tools', 'prompts', 'resources', 'resourceTemplates'];
 
 export class Catalog {
-  private readonly servers = new Map<string, ServerEntry>();
+  private servers = new Map<string, ServerEntry>();
   /** Prefixed names are assigned across all servers at once, so a filtered view names a tool as the full one does. */
   private prefixedTools = new Map<string, NamedItem[]>();
   private prefixedPrompts = new Map<string, NamedItem[]>();
@@ -83,7 +83,7 @@ export class Catalog {
   private resourceOwners = new Map<string, string>();
 
   constructor(
-    private readonly config: SwitchboardConfig,
+    private config: SwitchboardConfig,
     private readonly log: Logger,
   ) {
     for (const server of config.servers) if (!server.disabled) this.servers.set(server.name, { config: server, lists: undefined, identity: undefined });
@@ -108,9 +108,39 @@ export class Catalog {
     entry.lists = this.serializable(server, lists);
     entry.identity = identity;
     this.rebuildIndexes();
+    return this.refreshViews((scope) => scope.servers === undefined || scope.servers.has(server));
+  }
+
+  /**
+   * Takes a reloaded config: servers added (not listed yet), removed (gone from every view at
+   * once) or changed (their last lists stay until the restarted child lists again), and the
+   * namespace rules. Returns each attached view whose lists changed.
+   */
+  reconfigure(config: SwitchboardConfig): ViewChange[] {
+    this.config = config;
+    const next = new Map<string, ServerEntry>();
+    for (const server of config.servers) {
+      if (server.disabled) continue;
+      const known = this.servers.get(server.name);
+      next.set(server.name, { config: server, lists: known?.lists, identity: known?.identity });
+    }
+    this.servers = next;
+    this.rebuildIndexes();
+    return this.refreshViews(() => true);
+  }
+
+  /** Moves one session's hold from one view to another; returns the list kinds that differ between them. */
+  reattach(from: ViewScope, to: ViewScope): ListKind[] {
+    const before = this.current(from);
+    const after = this.attach(to);
+    this.detach(from);
+    return KINDS.filter((kind) => before.signatures[kind] !== after.signatures[kind]);
+  }
+
+  private refreshViews(affected: (scope: ViewScope) => boolean): ViewChange[] {
     const changes: ViewChange[] = [];
     for (const [key, held] of this.views) {
-      if (held.view.scope.servers !== undefined && !held.view.scope.servers.has(server)) continue;
+      if (!affected(held.view.scope)) continue;
       const next = this.build(held.view.scope);
       const kinds = KINDS.filter((kind) => next.signatures[kind] !== held.view.signatures[kind]);
       held.view = next;

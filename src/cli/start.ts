@@ -1,7 +1,8 @@
-// `switchboard start`: load the config, run the proxy, stop gracefully on SIGTERM/SIGINT.
+// `switchboard start`: load the config, run the proxy, reload on SIGHUP or a file change, stop gracefully on SIGTERM/SIGINT.
 import { loadConfig } from '../config/load.js';
 import { createRootLogger } from '../log.js';
 import { createSwitchboard } from '../index.js';
+import { ConfigReloader } from './reloader.js';
 
 export async function runStart(configFile: string): Promise<number> {
   const config = loadConfig(configFile);
@@ -32,6 +33,7 @@ export async function runStart(configFile: string): Promise<number> {
       }
       stopping = true;
       cliLog.info({ signal }, 'stopping');
+      reloader.stop();
       void proxy.close().then(() => {
         cliLog.info('stopped');
         log.flush();
@@ -40,7 +42,8 @@ export async function runStart(configFile: string): Promise<number> {
     };
     process.on('SIGTERM', () => stop('SIGTERM'));
     process.on('SIGINT', () => stop('SIGINT'));
-    // Without a handler SIGHUP would kill the daemon; config reload is not implemented yet.
-    process.on('SIGHUP', () => cliLog.warn('SIGHUP received: config reload is not supported yet; restart to apply changes'));
+    const reloader = new ConfigReloader(config.file, proxy, log.child({ component: 'reload' }));
+    reloader.watch();
+    process.on('SIGHUP', () => reloader.reload('SIGHUP'));
   });
 }

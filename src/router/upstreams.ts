@@ -4,6 +4,7 @@ import type { ServerConfig, SwitchboardConfig } from '../config/types.js';
 import type { ShutdownTimings } from '../upstream/child.js';
 import { ServerHandle, type ServerHandleEvents } from '../upstream/server-handle.js';
 import type { Session } from '../session/session.js';
+import type { ConfigDiff } from '../config/reload-diff.js';
 
 export class Upstreams {
   /**
@@ -14,7 +15,7 @@ export class Upstreams {
   private readonly isolatedCount = new Map<string, number>();
 
   constructor(
-    private readonly config: SwitchboardConfig,
+    private config: SwitchboardConfig,
     private readonly log: Logger,
     private readonly events: ServerHandleEvents,
     private readonly shutdown: ShutdownTimings | undefined,
@@ -70,6 +71,44 @@ export class Upstreams {
     }
     session.isolated.clear();
     await Promise.all(stops);
+  }
+
+  /**
+   * Applies a reloaded config: removed servers stop, changed ones stop and start again with their
+   * new definition, added ones start; the others keep running untouched. Resolves when every
+   * stopped child is gone.
+   */
+  reconfigure(config: SwitchboardConfig, diff: ConfigDiff): Promise<void> {
+    this.config = config;
+    const stops: Promise<void>[] = [];
+    for (const server of [...diff.removed, ...diff.changed]) {
+      const old = this.primary.get(server.name);
+      this.primary.delete(server.name);
+      if (old !== undefined) stops.push(old.stop());
+    }
+    for (const server of [...diff.changed, ...diff.added]) {
+      const handle = this.create(server, undefined);
+      this.primary.set(server.name, handle);
+      handle.start();
+    }
+    return Promise.all(stops).then(() => undefined);
+  }
+
+  /** Stops a session's own instances of `servers` (removed or redefined); its next call starts a fresh one. */
+  dropIsolated(session: Session, servers: ReadonlySet<string>): Promise<void> {
+    const stops: Promise<void>[] = [];
+    for (const [server, handle] of session.isolated) {
+      if (!servers.has(server)) continue;
+      session.isolated.delete(server);
+      this.isolatedCount.set(server, Math.max(0, (this.isolatedCount.get(server) ?? 1) - 1));
+      stops.push(handle.stop());
+    }
+    return Promise.all(stops).then(() => undefined);
+  }
+
+  /** True for the instance currently serving `handle.name` (not one a reload replaced). */
+  isCurrent(handle: ServerHandle): boolean {
+    return handle.owner !== undefined || this.primary.get(handle.name) === handle;
   }
 
   allReady(): boolean {

@@ -1,7 +1,7 @@
 // The live sessions: crypto-random ids, a bound on their number, lookup by view, idle expiry.
 import { randomBytes } from 'node:crypto';
 import type { ViewScope } from '../catalog/catalog.js';
-import { Session, type SessionChannel, type TransportKind } from './session.js';
+import { Session, type SessionChannel, type SessionGrant, type TransportKind } from './session.js';
 
 export interface RegistryOptions {
   readonly maxSessions: number;
@@ -28,16 +28,33 @@ export class SessionRegistry {
   }
 
   /** A new session, or undefined when the limit is reached. */
-  create(transport: TransportKind, scope: ViewScope, channel: SessionChannel, protocolVersion: string, principal: string): Session | undefined {
+  create(transport: TransportKind, grant: SessionGrant, channel: SessionChannel, protocolVersion: string): Session | undefined {
     if (this.sessions.size >= this.options.maxSessions) return undefined;
     // 128 random bits, base64url: unguessable and visible ASCII (transports.mdx, session management).
     const id = randomBytes(16).toString('base64url');
-    const session = new Session(id, transport, scope, channel, protocolVersion, principal);
+    const session = new Session(id, transport, grant, channel, protocolVersion);
     this.sessions.set(id, session);
-    let peers = this.byScope.get(scope.key);
-    if (peers === undefined) this.byScope.set(scope.key, (peers = new Set()));
-    peers.add(session);
+    this.index(session);
     return session;
+  }
+
+  /** Moves a session to another view (a reload changed what its identity may see). */
+  rescope(session: Session, scope: ViewScope): void {
+    this.unindex(session);
+    session.scope = scope;
+    this.index(session);
+  }
+
+  private index(session: Session): void {
+    let peers = this.byScope.get(session.scope.key);
+    if (peers === undefined) this.byScope.set(session.scope.key, (peers = new Set()));
+    peers.add(session);
+  }
+
+  private unindex(session: Session): void {
+    const peers = this.byScope.get(session.scope.key);
+    peers?.delete(session);
+    if (peers?.size === 0) this.byScope.delete(session.scope.key);
   }
 
   get(id: string): Session | undefined {
@@ -61,9 +78,7 @@ export class SessionRegistry {
   close(session: Session, reason: string): void {
     if (this.sessions.get(session.id) !== session) return;
     this.sessions.delete(session.id);
-    const peers = this.byScope.get(session.scope.key);
-    peers?.delete(session);
-    if (peers?.size === 0) this.byScope.delete(session.scope.key);
+    this.unindex(session);
     this.options.onClose(session, reason);
     session.closeChannel(reason);
   }

@@ -27,11 +27,24 @@ export interface ServerRequestRoute {
   readonly childId: JsonRpcId;
 }
 
+/** What a session was granted when it opened: its view, whose it is, and the URL query that narrowed it. */
+export interface SessionGrant {
+  readonly scope: ViewScope;
+  /** Who opened it (a token's name, or `anonymous`): only the same identity may use the session id. */
+  readonly principal: string;
+  /** The endpoint URL's query string (`tools=fs__*`), kept so a reload can re-resolve the view. */
+  readonly query: string;
+}
+
 /** Tasks a session can follow at once, tasks; the oldest is forgotten first. */
 const MAX_TASKS_PER_SESSION = 1_000;
 
 export class Session implements Caller {
   readonly key: string;
+  /** The view; replaced only when a reload changes what this session's identity may see. */
+  scope: ViewScope;
+  readonly principal: string;
+  readonly query: string;
   protocolVersion: string;
   clientCapabilities: JsonObject = {};
   clientInfo: JsonObject = {};
@@ -55,13 +68,14 @@ export class Session implements Caller {
   constructor(
     readonly id: string,
     readonly transport: TransportKind,
-    readonly scope: ViewScope,
+    grant: SessionGrant,
     private readonly channel: SessionChannel,
     protocolVersion: string,
-    /** Who opened it (a token's name, or `anonymous`): only the same identity may use the session id. */
-    readonly principal: string,
   ) {
     this.key = id;
+    this.scope = grant.scope;
+    this.principal = grant.principal;
+    this.query = grant.query;
     this.protocolVersion = protocolVersion;
   }
 

@@ -6,7 +6,7 @@ import type { SwitchboardConfig } from '../config/types.js';
 import { ErrorCode } from '../jsonrpc/messages.js';
 import { narrowScope, type ViewScope } from '../catalog/catalog.js';
 import { resolveViewFilter, type ViewFilter } from '../session/filter.js';
-import type { Session } from '../session/session.js';
+import type { Session, SessionGrant } from '../session/session.js';
 import { Authenticator, wwwAuthenticate, type AuthResult, type Identity } from './auth.js';
 import { JSON_HEADERS } from './http-util.js';
 
@@ -15,14 +15,26 @@ export type { Identity } from './auth.js';
 /** Distinct (profile, query) filters kept compiled; sessions share them, so this only bounds abuse. */
 const MAX_CACHED_FILTERS = 1_000;
 
-export type ScopeResult = { readonly ok: true; readonly scope: ViewScope } | { readonly ok: false; readonly status: number; readonly message: string };
+export type GrantResult = { readonly ok: true; readonly grant: SessionGrant } | { readonly ok: false; readonly status: number; readonly message: string };
 
 export class AccessControl {
-  private readonly authenticator: Authenticator;
+  private authenticator: Authenticator;
   private readonly filters = new LRUCache<string, ViewFilter>({ max: MAX_CACHED_FILTERS });
 
-  constructor(private readonly config: SwitchboardConfig) {
+  constructor(private config: SwitchboardConfig) {
     this.authenticator = new Authenticator(config);
+  }
+
+  /** A reloaded config: new tokens and profiles apply to the next request; cached filters are dropped. */
+  reconfigure(config: SwitchboardConfig): void {
+    this.config = config;
+    this.authenticator = new Authenticator(config);
+    this.filters.clear();
+  }
+
+  /** The identity a session's principal has under the current config, or undefined when it is gone. */
+  identityNamed(principal: string): Identity | undefined {
+    return this.authenticator.identityNamed(principal);
   }
 
   get authEnabled(): boolean {
@@ -39,9 +51,16 @@ export class AccessControl {
     return session.principal === identity.name;
   }
 
-  /** The scope a new session on `endpoint` gets: its identity's bound, narrowed by the URL query. */
-  scopeFor(endpoint: ViewScope, identity: Identity, url: string | undefined): ScopeResult {
+  /** What a new session on `endpoint` gets: its identity's bound, narrowed by the URL query. */
+  grant(endpoint: ViewScope, identity: Identity, url: string | undefined): GrantResult {
     const search = querystring(url);
+    const scope = this.scopeFor(endpoint, identity.profile, search);
+    return scope.ok ? { ok: true, grant: { scope: scope.scope, principal: identity.name, query: search } } : scope;
+  }
+
+  /** The scope for a bound profile and a query string; also how a reload re-resolves live sessions. */
+  scopeFor(endpoint: ViewScope, profile: string | undefined, search: string): { ok: true; scope: ViewScope } | { ok: false; status: number; message: string } {
+    const identity = { profile };
     const cacheKey = `${identity.profile ?? ''}\u0000${search}`;
     let filter = this.filters.get(cacheKey);
     if (filter === undefined) {

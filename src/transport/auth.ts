@@ -71,6 +71,12 @@ export class Authenticator {
     this.anonymous = Object.freeze({ name: 'anonymous', profile: config.defaultProfile, anonymous: true });
   }
 
+  /** The identity of a token name (`anonymous` when auth is off), or undefined when not configured. */
+  identityNamed(name: string): Identity | undefined {
+    if (!this.enabled) return name === this.anonymous.name ? this.anonymous : undefined;
+    return this.known.find((known) => known.identity.name === name)?.identity;
+  }
+
   /**
    * With auth off every request is the anonymous identity, whatever header it carries (clients
    * configured with a token keep working against a local proxy without tokens). With auth on,

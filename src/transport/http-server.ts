@@ -86,6 +86,30 @@ export class HttpFrontDoor {
     this.server.on('upgrade', (req, socket: Duplex, head: Buffer) => this.upgrade(req, socket, head));
   }
 
+  /**
+   * After the core took a reloaded config: new tokens and profiles, endpoints of added and removed
+   * servers, and every live session's view re-resolved from its identity and URL query. A session
+   * whose identity or profile is gone is closed; one whose view changed is told so.
+   */
+  reload(): void {
+    const config = this.core.config;
+    this.access.reconfigure(config);
+    this.scopes.clear();
+    for (const name of this.core.catalog.serverNames()) this.scopes.set(name, serverScope(name));
+    for (const session of [...this.core.sessions.all()]) {
+      const identity = this.access.identityNamed(session.principal);
+      const endpoint = session.scope.endpoint === AGGREGATE_SCOPE.endpoint ? AGGREGATE_SCOPE : this.scopes.get(session.scope.endpoint.slice(2));
+      const scope = identity === undefined || endpoint === undefined ? undefined : this.access.scopeFor(endpoint, identity.profile, session.query);
+      if (scope === undefined || !scope.ok) {
+        const why = identity === undefined ? 'its identity is no longer configured' : endpoint === undefined ? 'its server was removed' : scope?.ok === false ? scope.message : 'no view';
+        this.log.info({ session: session.id, identity: session.principal, why }, 'closing a session the reloaded config no longer allows');
+        this.core.closeSession(session, `config reloaded: ${why}`);
+        continue;
+      }
+      this.core.rescope(session, scope.scope);
+    }
+  }
+
   stop(): void {
     clearInterval(this.keepAliveTimer);
     this.streamable.stop();
@@ -108,13 +132,13 @@ export class HttpFrontDoor {
       socket.end(unauthorizedUpgrade(auth));
       return;
     }
-    const scope = this.access.scopeFor(endpoint.scope, auth.identity, req.url);
+    const scope = this.access.grant(endpoint.scope, auth.identity, req.url);
     if (!scope.ok) {
       const body = JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: ErrorCode.InvalidRequest, message: scope.message } });
       socket.end(`HTTP/1.1 ${scope.status} ${STATUS_CODES[scope.status] ?? ''}\r\ncontent-type: application/json\r\nconnection: close\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
       return;
     }
-    this.websocket.upgrade(req, socket, head, scope.scope, auth.identity.name);
+    this.websocket.upgrade(req, socket, head, scope.grant);
   }
 
   private route(req: IncomingMessage, res: ServerResponse): void {

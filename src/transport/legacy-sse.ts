@@ -62,18 +62,18 @@ export class LegacySse {
       sendText(res, req.method === 'POST' ? 404 : 405, 'This is the legacy SSE endpoint: GET it, then POST to the endpoint it names\n');
       return;
     }
-    const access = this.access.scopeFor(endpoint, identity, req.url);
+    const access = this.access.grant(endpoint, identity, req.url);
     if (!access.ok) {
       sendError(res, access.status, ErrorCode.InvalidRequest, access.message);
       return;
     }
-    const scope = access.scope;
+    const scope = access.grant.scope;
     let session: Session | undefined;
     const channel: SseChannel = new SseChannel(res, () => {
       this.log.warn({ session: session?.id }, 'SSE reader is not keeping up; closing its session');
       if (session !== undefined) this.core.closeSession(session, 'client not reading');
     }, () => this.live.delete(channel));
-    session = this.core.openSession('sse', scope, channel, LEGACY_VERSION, identity.name);
+    session = this.core.openSession('sse', access.grant, channel, LEGACY_VERSION);
     if (session === undefined) {
       sendError(res, 503, ErrorCode.Overloaded, 'Too many sessions; try again later');
       return;

@@ -156,12 +156,12 @@ export class StreamableHttp {
   }
 
   private initialize(req: IncomingMessage, res: ServerResponse, endpoint: ViewScope, identity: Identity, request: JsonRpcRequest, acceptsSse: boolean): void {
-    const access = this.access.scopeFor(endpoint, identity, req.url);
+    const access = this.access.grant(endpoint, identity, req.url);
     if (!access.ok) {
       sendError(res, access.status, ErrorCode.InvalidRequest, access.message, request.id);
       return;
     }
-    const scope = access.scope;
+    const scope = access.grant.scope;
     const version = negotiateVersion(request.params?.protocolVersion);
     let opened: Session | undefined;
     const channel: HttpChannel = new HttpChannel(
@@ -169,7 +169,7 @@ export class StreamableHttp {
       () => opened?.protocolVersion ?? version,
       () => this.live.delete(channel),
     );
-    const session = this.core.openSession('streamable-http', scope, channel, version, identity.name);
+    const session = this.core.openSession('streamable-http', access.grant, channel, version);
     opened = session;
     if (session === undefined) {
       sendError(res, 503, ErrorCode.Overloaded, 'Too many sessions; try again later', request.id);

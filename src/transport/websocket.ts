@@ -7,7 +7,7 @@ import { ErrorCode, classify, encode, errorResponse, type JsonRpcMessage } from 
 import { keepRawText } from '../jsonrpc/raw-request.js';
 import type { ViewScope } from '../catalog/catalog.js';
 import type { SwitchboardCore } from '../switchboard.js';
-import type { Session, SessionChannel } from '../session/session.js';
+import type { Session, SessionChannel, SessionGrant } from '../session/session.js';
 
 const LEGACY_VERSION = '2024-11-05';
 /** How often sockets are pinged; one without a pong by the next ping is dropped, ms. */
@@ -61,8 +61,8 @@ export class WebSocketDoor {
   }
 
   /** `scope`: the session's view, already resolved from the identity and the URL query. */
-  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, scope: ViewScope, principal: string): void {
-    this.server.handleUpgrade(req, socket, head, (ws) => this.accept(ws, scope, principal));
+  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, grant: SessionGrant): void {
+    this.server.handleUpgrade(req, socket, head, (ws) => this.accept(ws, grant));
   }
 
   stop(): void {
@@ -71,20 +71,21 @@ export class WebSocketDoor {
     this.server.close();
   }
 
-  private accept(ws: WebSocket, scope: ViewScope, principal: string): void {
+  private accept(ws: WebSocket, grant: SessionGrant): void {
+    const scope = grant.scope;
     let session: Session | undefined;
     const channel = new SocketChannel(ws, () => {
       this.log.warn({ session: session?.id }, 'WebSocket reader is not keeping up; closing its session');
       ws.close(CLOSE_POLICY, 'not reading');
     });
-    session = this.core.openSession('websocket', scope, channel, LEGACY_VERSION, principal);
+    session = this.core.openSession('websocket', grant, channel, LEGACY_VERSION);
     if (session === undefined) {
       ws.close(CLOSE_GOING_AWAY, 'too many sessions');
       return;
     }
     const opened = session;
     this.alive.add(ws);
-    this.log.info({ session: opened.id, scope: scope.endpoint, identity: principal, view: scope.policy.label }, 'WebSocket session opened');
+    this.log.info({ session: opened.id, scope: scope.endpoint, identity: grant.principal, view: scope.policy.label }, 'WebSocket session opened');
     ws.on('pong', () => this.alive.add(ws));
     ws.on('message', (data, isBinary) => this.onFrame(opened, ws, data, isBinary));
     ws.on('close', () => this.core.closeSession(opened, 'socket closed'));

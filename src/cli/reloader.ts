@@ -1,0 +1,89 @@
+// Config reload for the daemon: on SIGHUP and when the config file changes (debounced), load it
+// again and apply it; a config that does not load is refused with its one-line reason, and the
+// running one stays in force.
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Logger } from '../log.js';
+import { ConfigError, loadConfig } from '../config/load.js';
+import type { SwitchboardConfig } from '../config/types.js';
+import type { ConfigDiff } from '../config/reload-diff.js';
+
+/** Editors write a file in several steps (truncate, write, rename); wait for them to settle, ms. */
+const DEBOUNCE_MS = 300;
+
+export interface Reloadable {
+  reload(config: SwitchboardConfig): ConfigDiff;
+}
+
+export class ConfigReloader {
+  private timer: NodeJS.Timeout | undefined;
+  private watcher: fs.FSWatcher | undefined;
+  private lastDigest: string | undefined;
+
+  constructor(
+    private readonly file: string,
+    private readonly target: Reloadable,
+    private readonly log: Logger,
+  ) {
+    this.lastDigest = digest(file);
+  }
+
+  /**
+   * Watches the file's directory, not the file: an editor that saves by renaming a new file over
+   * the old one would leave a watch on the file itself pointing at a deleted inode.
+   */
+  watch(): void {
+    const dir = path.dirname(this.file);
+    const base = path.basename(this.file);
+    try {
+      this.watcher = fs.watch(dir, (_event, name) => {
+        if (name === null || name === base) this.schedule('file changed');
+      });
+      this.watcher.on('error', (error) => this.log.warn({ err: error.message }, 'config file watch failed; reload with SIGHUP'));
+      this.watcher.unref();
+    } catch (error) {
+      this.log.warn({ err: (error as Error).message, dir }, 'cannot watch the config directory; reload with SIGHUP');
+    }
+  }
+
+  /** Reloads after the debounce; repeated triggers within it make one reload. */
+  schedule(reason: string): void {
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.reload(reason), DEBOUNCE_MS);
+    this.timer.unref();
+  }
+
+  /** Loads and applies the file now; false when it was refused (the running config stays). */
+  reload(reason: string): boolean {
+    const current = digest(this.file);
+    // A watch event without a content change (touch, chmod, a save of the same text) is no reload.
+    if (reason === 'file changed' && current !== undefined && current === this.lastDigest) return true;
+    let config: SwitchboardConfig;
+    try {
+      config = loadConfig(this.file);
+    } catch (error) {
+      const message = error instanceof ConfigError ? error.message : (error as Error).message;
+      this.log.error({ reason, err: message }, 'config reload refused; the running config stays in force');
+      return false;
+    }
+    this.lastDigest = current;
+    for (const warning of config.warnings) this.log.warn(warning);
+    this.log.info({ reason }, 'reloading config');
+    this.target.reload(config);
+    return true;
+  }
+
+  stop(): void {
+    clearTimeout(this.timer);
+    this.watcher?.close();
+  }
+}
+
+function digest(file: string): string | undefined {
+  try {
+    return createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+  } catch {
+    return undefined;
+  }
+}

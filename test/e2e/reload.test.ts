@@ -1,0 +1,137 @@
+// Hot reload: servers added, removed and changed under connected clients, access changes applied
+// to live sessions, and the daemon's SIGHUP / file-watch reload that refuses an invalid config.
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { resolveConfig, type RunningSwitchboard } from '../../src/index.js';
+import { ROOT, connect, fixture, listAllTools, pidOf, processAlive, rawPost, startProxy, textOf, waitFor } from './helpers.js';
+
+const config = (raw: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env) =>
+  resolveConfig({ listen: { host: '127.0.0.1', port: 0 }, ...raw }, { file: '<inline>', dir: ROOT }, env);
+const prefixes = (tools: Array<{ name: string }>): string[] => [...new Set(tools.map((t) => t.name.split('__')[0] as string))].sort();
+
+describe('reloading a running proxy', () => {
+  let proxy: RunningSwitchboard | undefined;
+  const clients: Client[] = [];
+  afterEach(async () => {
+    await Promise.allSettled(clients.splice(0).map((c) => c.close()));
+    await proxy?.close();
+    proxy = undefined;
+  });
+
+  it('adds, removes and restarts servers while a client stays connected and is told', async () => {
+    proxy = await startProxy({ mcpServers: { a: fixture('a'), b: fixture('b') } });
+    const client = await connect(proxy);
+    clients.push(client);
+    let changed = 0;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => void (changed += 1));
+    expect(prefixes(await listAllTools(client))).toEqual(['a', 'b']);
+    const pidA = pidOf(await client.callTool({ name: 'a__whoami', arguments: {} }));
+    const pidB = pidOf(await client.callTool({ name: 'b__whoami', arguments: {} }));
+
+    const diff = proxy.reload(config({ mcpServers: { a: fixture('a'), c: fixture('c') } }));
+    expect(diff.added.map((s) => s.name)).toEqual(['c']);
+    expect(diff.removed.map((s) => s.name)).toEqual(['b']);
+    expect(diff.unchanged).toEqual(['a']);
+    await waitFor(async () => changed > 0 && prefixes(await listAllTools(client)).join() === 'a,c', 10_000, 'a and c listed');
+    await waitFor(() => !processAlive(pidB), 5_000, 'b stopped');
+    // a was left alone: same child, and the session still calls through it.
+    expect(pidOf(await client.callTool({ name: 'a__whoami', arguments: {} }))).toBe(pidA);
+    await expect(client.callTool({ name: 'b__echo', arguments: { text: 'x' } })).rejects.toThrow(/Unknown tool/);
+    expect(textOf(await client.callTool({ name: 'c__echo', arguments: { text: 'new' } }))).toBe('new');
+
+    // Changing a's definition restarts a alone.
+    const restarted = proxy.reload(config({ mcpServers: { a: fixture('a', {}, { FIXTURE_MARK: 'v2' }), c: fixture('c') } }));
+    expect(restarted.changed.map((s) => s.name)).toEqual(['a']);
+    await waitFor(async () => {
+      const result = await client.callTool({ name: 'a__whoami', arguments: {} }).catch(() => undefined);
+      return result !== undefined && pidOf(result) !== pidA;
+    }, 10_000, 'a restarted with a new child');
+    expect(processAlive(pidA)).toBe(false);
+  });
+
+  it('applies changed profiles to live sessions and closes those of removed tokens', async () => {
+    const env = { ...process.env, SB_RELOAD_A: 'a'.repeat(24), SB_RELOAD_B: 'b'.repeat(24) };
+    const tokens = [
+      { name: 'ann', tokenEnv: 'SB_RELOAD_A', profile: 'p' },
+      { name: 'ben', tokenEnv: 'SB_RELOAD_B' },
+    ];
+    const servers = { a: fixture('a'), b: fixture('b') };
+    proxy = await startProxy({ mcpServers: servers, profiles: { p: { servers: { allow: ['a', 'b'] } } }, auth: { tokens } }, { env });
+    const ann = await connect(proxy, { token: env.SB_RELOAD_A });
+    const ben = await connect(proxy, { token: env.SB_RELOAD_B });
+    clients.push(ann, ben);
+    let annChanged = 0;
+    ann.setNotificationHandler(ToolListChangedNotificationSchema, () => void (annChanged += 1));
+    expect(prefixes(await listAllTools(ann))).toEqual(['a', 'b']);
+
+    // Profile p now allows server a only, and ben's token is gone.
+    proxy.reload(config({ mcpServers: servers, profiles: { p: { servers: { allow: ['a'] } } }, auth: { tokens: [tokens[0]] } }, env));
+    await waitFor(() => annChanged > 0, 5_000, 'list_changed for ann');
+    expect(prefixes(await listAllTools(ann))).toEqual(['a']);
+    await expect(ann.callTool({ name: 'b__echo', arguments: { text: 'x' } })).rejects.toThrow(/Unknown tool/);
+    await expect(ben.listTools()).rejects.toThrow();
+  });
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const port = (server.address() as net.AddressInfo).port;
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+}
+
+describe('the daemon reloads its config file', () => {
+  let daemon: ChildProcess | undefined;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-reload-'));
+  afterAll(async () => {
+    if (daemon !== undefined && daemon.exitCode === null) {
+      const exited = new Promise((resolve) => daemon?.once('exit', resolve));
+      daemon.kill('SIGTERM');
+      await exited;
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('on a file change and on SIGHUP, and keeps running on an invalid file', async () => {
+    const file = path.join(dir, 'proxy.config.json');
+    const port = await freePort();
+    const write = (servers: Record<string, unknown>) => fs.writeFileSync(file, JSON.stringify({ listen: { host: '127.0.0.1', port }, mcpServers: servers }));
+    write({ a: fixture('a') });
+    let output = '';
+    daemon = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), 'start', '-c', file], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    daemon.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    daemon.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const url = `http://127.0.0.1:${port}`;
+    await waitFor(async () => (await fetch(`${url}/readyz`).catch(() => undefined))?.status === 200, 20_000, 'daemon ready');
+    const running = { url } as RunningSwitchboard;
+    const client = await connect(running);
+    let changed = 0;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => void (changed += 1));
+
+    // Broken JSON: refused with its reason, the old config keeps serving.
+    fs.writeFileSync(file, '{"mcpServers": {');
+    await waitFor(() => output.includes('config reload refused'), 5_000, 'refusal logged');
+    expect(textOf(await client.callTool({ name: 'a__echo', arguments: { text: 'still' } }))).toBe('still');
+
+    // A valid change is picked up by the file watch.
+    write({ a: fixture('a'), b: fixture('b') });
+    await waitFor(async () => changed > 0 && prefixes(await listAllTools(client)).join() === 'a,b', 10_000, 'b added by file watch');
+
+    // SIGHUP reloads too (here: b removed).
+    write({ a: fixture('a') });
+    daemon.kill('SIGHUP');
+    await waitFor(async () => prefixes(await listAllTools(client)).join() === 'a', 10_000, 'b removed after SIGHUP');
+    expect(daemon.exitCode).toBeNull();
+    expect((await rawPost(running, { jsonrpc: '2.0', id: 1, method: 'ping' })).status).toBe(400); // no session: 400, daemon alive
+    await client.close();
+  });
+});
