@@ -31,13 +31,19 @@ export function confusableOf(cp: number): string | undefined {
   return cp < 0x80 ? undefined : TABLE.get(cp);
 }
 
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
 /** Lower case, NFKC, confusables folded, then ASCII lookalikes (rn/m, vv/w, 0/o, 1/l/i/|) folded too. */
 export function nameSkeleton(name: string): string {
-  let out = '';
-  for (const ch of name.normalize('NFKC').toLowerCase()) {
-    const cp = ch.codePointAt(0)!;
-    if (isShadowInvisible(cp)) continue;
-    out += confusableOf(cp) ?? ch;
+  let out: string;
+  if (PRINTABLE_ASCII.test(name)) out = name.toLowerCase();
+  else {
+    out = '';
+    for (const ch of name.normalize('NFKC').toLowerCase()) {
+      const cp = ch.codePointAt(0)!;
+      if (isShadowInvisible(cp)) continue;
+      out += confusableOf(cp) ?? ch;
+    }
   }
   return out.replace(/rn/g, 'm').replace(/vv/g, 'w').replace(/[01i|]/g, (c) => (c === '0' ? 'o' : 'l'));
 }

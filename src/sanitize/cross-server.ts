@@ -1,5 +1,5 @@
 // Cross-server rules: text of one server that names another server's tool, and whether it directs that tool's use.
-import type { CatalogIndexLike } from './types.js';
+import type { CatalogIndexLike, NameOwner } from './types.js';
 
 export interface Mention {
   readonly start: number;
@@ -19,8 +19,8 @@ export interface CrossHit {
 /** Identifier-like tokens (`send_email`, `mail__send`, `github.create_issue`): distinctive enough to be a name. */
 const COMPOUND = /(?<![a-z0-9])[a-z0-9]+(?:[_\-.:/][a-z0-9]+)+/g;
 /** A plain word counts only where the text calls it a tool or server, or quotes it as code. */
-const PLAIN =
-  /\b(?:tool|server|function|mcp)s? [`'"]?([a-z0-9]{3,64})\b|[`'"]([a-z0-9]{3,64})[`'"]|\b([a-z0-9]{3,64})[`'"]? (?:tool|server|mcp|function)\b/g;
+const CALLED = /\b(?:tool|server|function|mcp)s? [`'"]?([a-z0-9]{3,64})\b|\b([a-z0-9]{3,64})\b[`'"]? (?:tool|server|mcp|function)\b/g;
+const QUOTED = /[`'"]([a-z0-9]{3,64})[`'"]/g;
 
 /**
  * A directive about another tool's arguments, recipients, prefixes or results, in the same sentence
@@ -33,16 +33,21 @@ interface Owned {
   readonly what: string;
 }
 
-function lookup(token: string, index: CatalogIndexLike, server: string, own: ReadonlySet<string>, servers = true): Owned | undefined {
+function lookup(token: string, index: CatalogIndexLike, server: string, own: ReadonlySet<string>, servers: boolean): Owned | undefined {
   if (own.has(token)) return undefined;
-  const tool = index.toolOwners(token).find((o) => o.server !== server);
-  if (tool && !index.toolOwners(token).some((o) => o.server === server)) {
-    return { what: `tool ${tool.name} of server ${tool.server}` };
+  const tools = index.toolOwners(token);
+  if (tools.length > 0) {
+    let other: NameOwner | undefined;
+    for (const o of tools) {
+      if (o.server === server) return undefined; // the server's own tool of that name
+      other ??= o;
+    }
+    if (other) return { what: `tool ${other.name} of server ${other.server}` };
   }
   if (!servers) return undefined;
-  const srv = index.serverOwners(token).find((s) => s !== server);
-  if (srv && !index.serverOwners(token).includes(server)) return { what: `server ${srv}` };
-  return undefined;
+  const owners = index.serverOwners(token);
+  if (owners.length === 0 || owners.includes(server)) return undefined;
+  return { what: `server ${owners[0]}` };
 }
 
 interface Candidate {
@@ -56,6 +61,10 @@ interface Candidate {
 /** Candidate names of a text, independent of the catalog (remembered for short texts). */
 const candidateMemo = new Map<string, readonly Candidate[]>();
 
+export function clearCandidateMemo(): void {
+  candidateMemo.clear();
+}
+
 function candidates(skel: string): readonly Candidate[] {
   const cached = skel.length <= 256 ? candidateMemo.get(skel) : undefined;
   if (cached) return cached;
@@ -66,14 +75,23 @@ function candidates(skel: string): readonly Candidate[] {
     const parts = token.split(/__|[.:/]/).filter((p) => p.length >= 3 && p !== token && /[_-]/.test(p));
     found.push({ start: m.index, end: m.index + token.length, tokens: [token, ...parts], servers: false });
   }
-  for (const m of skel.matchAll(PLAIN)) {
-    found.push({ start: m.index, end: m.index + m[0].length, tokens: [m[1] ?? m[2] ?? m[3] ?? ''], servers: true });
+  // Each regex only where its anchor words can be present (a cheap test that skips most text).
+  if (/tool|server|function|mcp/.test(skel)) {
+    for (const m of skel.matchAll(CALLED)) found.push({ start: m.index, end: m.index + m[0].length, tokens: [m[1] ?? m[2] ?? ''], servers: true });
+  }
+  if (/[`'"]/.test(skel)) {
+    for (const m of skel.matchAll(QUOTED)) found.push({ start: m.index, end: m.index + m[0].length, tokens: [m[1] ?? ''], servers: true });
   }
   if (skel.length <= 256) {
     if (candidateMemo.size >= 20_000) candidateMemo.clear();
     candidateMemo.set(skel, found);
   }
   return found;
+}
+
+/** Could this text name any tool or server at all? (False means no catalog can make it cross-server.) */
+export function mayMention(skel: string): boolean {
+  return candidates(skel).length > 0;
 }
 
 /** Mentions of other servers' tools or servers in a shadow text. */

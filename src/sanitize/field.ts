@@ -1,6 +1,7 @@
 // One string field through the pipeline: strip, neutralize, semantic scan of the original's shadow, hidden channels, length budget.
 import { escapeText, redactSecrets } from './escape.js';
 import { editFindings, finding, mapOffset, stripFindings, truncate, type FieldContext, type Replaced } from './findings.js';
+import { mayMention } from './cross-server.js';
 import { neutralize } from './neutralize.js';
 import { scan, identifierWords, type Hit } from './semantic.js';
 import { buildShadow, mapShadow, type HiddenText, type MappedShadow } from './shadow.js';
@@ -35,9 +36,23 @@ const HIDDEN_LABEL: Record<HiddenText['kind'], string> = {
 };
 
 const EMPTY: Finding[] = [];
+/**
+ * Short values known to pass untouched whatever the catalog (no strip, no edit, no hit, no name that
+ * could be another server's): schemas repeat them across hundreds of tools. Bounded, then rebuilt.
+ */
+const QUIET_MAX_CHARS = 256;
+const QUIET_ENTRIES = 50_000;
+const quietValues = new Set<string>();
+
+/** Forgets the memoized quiet values (tests and benchmarks measure a cold start with it). */
+export function clearFieldMemo(): void {
+  quietValues.clear();
+}
 
 export function sanitizeField(slot: Slot, opts: FieldOptions): FieldOutcome {
   const value = slot.value;
+  const quietKey = value.length <= QUIET_MAX_CHARS ? `${slot.cls}${slot.parameterText ? 'p' : '-'}${value}` : undefined;
+  if (quietKey !== undefined && quietValues.has(quietKey)) return { slot, forwarded: value, findings: EMPTY, hiddenInstruction: false };
   const rewritable = slot.cls === 'text';
   const identifier = slot.cls === 'key' || slot.cls === 'name';
   const stripped = stripHidden(value);
@@ -53,7 +68,13 @@ export function sanitizeField(slot: Slot, opts: FieldOptions): FieldOutcome {
     stripped.removals.length === 0 && neutral.edits.length === 0 && hits.length === 0 && shadow.hidden.length === 0 &&
     value.length <= budget && !opaque;
   // Nearly every field of a real catalog ends here, before any of the bookkeeping below.
-  if (quiet) return { slot, forwarded: value, findings: EMPTY, hiddenInstruction: false };
+  if (quiet) {
+    if (quietKey !== undefined && value.length <= opts.limits.other && !mayMention(shadow.skel)) {
+      if (quietValues.size >= QUIET_ENTRIES) quietValues.clear();
+      quietValues.add(quietKey);
+    }
+    return { slot, forwarded: value, findings: EMPTY, hiddenInstruction: false };
+  }
   return report(slot, opts, { stripped, neutral, source, shadow, hits: strongestPerRule(hits), budget, opaque, scanOpts });
 }
 

@@ -10,17 +10,20 @@ export interface ServerNames {
 }
 
 const NONE: readonly never[] = [];
+/** Names shorter than this are all one edit from each other (add/and, get/set): not worth comparing. */
+const MIN_NEAR_LENGTH = 6;
 
 /**
  * Every server's tool names and server names, indexed once per catalog change so that judging
- * 1,000 tools costs 1,000 lookups, not 1,000,000 comparisons. Near matches (edit distance 1) use
- * the symmetric-deletion trick: two names are within one edit iff some one-deletion variants meet.
+ * 1,000 tools costs 1,000 lookups, not 1,000,000 comparisons. Near matches (edit distance 1) only
+ * count when the first letter is shared (see ordinaryVariant), so names are bucketed by first letter
+ * and length, and a name is compared with the few names of its length +-1 in its bucket.
  */
 export class CatalogIndex implements CatalogIndexLike {
   private readonly tools = new Map<string, NameOwner[]>();
   private readonly servers = new Map<string, string[]>();
   private readonly skeletons = new Map<string, NameOwner[]>();
-  private readonly deletions = new Map<string, NameOwner[]>();
+  private readonly near = new Map<string, NameOwner[]>();
 
   constructor(servers: readonly ServerNames[]) {
     for (const s of servers) {
@@ -30,7 +33,7 @@ export class CatalogIndex implements CatalogIndexLike {
         const lower = name.toLowerCase();
         add(this.tools, lower, owner);
         add(this.skeletons, nameSkeleton(name), owner);
-        for (const v of deletionVariants(lower)) add(this.deletions, v, owner);
+        if (lower.length >= MIN_NEAR_LENGTH - 1) add(this.near, bucket(lower, lower.length), owner);
       }
     }
   }
@@ -48,14 +51,19 @@ export class CatalogIndex implements CatalogIndexLike {
   }
 
   nearOwners(lowerName: string): readonly NameOwner[] {
-    const found = new Map<string, NameOwner>();
-    for (const v of deletionVariants(lowerName)) {
-      for (const o of this.deletions.get(v) ?? NONE) {
-        if (withinOneEdit(lowerName, o.name.toLowerCase())) found.set(`${o.server}\0${o.name}`, o);
+    if (lowerName.length < MIN_NEAR_LENGTH) return NONE;
+    const found: NameOwner[] = [];
+    for (let len = lowerName.length - 1; len <= lowerName.length + 1; len++) {
+      for (const o of this.near.get(bucket(lowerName, len)) ?? NONE) {
+        if (withinOneEdit(lowerName, o.name.toLowerCase())) found.push(o);
       }
     }
-    return [...found.values()];
+    return found;
   }
+}
+
+function bucket(lower: string, length: number): string {
+  return `${lower[0]}${length}`;
 }
 
 function add<T>(map: Map<string, T[]>, key: string, value: T): void {
@@ -64,19 +72,16 @@ function add<T>(map: Map<string, T[]>, key: string, value: T): void {
   else map.set(key, [value]);
 }
 
-function deletionVariants(s: string): string[] {
-  const out = [s];
-  for (let i = 0; i < s.length; i++) out.push(s.slice(0, i) + s.slice(i + 1));
-  return out;
-}
-
-/** One substitution, insertion or deletion (not zero). */
+/** One substitution, insertion or deletion (not zero), without allocating. */
 function withinOneEdit(a: string, b: string): boolean {
   if (a === b || Math.abs(a.length - b.length) > 1) return false;
   let i = 0;
-  while (i < a.length && i < b.length && a[i] === b[i]) i++;
-  if (a.length === b.length) return a.slice(i + 1) === b.slice(i + 1);
-  return a.length > b.length ? a.slice(i + 1) === b.slice(i) : a.slice(i) === b.slice(i + 1);
+  while (i < a.length && i < b.length && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  // Skip the one differing char in the longer string (both, for a substitution), then the rest must match.
+  let ia = a.length >= b.length ? i + 1 : i;
+  let ib = b.length >= a.length ? i + 1 : i;
+  while (ia < a.length && ib < b.length) if (a.charCodeAt(ia++) !== b.charCodeAt(ib++)) return false;
+  return ia >= a.length && ib >= b.length;
 }
 
 /** MCP tool/prompt names: `[A-Za-z0-9_.-]`. */

@@ -1,7 +1,8 @@
 // sanitizeEntity: every model-visible string of one tool, prompt, resource or instructions text, judged and rewritten as a whole.
-import { sanitizeField, type FieldOutcome } from './field.js';
+import { clearFieldMemo, sanitizeField, type FieldOutcome } from './field.js';
 import { finding, type FieldContext } from './findings.js';
 import { judgeName } from './names.js';
+import { clearScanMemo } from './semantic.js';
 import { identifierWords } from './semantic.js';
 import {
   DEFAULT_LIMITS,
@@ -43,6 +44,12 @@ function lowerNames(names: ReadonlySet<string> | undefined): ReadonlySet<string>
     lowered.set(names, out);
   }
   return out;
+}
+
+/** Drops every memo of short, context-free results (they only ever speed up repeated strings). */
+export function clearSanitizeCaches(): void {
+  clearFieldMemo();
+  clearScanMemo();
 }
 
 export function sanitizeEntity<T>(kind: EntityKind, entity: T, ctx: SanitizeContext): SanitizeResult<T> {

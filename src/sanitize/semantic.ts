@@ -1,5 +1,5 @@
 // The semantic layer: every detection over one shadow text, as hits in shadow offsets.
-import { crossServer } from './cross-server.js';
+import { clearCandidateMemo, crossServer } from './cross-server.js';
 import { LATIN_LEXICON, PLAIN_LEXICON } from './lexicon.js';
 import { exfilUrls, pseudoTags } from './markup.js';
 import { fencedRanges, inlineCodeRanges } from './neutralize.js';
@@ -50,6 +50,11 @@ const MEMO_MAX_CHARS = 256;
 /** Entries before the memo is dropped and rebuilt (bounds memory at a few MiB). */
 const MEMO_ENTRIES = 20_000;
 const memo = new Map<string, readonly Hit[]>();
+
+export function clearScanMemo(): void {
+  memo.clear();
+  clearCandidateMemo();
+}
 
 function staticHits(view: { skel: string; plain: string }, parameter: boolean, identifier: boolean): readonly Hit[] {
   if (view.skel.length > MEMO_MAX_CHARS) return staticScan(view, parameter, identifier);

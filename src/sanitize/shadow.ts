@@ -165,6 +165,15 @@ function walk(text: string, withMap: boolean, hidden: HiddenText[]): Walked {
       if (c < 0x300 || !MARK.test(String.fromCodePoint(c)) || isShadowInvisible(c)) break;
       j += c > 0xffff ? 2 : 1;
     }
+    if (j === start + width) {
+      // One code point alone (the common case: CJK, Cyrillic, emoji...): its folding is cached.
+      const folded = foldOne(t.codePointAt(start)!);
+      if (folded) {
+        flush();
+        for (let k = 0; k < folded.plain.length; k++) push(w, folded.plain[k]!, folded.skel[k]!, start, j, withMap);
+        return j;
+      }
+    }
     const norm = t.slice(start, j).normalize('NFKC').toLowerCase();
     for (const ch of norm) {
       const c = ch.codePointAt(0)!;
@@ -223,6 +232,34 @@ function walk(text: string, withMap: boolean, hidden: HiddenText[]): Walked {
 }
 
 const MARK = /\p{M}/u;
+
+interface Folded {
+  readonly plain: string;
+  readonly skel: string;
+}
+
+/** NFKC + lower case (+ confusable) of single code points; bounded by the number of distinct code points seen. */
+const foldCache = new Map<number, Folded | null>();
+const FOLD_CACHE_ENTRIES = 65_536;
+
+/** The folding of one code point, or null when NFKC yields a space (handled by the caller's general path). */
+function foldOne(cp: number): Folded | null {
+  let f = foldCache.get(cp);
+  if (f !== undefined) return f;
+  const norm = String.fromCodePoint(cp).normalize('NFKC').toLowerCase();
+  if (norm.includes(' ')) f = null;
+  else {
+    let skel = '';
+    for (const ch of norm) {
+      const c = ch.codePointAt(0)!;
+      skel += c >= 0x80 && ch.length === 1 ? (confusableOf(c) ?? ch) : ch;
+    }
+    f = { plain: norm, skel };
+  }
+  if (foldCache.size >= FOLD_CACHE_ENTRIES) foldCache.clear();
+  foldCache.set(cp, f);
+  return f;
+}
 
 function escape(text: string, i: number, hidden: HiddenText[]): number {
   const seq = scanEscape(text, i);
