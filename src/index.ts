@@ -28,7 +28,11 @@ export interface RunningSwitchboard {
   reload(config: SwitchboardConfig): ConfigDiff;
   /** Waits until every enabled server is up, or the timeout passes; true when all are up. */
   whenReady(timeoutMs?: number): Promise<boolean>;
-  close(): Promise<void>;
+  /**
+   * Stops: refuses new requests and connections, lets in-flight requests finish for up to
+   * `graceMs` (default 0), then closes sessions and stops every child (stdin, SIGTERM, SIGKILL).
+   */
+  close(options?: { readonly graceMs?: number }): Promise<void>;
 }
 
 export async function createSwitchboard(config: SwitchboardConfig, options: SwitchboardOptions = {}): Promise<RunningSwitchboard> {
@@ -59,10 +63,16 @@ export async function createSwitchboard(config: SwitchboardConfig, options: Swit
       front.reload();
       return diff;
     },
-    close() {
+    close(options = {}) {
       closing ??= (async () => {
-        front.stop();
+        core.drain();
         const closed = new Promise<void>((resolve) => front.server.close(() => resolve()));
+        const graceMs = options.graceMs ?? 0;
+        if (graceMs > 0 && core.inflightRequests() > 0) {
+          log.child({ component: 'core' }).info({ inflight: core.inflightRequests(), graceMs }, 'letting in-flight requests finish');
+          await waitUntil(() => core.inflightRequests() === 0, graceMs);
+        }
+        front.stop();
         await core.stop();
         front.server.closeAllConnections();
         await closed;

@@ -133,6 +133,18 @@ export class SwitchboardCore {
     this.sessions.close(session, reason);
   }
 
+  /** Refuses new requests from now on; those in flight go on. */
+  drain(): void {
+    this.router.draining = true;
+  }
+
+  /** Client requests forwarded to a server and not answered yet, across all sessions. */
+  inflightRequests(): number {
+    let count = 0;
+    for (const session of this.sessions.all()) count += session.inflight.size;
+    return count;
+  }
+
   ready(): boolean {
     return this.upstreams.allReady();
   }

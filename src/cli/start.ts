@@ -34,7 +34,7 @@ export async function runStart(configFile: string): Promise<number> {
       stopping = true;
       cliLog.info({ signal }, 'stopping');
       reloader.stop();
-      void proxy.close().then(() => {
+      void proxy.close({ graceMs: proxy.core.config.limits.shutdownGraceMs }).then(() => {
         cliLog.info('stopped');
         log.flush();
         resolve(0);

@@ -27,6 +27,8 @@ export const DEFAULTS = {
   pageSize: 100,
   /** Milliseconds (30 min). */
   sessionIdleMs: 30 * 60 * 1000,
+  /** Milliseconds a stopping daemon lets in-flight requests finish before it closes sessions. */
+  shutdownGraceMs: 10_000,
   /** Milliseconds, per request towards a server. */
   timeoutMs: 60_000,
   /** Milliseconds; first restart delay after a crash. */
@@ -171,6 +173,7 @@ const limitsObject = z.object(
     maxSessions: int(1, 10_000_000).default(DEFAULTS.maxSessions),
     pageSize: int(1, 10_000).default(DEFAULTS.pageSize),
     sessionIdleMs: int(1, MAX_TIMER_MS).default(DEFAULTS.sessionIdleMs),
+    shutdownGraceMs: int(0, MAX_TIMER_MS).default(DEFAULTS.shutdownGraceMs),
   },
   objectError,
 );

@@ -102,6 +102,8 @@ export interface SwitchboardConfig {
     readonly pageSize: number;
     /** A session with no traffic for this long is closed, ms. */
     readonly sessionIdleMs: number;
+    /** On SIGTERM/SIGINT, how long in-flight requests may finish before sessions close, ms. */
+    readonly shutdownGraceMs: number;
   };
   /** Origins allowed besides loopback ones (`http://localhost:*` style exact origins). */
   readonly allowedOrigins: readonly string[];

@@ -22,6 +22,8 @@ import { pageText } from './lists.js';
 type Handler = (session: Session, request: JsonRpcRequest, view: View) => void;
 
 export class Router {
+  /** Set when the daemon stops: new requests are refused while in-flight ones finish. */
+  draining = false;
   private readonly handlers: ReadonlyMap<string, Handler>;
 
   constructor(
@@ -54,6 +56,11 @@ export class Router {
   /** Handles one client request; the answer always reaches `session.deliver`, now or later. */
   handleRequest(session: Session, request: JsonRpcRequest): void {
     session.touch();
+    if (this.draining) {
+      // Stopping: what is in flight may finish, nothing new starts (initialize included).
+      this.fail(session, request, new SwitchboardError(ErrorCode.ConnectionClosed, 'the proxy is shutting down; retry after it restarts'));
+      return;
+    }
     const handler = this.handlers.get(request.method);
     if (handler === undefined) {
       this.fail(session, request, new SwitchboardError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`));

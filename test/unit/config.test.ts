@@ -76,6 +76,7 @@ describe('Claude Desktop shape', () => {
       maxSessions: 10_000,
       pageSize: 100,
       sessionIdleMs: 30 * 60 * 1000,
+      shutdownGraceMs: 10_000,
     });
     expect(config.allowedOrigins).toEqual([]);
     expect(Object.keys(config.profiles)).toEqual([]);
