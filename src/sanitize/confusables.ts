@@ -26,6 +26,13 @@ const TABLE: ReadonlyMap<number, string> = (() => {
   return map;
 })();
 
+const ANY_CONFUSABLE = new RegExp(`[${[...TABLE.keys()].map((cp) => `\\u{${cp.toString(16)}}`).join('')}]`, 'gu');
+
+/** Every confusable of a lower-case, NFKC-normalized string folded to its ASCII letter (same length). */
+export function foldConfusables(s: string): string {
+  return s.replace(ANY_CONFUSABLE, (ch) => TABLE.get(ch.codePointAt(0)!) ?? ch);
+}
+
 /** The ASCII letter a lower-case, NFKC-normalized code point imitates, if any. */
 export function confusableOf(cp: number): string | undefined {
   return cp < 0x80 ? undefined : TABLE.get(cp);

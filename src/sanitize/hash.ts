@@ -53,5 +53,6 @@ export function findingKey(
 
 /** RFC 6901: `~` as `~0`, `/` as `~1`. */
 export function pointerSegment(key: string | number): string {
-  return typeof key === 'number' ? String(key) : key.replace(/~/g, '~0').replace(/\//g, '~1');
+  if (typeof key === 'number') return String(key);
+  return key.includes('~') || key.includes('/') ? key.replace(/~/g, '~0').replace(/\//g, '~1') : key;
 }

@@ -23,7 +23,7 @@ export class CatalogIndex implements CatalogIndexLike {
   private readonly tools = new Map<string, NameOwner[]>();
   private readonly servers = new Map<string, string[]>();
   private readonly skeletons = new Map<string, NameOwner[]>();
-  private readonly near = new Map<string, NameOwner[]>();
+  private readonly near = new Map<string, { lower: string; owner: NameOwner }[]>();
 
   constructor(servers: readonly ServerNames[]) {
     for (const s of servers) {
@@ -33,7 +33,7 @@ export class CatalogIndex implements CatalogIndexLike {
         const lower = name.toLowerCase();
         add(this.tools, lower, owner);
         add(this.skeletons, nameSkeleton(name), owner);
-        if (lower.length >= MIN_NEAR_LENGTH - 1) add(this.near, bucket(lower, lower.length), owner);
+        if (lower.length >= MIN_NEAR_LENGTH - 1) add(this.near, bucket(lower, lower.length), { lower, owner });
       }
     }
   }
@@ -55,7 +55,7 @@ export class CatalogIndex implements CatalogIndexLike {
     const found: NameOwner[] = [];
     for (let len = lowerName.length - 1; len <= lowerName.length + 1; len++) {
       for (const o of this.near.get(bucket(lowerName, len)) ?? NONE) {
-        if (withinOneEdit(lowerName, o.name.toLowerCase())) found.push(o);
+        if (withinOneEdit(lowerName, o.lower)) found.push(o.owner);
       }
     }
     return found;

@@ -21,7 +21,8 @@ export const IMAGE_MARKER = '[image removed]';
  */
 export const PADDING_RUN = 40;
 
-const GATE = /<!--|!\[|<img|[ \t\u00a0\u2000-\u200a\u202f\u205f\u3000]{40}|\n(?:[ \t]*\n){3}/i;
+/** One cheap test for "anything to do?"; the lookbehind starts the padding check only at the start of a run. */
+const GATE = /<!--|!\[|<img|(?<![ \t\u00a0\u2000-\u200a\u202f\u205f\u3000])[ \t\u00a0\u2000-\u200a\u202f\u205f\u3000]{40}|\n(?:[ \t]*\n){3}/i;
 const SPACE_RUN = /[ \t\u00a0\u2000-\u200a\u202f\u205f\u3000]{40,}/g;
 const BLANK_LINES = /\n(?:[ \t]*\n){3,}/g;
 const INLINE_IMAGE =

@@ -31,7 +31,8 @@ export interface ScanOptions {
 }
 
 /** Cheap gates: a pattern family cannot match text that lacks all of its anchor words. */
-const NON_ASCII = /[^\x00-\x7f]/;
+/** Scripts the non-Latin lexicon covers (Cyrillic, Arabic, kana, CJK, Hangul): emoji or an em dash alone do not run it. */
+const LEXICON_SCRIPTS = /[\u0400-\u04ff\u0600-\u06ff\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]/;
 const IDENTIFIER_PATTERN = PARAMETER_PATTERNS.filter((p) => p.id === 'parameter.identifier');
 
 export function scan(view: { skel: string; plain: string }, opts: ScanOptions): Hit[] {
@@ -73,7 +74,7 @@ function staticScan(view: { skel: string; plain: string }, parameter: boolean, i
   const hits: Hit[] = [];
   run(PATTERNS, skel, hits);
   run(LATIN_LEXICON, skel, hits);
-  if (NON_ASCII.test(plain)) run(PLAIN_LEXICON, plain, hits);
+  if (LEXICON_SCRIPTS.test(plain)) run(PLAIN_LEXICON, plain, hits);
   if (parameter) run(PARAMETER_PATTERNS, skel, hits);
   else if (identifier) run(IDENTIFIER_PATTERN, skel, hits);
   for (const h of pseudoTags(skel)) hits.push({ ...h, severity: 'low' });

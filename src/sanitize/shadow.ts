@@ -10,7 +10,7 @@ import {
   isTag,
   isVariationSelector,
 } from './chars.js';
-import { confusableOf } from './confusables.js';
+import { confusableOf, foldConfusables } from './confusables.js';
 
 export type HiddenKind = 'tags' | 'selectors' | 'bidi-reversed' | 'base64' | 'hex' | 'escape-payload';
 
@@ -42,6 +42,14 @@ export interface MappedShadow {
 /** Printable ASCII, LF and TAB only: lower-casing and whitespace collapse give the same result as the full walk. */
 const NOT_SIMPLE = /[^\x20-\x7e\n\t]/;
 const SIMPLE_SPACE = /[ \t\n]{2,}|\t/g;
+/**
+ * What only the full walk handles: controls, format characters, selectors, tags, fillers, the
+ * joiners, and the spaces and line separators NFKC keeps. Text without these that NFKC leaves as
+ * it is (most CJK, Cyrillic, Arabic, emoji without selectors) gets the same shadow from lower
+ * case + whitespace collapse + confusable folding, at native speed.
+ */
+const NEEDS_WALK =
+  /[\x00-\x08\x0b-\x1f\x7f-\x9f\xad\u034f\u1680\u115f\u1160\u17b4\u17b5\u180b-\u180f\u2028\u2029\u3164\uffa0\ufe00-\ufe0f\p{Cf}\u{e0000}-\u{e01ef}]/u;
 const RLO_RUN = /\u202e([^\u202c\n]*)/g;
 
 export function buildShadow(text: string): Shadow {
@@ -50,6 +58,9 @@ export function buildShadow(text: string): Shadow {
   let skel: string;
   if (!NOT_SIMPLE.test(text)) {
     plain = skel = text.toLowerCase().replace(SIMPLE_SPACE, collapse);
+  } else if (!NEEDS_WALK.test(text) && text.normalize('NFKC') === text) {
+    plain = text.toLowerCase().replace(SIMPLE_SPACE, collapse);
+    skel = foldConfusables(plain);
   } else {
     const walked = walk(text, false, hidden);
     plain = walked.plain;

@@ -114,6 +114,13 @@ describe('the shadow copy', () => {
     }
   });
 
+  it('the NFKC-stable fast path and the full walk agree on non-ASCII text', () => {
+    for (const t of ['中文 文本  和\n\n\n空格', 'Читает Файл', 'يقرأ الملف', 'क्ष और त्र', '😀 emoji 👍🏽', 'Ελληνικά κείμενο', 'Tab\there']) {
+      expect(buildShadow(t).skel, t).toBe(mapShadow(t).skel);
+      expect(buildShadow(t).plain.length).toBe(mapShadow(t).skel.length);
+    }
+  });
+
   it('maps every shadow unit back to the original span', () => {
     const text = 'Ａb\u200bc  d\x1b[0me';
     const m = mapShadow(text);
