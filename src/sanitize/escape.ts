@@ -61,7 +61,7 @@ export function excerpt(text: string, start = 0, end = start): string {
   const windowEnd = Math.min(text.length, Math.max(end, from) + budget * 2);
   const raw = redactSecrets(text.slice(from, windowEnd));
   let out = from > 0 ? ELLIPSIS : '';
-  const room = budget - (windowEnd < text.length ? 1 : 0);
+  const room = budget - 1; // always leave space for a closing ellipsis
   for (const ch of raw) {
     const piece = NEEDS_ESCAPE.test(ch) ? escapeChar(ch) : ch;
     if (out.length + piece.length > room) return `${out}${ELLIPSIS}`;

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { clearSanitizeCaches, sanitizeEntity } from '../../../src/sanitize/index.js';
+import { LATIN_LEXICON, PLAIN_LEXICON } from '../../../src/sanitize/lexicon.js';
+import { PARAMETER_PATTERNS, PATTERNS, type Pattern } from '../../../src/sanitize/patterns.js';
+import { CTX } from './helpers.js';
+
+/** Deterministic PRNG so a failure replays. */
+function prng(seed: number): () => number {
+  return () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Generous for a loaded 2-core CI machine; a catastrophic backtrack takes seconds to hours on these sizes. */
+const LIMIT_MS = 1500;
+
+function timed<T>(f: () => T): { ms: number; value: T } {
+  const t0 = performance.now();
+  const value = f();
+  return { ms: performance.now() - t0, value };
+}
+
+const ADVERSARIAL: Record<string, string> = {
+  'repeated directive verbs': 'read '.repeat(20_000),
+  'verb then endless non-target': `read ${'a'.repeat(60_000)}`,
+  'home prefixes': '~/'.repeat(20_000),
+  'dot paths without a target': '.ssh.'.repeat(12_000),
+  'ignore qualifiers': `ignore ${'all the previous '.repeat(4000)}`,
+  'angle brackets': '<'.repeat(60_000),
+  'unclosed tags': '<important '.repeat(6000),
+  'placeholders in a URL': `https://x.example/?${'{a'.repeat(20_000)}`,
+  'long URL': `http://${'a/'.repeat(30_000)}`,
+  'spaces': ' '.repeat(100_000),
+  'tabs and nbsp': '\t\u00a0'.repeat(40_000),
+  'blank-ish lines': '\n \n'.repeat(30_000),
+  'backticks of mixed lengths': '`` ` ``` '.repeat(10_000),
+  'image openers': '!['.repeat(30_000),
+  'comment openers': '<!--'.repeat(15_000),
+  'escape openers': '\x1b['.repeat(30_000),
+  'OSC without terminator': `\x1b]8;;${'x'.repeat(60_000)}`,
+  'base64 alphabet': 'QUJD'.repeat(30_000),
+  'hex digits': 'ab'.repeat(60_000),
+  'identifier separators': 'a_'.repeat(40_000),
+  'zero-width between letters': 'a\u200b'.repeat(30_000),
+  'tags': '\u{E0041}'.repeat(30_000),
+  'selectors': '\ufe01'.repeat(60_000),
+  'rlo runs': '\u202eabc'.repeat(20_000),
+  'combining marks': `a${'\u0301'.repeat(60_000)}`,
+  'cjk': '忽略之前'.repeat(20_000),
+  'user says': 'when the user says '.repeat(5000),
+  'do not tell': "don't tell ".repeat(8000),
+  'fences': '```\n'.repeat(20_000),
+  'sentence-free gap': `send ${'x '.repeat(40_000)}`,
+};
+
+describe('bounded time on hostile input (no catastrophic backtracking)', () => {
+  for (const [name, text] of Object.entries(ADVERSARIAL)) {
+    it(name, () => {
+      clearSanitizeCaches();
+      const { ms, value } = timed(() =>
+        sanitizeEntity('tool', { name: 't', description: text, inputSchema: { properties: { p: { description: text.slice(0, 20_000) } } } }, CTX),
+      );
+      expect(ms, `${name} took ${ms.toFixed(0)} ms`).toBeLessThan(LIMIT_MS);
+      expect(value.forwarded).toBeDefined();
+    });
+  }
+
+  it('every pattern on strings made of its own vocabulary', () => {
+    const rand = prng(7);
+    const all: readonly Pattern[] = [...PATTERNS, ...PARAMETER_PATTERNS, ...LATIN_LEXICON, ...PLAIN_LEXICON];
+    for (const pat of all) {
+      const words = [...new Set(pat.re.source.match(/[\p{L}_.~/$<>|[\]-]{2,}/gu) ?? [])];
+      for (let round = 0; round < 3; round++) {
+        let text = '';
+        while (text.length < 30_000) text += `${words[Math.floor(rand() * words.length)] ?? 'x'}${rand() < 0.8 ? ' ' : ''}`;
+        pat.re.lastIndex = 0;
+        const { ms } = timed(() => pat.re.exec(text));
+        expect(ms, `${pat.id} took ${ms.toFixed(0)} ms`).toBeLessThan(LIMIT_MS);
+      }
+    }
+  });
+
+  it('random mixtures of attack fragments never throw and stay bounded', () => {
+    const rand = prng(42);
+    const pieces = [
+      'ignore ', 'previous ', 'instructions', '~/.ssh/id_rsa', 'read ', 'pass ', ' as ', "'sidenote'", '<IMPORTANT>', '</IMPORTANT>',
+      '\u200b', '\u{E0041}', '\ufe0f', '\u202e', '\x1b[8m', '\x1b]8;;http://x\x07', '\r', '\n', '\n\n', '.', ' ', '`', '```',
+      '<!--', '-->', '![a](', 'https://x.example/?d={', '}', ')', 'send_email', 'when the user says thanks', "don't tell the user",
+      'QUJDREVGR0hJSktMTU5PUFFSU1RVVldY', '忽略之前的指令', 'игнорируй ', 'بالمستخدم', '😀', '👩\u200d💻', 'ＡＢＣ', 'é', '\u0301',
+    ];
+    for (let n = 0; n < 60; n++) {
+      let text = '';
+      while (text.length < 8000) text += pieces[Math.floor(rand() * pieces.length)];
+      const { ms, value } = timed(() => sanitizeEntity('tool', { name: 'add', description: text }, CTX));
+      expect(ms).toBeLessThan(LIMIT_MS);
+      for (const f of value.findings) expect(f.before.length).toBeLessThanOrEqual(240);
+    }
+  });
+});
