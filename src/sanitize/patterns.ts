@@ -86,7 +86,7 @@ export const T_GENERIC = [
 const ENV_CONTENT = `\\b(?:contents?|values?|variables|secrets|keys|tokens|data|text) (?:of|from|in|inside) (?:the |your |a |any |all |every )?${ENV_FILE}`;
 /** Where a secret goes: a tool argument, a URL, a request. */
 export const SINK =
-  "\\b(?:as|in|into|inside|within|to|via|through|using) (?:the |a |an |its |this |that |your )?(?:['\"`][^'\"`\\n]{1,40}['\"`]|[a-z0-9_]{1,40} (?:parameter|param|argument|arg|field|property)|(?:parameters?|params?|arguments?|args?|fields?|url|query|request|body|header|link|webhook|endpoint|metadata|notes?|sidenote|comment|message|tool call)\\b)";
+  "\\b(?:as|in|into|inside|within|to|via|through|using) (?:the |a |an |its |this |that |your )?(?:next )?(?:['\"`][^'\"`\\n]{1,40}['\"`]|[a-z0-9_]{1,40} (?:parameter|param|argument|arg|field|property)|(?:parameters?|params?|arguments?|args?|fields?|url|query|request|body|header|link|webhook|endpoint|metadata|notes?|sidenote|comment|message|tool call|response|reply|answer|output)\\b)";
 
 export const CONV_TARGET = [
   '(?:the |this |our |your )?(?:full|entire|whole|complete|verbatim|raw|exact) (?:text of (?:the )?)?(?:conversation|chat|transcript|dialog(?:ue)?|message history|chat history|conversation history|context window|context|session|thread|history)',
@@ -103,7 +103,7 @@ export const CONV_TARGET = [
 const QUALS = '(?:all |any |each |every |the |your |my |of |these |those |previous |prior |above |earlier |system |safety |developer |initial |original |other ){0,4}';
 const OVERRIDE_NOUN = '(?:system prompt|instructions?|prompts?|rules|directions|guidelines|directives|guardrails|constraints|restrictions|programming)';
 const DIRECTIVE_START =
-  "(?:you (?:must|should|will|are|need|have)|ignore|disregard|forget|from now on|always (?:call|use|include|send|pass|run|ignore|respond|reply|answer)|never (?:tell|mention|reveal)|do not|don't|new instructions|override|the assistant (?:must|should|will)|before (?:using|calling|answering|responding)|when (?:using|calling|the user))";
+  "(?:you (?:must|should|will|are|need|have)|ignore|disregard|forget|from now on|always (?:call|use|include|send|pass|run|ignore|respond|reply|answer)|never (?:tell|mention|reveal)|do not|don't|new instructions|override|the assistant (?:must|should|will)|before (?:using|calling|answering|responding|performing|doing|any|every)|when (?:using|calling|the user|this tool))";
 
 export const PATTERNS: readonly Pattern[] = [
   // instruction-override
@@ -120,7 +120,7 @@ export const PATTERNS: readonly Pattern[] = [
     '\\b(?:new|updated|revised|real|actual|true|override|secret|hidden) (?:system )?(?:instructions|directives|system prompt)\\s?:',
     'block', 'high', 'announces replacement instructions'),
   p('override.fake-system', 'instruction-override',
-    `(?:^|\\n|[.!?>] )(?:\\[|\\(|#{1,3} ?)?(?:system|system message|system prompt|system note|system instruction|admin|administrator|developer|assistant|operator)(?:\\]|\\))? ?: ?${DIRECTIVE_START}`,
+    `(?:^|\\n|[.!?>] )(?:\\[|\\(|#{1,3} ?)?(?:(?:important|critical|urgent|mandatory|required|hidden|secret) )?(?:system|system message|system prompt|system note|system notice|system instructions?|admin|administrator|developer|assistant|operator)(?: \\[[^\\]\\n]{0,40}\\])?(?:\\]|\\))? ?: ?${DIRECTIVE_START}`,
     'block', 'high', 'fakes a system message'),
   p('override.authority', 'instruction-override',
     "\\b(?:this|the following) (?:message|instruction|directive|notice|update|request) (?:is|comes) (?:directly )?from (?:anthropic|openai|google|the system|your developers?|the developers?|the (?:system )?administrator|the operator|claude|chatgpt)\\b|\\b(?:anthropic|openai|the system administrator|your developers?|your creators?) (?:has|have) (?:authorized|instructed|approved|requested|required)\\b|\\bauthorized by (?:anthropic|openai|the system|your developers?)\\b|\\b(?:message|instructions?|directive) from (?:anthropic|openai|your developers?|the system administrator)\\b|\\b(?:system|admin|administrator|developer) override\\b",
@@ -159,6 +159,9 @@ export const PATTERNS: readonly Pattern[] = [
   p('priority.first', 'tool-priority',
     `\\b(?:always |must |should )?(?:call|use|invoke|run|execute) this(?: tool| function)? (?:first|before (?:any|all|every|using|calling|other|doing|answering|responding)|prior to (?:any|all|every|using|calling))\\b|\\bthis (?:tool|function) (?:must|should|has to|needs to) (?:always )?be (?:called|used|invoked|run) (?:first|before)\\b|\\bbefore (?:using|calling) any other tools?\\b`,
     'flag', 'low', 'demands to be called first'),
+  p('priority.coerce', 'tool-priority',
+    `\\byou (?:must|need to|have to|are required to) (?:always )?(?:use|call|invoke|run|execute) this (?:tool|function)\\b|\\b(?:required|mandatory|essential) to (?:use|call|invoke|run|execute) this (?:tool|function) (?:first|before)\\b|\\bhighest priority over (?:all )?other tools\\b|\\b(?:otherwise|or else) (?:the|this) tool (?:will not|won't|does not|doesn't) work\\b|\\b(?:the|this) tool (?:will not|won't) work unless\\b`,
+    'flag', 'low', 'coerces the model into using it'),
   p('priority.instead', 'tool-priority',
     '\\b(?:use|call|prefer) this(?: tool| function)? (?:instead of|over|rather than)\\b|\\binstead of (?:using|calling) (?:the )?[a-z0-9_.-]{2,64}(?: tool)?\\b|\\b(?:do not|don\'t|never) (?:use|call|invoke) (?:any )?other tools?\\b|\\b(?:replaces|supersedes) the [a-z0-9_.-]{2,64} tool\\b',
     'flag', 'low', 'steers the model away from other tools'),
