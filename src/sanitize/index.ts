@@ -1,5 +1,5 @@
 // The sanitizer's public surface: judge and rewrite what servers say to the model, log it, pin it.
-export { clearSanitizeCaches, sanitizeEntity } from './sanitize.js';
+export { clearSanitizeCaches, fitListing, isServerSuspect, sanitizeEntity } from './sanitize.js';
 export { CatalogIndex, judgeName, type ServerNames } from './names.js';
 export { canonicalHash, canonicalJson, findingKey, serverId, sha256 } from './hash.js';
 export { escapeText, excerpt, redactSecrets, EXCERPT_CHARS } from './escape.js';

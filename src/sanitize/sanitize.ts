@@ -6,6 +6,7 @@ import { clearScanMemo } from './semantic.js';
 import { identifierWords } from './semantic.js';
 import {
   DEFAULT_LIMITS,
+  LISTING_LIMIT,
   raiseSeverity,
   type Finding,
   type EntityKind,
@@ -129,4 +130,30 @@ function annotationFindings(entity: unknown): Finding[] {
     out.push(finding(c, 'annotation-mismatch', 'low', 'flag', { start: 0, end: String(lie).length }, `${key}: ${lie} on a tool that deletes or overwrites`));
   }
   return out;
+}
+
+/**
+ * SANITIZE.md "What to block": a server is suspect (shown by `check`/`audit`, never auto-disabled)
+ * when two or more of its entities are withheld or a hidden channel decoded to an instruction.
+ */
+export function isServerSuspect(results: readonly Pick<SanitizeResult<unknown>, 'blocked' | 'hiddenInstruction'>[]): boolean {
+  let blocked = 0;
+  for (const r of results) {
+    if (r.hiddenInstruction) return true;
+    if (r.blocked && ++blocked >= 2) return true;
+  }
+  return false;
+}
+
+/**
+ * The listing budget (SANITIZE.md `oversize`: a server's listing over 64 KiB): how many entities, in
+ * order, fit when serialized. The caller withholds the rest and logs an `oversize` record for them.
+ */
+export function fitListing(entities: readonly unknown[], limit: number = LISTING_LIMIT): number {
+  let used = 2; // the brackets of the array
+  for (let i = 0; i < entities.length; i++) {
+    used += (JSON.stringify(entities[i]) ?? 'null').length + (i > 0 ? 1 : 0);
+    if (used > limit) return i;
+  }
+  return entities.length;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sanitizeEntity } from '../../../src/sanitize/index.js';
+import { fitListing, isServerSuspect, sanitizeEntity } from '../../../src/sanitize/index.js';
 import { slotsOf } from '../../../src/sanitize/walk.js';
 import { CTX, tags } from './helpers.js';
 
@@ -162,5 +162,23 @@ describe('entities and fields', () => {
     expect(sanitizeEntity('tool', null, CTX).findings).toEqual([]);
     expect(sanitizeEntity('tool', { name: 5, description: ['x'] }, CTX).findings).toEqual([]);
     expect(sanitizeEntity('instructions', 42, CTX).forwarded).toBe(42);
+  });
+});
+
+describe('server-level helpers', () => {
+  it('marks a server suspect on two blocked entities or one hidden instruction', () => {
+    const ok = { blocked: false, hiddenInstruction: false };
+    const blocked = { blocked: true, hiddenInstruction: false };
+    expect(isServerSuspect([ok, blocked, ok])).toBe(false);
+    expect(isServerSuspect([blocked, ok, blocked])).toBe(true);
+    expect(isServerSuspect([ok, { blocked: false, hiddenInstruction: true }])).toBe(true);
+  });
+
+  it('fits a listing into its byte budget in order', () => {
+    const tools = Array.from({ length: 10 }, (_, i) => ({ name: `t${i}`, description: 'x'.repeat(100) }));
+    const one = JSON.stringify(tools[0]).length;
+    expect(fitListing(tools)).toBe(10);
+    expect(fitListing(tools, 2 + one * 3 + 2)).toBe(3);
+    expect(fitListing(tools, 10)).toBe(0);
   });
 });
