@@ -5,6 +5,8 @@
 //
 //   npm run build && npm run chaos [-- --short] [-- --duration 120] [-- --json]
 //   flags (or env): --duration S (CHAOS_DURATION, 300; --short: 30), --sessions N (CHAOS_SESSIONS, 50;
+//   --short: 20), --reload-every MS (CHAOS_RELOAD_MS, 30000; --short: 10000; 0: never): rewrite the
+//   config (server c redefined, so restarted; a spare server d added or removed) and SIGHUP the proxy;
 //   --short: 20), --kill-every MS (CHAOS_KILL_MS, 2000), --timeout MS (CHAOS_TIMEOUT_MS, client-side
 //   deadline per request, 30000; --short: 8000), --seed N (CHAOS_SEED), CHAOS_LOG_LEVEL (proxy log, warn)
 //
@@ -35,7 +37,7 @@ type Server = (typeof SERVERS)[number];
 
 // ---------- options ----------
 
-const USAGE = 'usage: chaos.ts [--short] [--duration S] [--sessions N] [--kill-every MS] [--timeout MS] [--seed N] [--json]';
+const USAGE = 'usage: chaos.ts [--short] [--duration S] [--sessions N] [--kill-every MS] [--reload-every MS] [--timeout MS] [--seed N] [--json]';
 const args = process.argv.slice(2);
 const flags = new Map<string, string>();
 for (let i = 0; i < args.length; i++) {
@@ -66,6 +68,7 @@ const JSON_OUT = flags.has('json');
 const DURATION_S = intOption('duration', 'CHAOS_DURATION', SHORT ? 30 : 300, 1);
 const SESSIONS = intOption('sessions', 'CHAOS_SESSIONS', SHORT ? 20 : 50, 2);
 const KILL_MS = intOption('kill-every', 'CHAOS_KILL_MS', 2_000, 100);
+const RELOAD_MS = intOption('reload-every', 'CHAOS_RELOAD_MS', SHORT ? 10_000 : 30_000, 0);
 // --short keeps the worst case (a call stuck until its deadline) inside a 45 s CI budget.
 const TIMEOUT_MS = intOption('timeout', 'CHAOS_TIMEOUT_MS', SHORT ? 8_000 : 30_000, 100);
 const SEED = intOption('seed', 'CHAOS_SEED', Math.floor(Math.random() * 2 ** 31), 0);
@@ -182,6 +185,8 @@ const stats = {
   /** SIGKILL of a child to the error for a call it was handling, ms ("at once"). */
   killToErrorMs: new Samples(),
   kills: 0,
+  reloads: 0,
+  listChanged: 0,
   killsByServer: { a: 0, b: 0, c: 0 } as Record<Server, number>,
   killsSkipped: 0,
   /** GET-stream traffic: notifications are fine, responses are misrouted (on top of the per-call count). */
@@ -229,19 +234,30 @@ let base = '';
 let crashed: string | undefined;
 let stopRequested = false;
 
-async function startProxy(): Promise<void> {
-  const port = await freePort();
-  const server = (name: Server) => ({
+let port = 0;
+
+/**
+ * The proxy's config for reload generation `generation`: server c's environment carries the
+ * generation (so every reload redefines c and the proxy restarts it), and a spare server d that
+ * no session calls is present in odd generations only (added, then removed).
+ */
+function writeConfig(generation: number): void {
+  const server = (name: string, extra: Record<string, string> = {}) => ({
     command: process.execPath,
     args: [FIXTURE, `--chaos-marker=${MARKER}`],
-    env: { FIXTURE_NAME: name, CHAOS_MARKER: MARKER },
+    env: { FIXTURE_NAME: name, CHAOS_MARKER: MARKER, ...extra },
     restart: { initialDelayMs: 100, maxDelayMs: 1000 },
   });
-  fs.writeFileSync(CONFIG, JSON.stringify({
-    listen: { host: '127.0.0.1', port },
-    logLevel: LOG_LEVEL,
-    mcpServers: Object.fromEntries(SERVERS.map((name) => [name, server(name)])),
-  }, null, 2));
+  const servers: Record<string, unknown> = Object.fromEntries(SERVERS.map((name) => [name, server(name, name === 'c' ? { CHAOS_GENERATION: String(generation) } : {})]));
+  if (generation % 2 === 1) servers.d = server('d');
+  // Written aside and renamed: the proxy also watches the file, and must never read half of it.
+  fs.writeFileSync(`${CONFIG}.tmp`, JSON.stringify({ listen: { host: '127.0.0.1', port }, logLevel: LOG_LEVEL, mcpServers: servers }, null, 2));
+  fs.renameSync(`${CONFIG}.tmp`, CONFIG);
+}
+
+async function startProxy(): Promise<void> {
+  port = await freePort();
+  writeConfig(0);
   const out = fs.openSync(LOG_FILE, 'w');
   proxy = spawn(process.execPath, [CLI, 'start', '-c', CONFIG], { stdio: ['ignore', out, out] });
   fs.closeSync(out);
@@ -313,6 +329,7 @@ async function openSession(k: number): Promise<Session> {
   session.get = await openGetStream(url, headers, (msg) => {
     if (!isResponse(msg)) {
       stats.getNotifications++;
+      if (msg.method === 'notifications/tools/list_changed') stats.listChanged++;
       return;
     }
     // Not tied to one of our calls (that call still gets counted on its own), but misrouted all the same.
@@ -466,18 +483,25 @@ async function preflight(session: Session): Promise<void> {
   }
 }
 
-// ---------- chaos: kills (and, one day, config reloads) ----------
+// ---------- chaos: kills and config reloads ----------
 
 /**
- * HOOK(config-reload): the proxy has no config hot reload yet (SIGHUP only logs "not supported").
- * When it does, make this rewrite CONFIG every few ticks (add or remove a server, change a server's
- * env or args, toggle `disabled`) and trigger the reload (SIGHUP to the proxy, or its endpoint);
- * then widen the checks: calls to a removed server must get an error naming it, a changed server's
- * old child must be gone (add it to the leftover check), sessions must see list_changed on their
- * GET streams. Until then it does nothing.
+ * Config reloads, every RELOAD_MS: server c redefined (restarted under load: its in-flight calls
+ * must end in an error naming c, never hang), server d added or removed (sessions must see
+ * tools/list_changed on their GET streams). Old children must be gone at the end like all others.
  */
+let generation = 0;
+let lastReloadAt = 0;
+
 async function reloadChaos(_tick: number): Promise<void> {
-  // intentionally empty: config hot reload does not exist yet
+  if (RELOAD_MS === 0 || now() - lastReloadAt < RELOAD_MS) return;
+  lastReloadAt = now();
+  generation += 1;
+  writeConfig(generation);
+  // The file watch would notice too; SIGHUP makes the reload happen now (and a second, identical
+  // reload from the watch is a no-op: same content).
+  proxy.kill('SIGHUP');
+  stats.reloads++;
 }
 
 /** SIGKILLs one random child of the proxy that /readyz names, if it is really the proxy's child. */
@@ -607,6 +631,9 @@ interface Report {
   result_ms: { p50: number | null; p99: number | null; max: number | null };
   kill_to_error_ms: { count: number; p50: number | null; max: number | null };
   kills: number;
+  reloads: number;
+  /** tools/list_changed notifications the sessions' GET streams carried (reloads add and remove server d). */
+  list_changed_seen: number;
   kills_by_server: Record<Server, number>;
   kills_skipped: number;
   restarts_seen: number;
@@ -653,6 +680,7 @@ async function main(): Promise<number> {
     await killRandomChild();
   });
   const runStart = now();
+  lastReloadAt = runStart;
   const stopProgress = every(10_000, async () => {
     log(`${Math.round((now() - runStart) / 1000)} s: sent ${stats.sent}, results ${stats.results}, errors ${stats.errors}, ` +
       `never ${stats.never}, misrouted ${stats.misrouted}, kills ${stats.kills}, in flight ${stats.inFlight}, ` +
@@ -705,6 +733,8 @@ async function main(): Promise<number> {
   if (crashed === undefined && !recovered) failures.push(`servers not all ready ${RECOVER_MS / 1000} s after the run: ${JSON.stringify(final?.servers)}`);
   if (answered !== stats.sent) failures.push(`bookkeeping: ${stats.sent} sent but ${answered} accounted for`);
   if (stats.kills === 0) failures.push('no child was killed: the chaos did not happen');
+  if (RELOAD_MS > 0 && DURATION_S * 1000 > RELOAD_MS + KILL_MS && stats.reloads === 0) failures.push('no config reload happened');
+  if (stats.reloads > 0 && stats.listChanged === 0) failures.push(`${stats.reloads} reload(s) added or removed a server, but no session was told its tool list changed`);
 
   const report: Report = {
     seed: SEED,
@@ -731,6 +761,8 @@ async function main(): Promise<number> {
     result_ms: { p50: round(stats.resultMs.q(0.5), 1), p99: round(stats.resultMs.q(0.99), 1), max: round(stats.resultMs.q(1), 1) },
     kill_to_error_ms: { count: stats.killToErrorMs.count, p50: round(stats.killToErrorMs.q(0.5), 1), max: round(stats.killToErrorMs.q(1), 1) },
     kills: stats.kills,
+    reloads: stats.reloads,
+    list_changed_seen: stats.listChanged,
     kills_by_server: stats.killsByServer,
     kills_skipped: stats.killsSkipped,
     restarts_seen: restarts,
@@ -774,6 +806,7 @@ function table(r: Report): string {
     `| never answered | ${n(r.never_answered)} | ${must(r.never_answered === 0, 'must be 0')} |`,
     `| misrouted | ${n(r.misrouted)} | ${must(r.misrouted === 0, 'must be 0')} |`,
     `| kills done (a / b / c; skipped) | ${n(r.kills)} (${r.kills_by_server.a} / ${r.kills_by_server.b} / ${r.kills_by_server.c}; ${r.kills_skipped}) | |`,
+    `| config reloads (SIGHUP: c redefined, d added/removed) | ${n(r.reloads)} | tools/list_changed seen on GET streams: ${n(r.list_changed_seen)} |`,
     `| restarts seen (/readyz) | ${n(r.restarts_seen)} | ${r.restarts_seen === r.kills ? '= kills' : `≠ kills (${r.kills})`}; all ready after: ${r.servers_recovered ? 'yes' : 'NO'} |`,
     `| kill → error for the call in flight | ${r.kill_to_error_ms.count} calls | p50 ${n(r.kill_to_error_ms.p50)} ms, max ${n(r.kill_to_error_ms.max)} ms |`,
     `| child pids seen | ${n(r.child_pids_seen)} | |`,
