@@ -1,6 +1,7 @@
 // Reads proxy.config.json (or a Claude Desktop config) into the frozen SwitchboardConfig.
 
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { ConfigError, Findings, jsonPath, type PathSegment } from './errors.js';
 import { substitute } from './interpolate.js';
@@ -10,7 +11,7 @@ import { checkProfileRef, resolveProfiles } from './profiles.js';
 import { KNOWN_KEYS, topSchema } from './schema.js';
 import { resolveServer, type ResolvedServer } from './servers.js';
 import { checkNoLiteralTokens, resolveTokens } from './tokens.js';
-import type { ServerConfig, SwitchboardConfig } from './types.js';
+import type { SanitizeConfig, ServerConfig, SwitchboardConfig } from './types.js';
 import { isPlainObject, refuseUnknownKeys, reportIssues, warnUnknownKeys } from './validate.js';
 
 export { ConfigError } from './errors.js';
@@ -59,7 +60,7 @@ export function resolveConfig(
     throw new ConfigError(origin.file, findings.problems);
   }
   warnUnknownKeys(raw, KNOWN_KEYS.top, [], findings);
-  for (const section of ['listen', 'namespace', 'limits'] as const) {
+  for (const section of ['listen', 'namespace', 'limits', 'sanitize'] as const) {
     const value = raw[section];
     if (isPlainObject(value)) warnUnknownKeys(value, KNOWN_KEYS[section], [section], findings);
   }
@@ -97,13 +98,18 @@ export function resolveConfig(
   checkProfileRef(defaultProfile, profiles, ['defaultProfile'], findings);
   const tokens = resolveTokens(raw['auth'], top.auth.tokens, { dir, env, findings, profiles, defaultProfile });
 
-  let sanitize: Record<string, unknown> = {};
-  try {
-    // Copied so that freezing the result never freezes objects a caller still owns.
-    sanitize = structuredClone(top.sanitize);
-  } catch {
-    findings.error(['sanitize'], 'expected plain JSON data');
-  }
+  const stateFile = (key: 'log' | 'pins', fallback: string): string => {
+    const written = top.sanitize[key];
+    const report = (p: readonly PathSegment[], problem: string): void => findings.error(p, problem);
+    return written === undefined ? fallback : path.resolve(dir, substitute(written, ['sanitize', key], env, report).value);
+  };
+  const sanitize: SanitizeConfig = {
+    log: stateFile('log', path.join(stateDir(env), 'sanitize.jsonl')),
+    pins: stateFile('pins', path.join(stateDir(env), 'pins.json')),
+    blocking: top.sanitize.blocking,
+    logMaxBytes: top.sanitize.logMaxBytes,
+    logKeep: top.sanitize.logKeep,
+  };
 
   findings.throwIfAny();
   return deepFreeze({
@@ -137,6 +143,12 @@ function checkUniqueAliases(servers: readonly ResolvedServer[], findings: Findin
       `alias ${JSON.stringify(aliasShown)} is already used by ${jsonPath(['mcpServers', first])}; set a distinct "alias" on one of them`,
     );
   }
+}
+
+/** $XDG_STATE_HOME/mcp-switchboard, else ~/.local/state/mcp-switchboard (XDG Base Directory spec). */
+export function stateDir(env: NodeJS.ProcessEnv): string {
+  const base = env['XDG_STATE_HOME'] || path.join(env['HOME'] || os.homedir(), '.local', 'state');
+  return path.join(base, 'mcp-switchboard');
 }
 
 function deepFreeze<T>(value: T): T {

@@ -36,6 +36,10 @@ export const DEFAULTS = {
   /** Milliseconds; cap of the restart backoff. */
   restartMaxDelayMs: 30_000,
   logLevel: 'info',
+  /** Bytes (10 MiB) per sanitization log file before rotation. */
+  sanitizeLogMaxBytes: 10 * 1024 * 1024,
+  /** Rotated sanitization log files kept. */
+  sanitizeLogKeep: 5,
 } as const;
 
 function int(min: number, max: number): z.ZodNumber {
@@ -52,8 +56,21 @@ function stringArray(item: z.ZodString): z.ZodArray<z.ZodString> {
 
 const objectError = { error: 'expected an object' };
 
-/** Sections owned by later features: only required to be objects here, kept verbatim. */
-const opaqueSection = z.record(z.string(), z.unknown(), objectError).default({});
+const sanitizeObject = z.object(
+  {
+    // JSON-lines log of every finding; relative to the config dir. Default: the XDG state dir.
+    log: nonEmptyString.optional(),
+    // First-seen tool hashes (rug-pull detection); relative to the config dir. Default: the XDG state dir.
+    pins: nonEmptyString.optional(),
+    // false: high-confidence attacks are neutralized or flagged instead of withholding the tool (SANITIZE.md).
+    blocking: z.boolean({ error: 'expected true or false' }).default(true),
+    // Bytes per log file before it rotates, and rotated files kept: a hostile server relisting every second must not fill the disk.
+    logMaxBytes: int(4096, 2 ** 40).default(DEFAULTS.sanitizeLogMaxBytes),
+    logKeep: int(0, 100).default(DEFAULTS.sanitizeLogKeep),
+  },
+  objectError,
+);
+const sanitizeSchema = sanitizeObject.prefault({});
 
 /** Profile and token names: they appear in URLs (`?profile=`), logs and session owners. */
 export const PROFILE_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
@@ -136,6 +153,8 @@ export const serverSchema = z.object(
     disabled: z.boolean({ error: 'expected true or false' }).default(false),
     restart: restartSchema,
     roots: stringArray(nonEmptyString).default([]),
+    // A changed tool definition is normally withheld until `switchboard approve`; true re-pins it silently.
+    acceptUpdates: z.boolean({ error: 'expected true or false' }).default(false),
   },
   objectError,
 );
@@ -192,7 +211,7 @@ export const topSchema = z.object({
   // "default", so that naming a profile never changes who gets it by accident.
   defaultProfile: nonEmptyString.optional(),
   auth: authObject.prefault({}),
-  sanitize: opaqueSection,
+  sanitize: sanitizeSchema,
   logLevel: z.enum(LOG_LEVELS, { error: `expected one of ${LOG_LEVELS.join(', ')}` }).default(DEFAULTS.logLevel),
 });
 
@@ -211,6 +230,7 @@ export const KNOWN_KEYS = {
   rule: new Set(Object.keys(ruleObject.shape)),
   auth: new Set(Object.keys(authObject.shape)),
   token: new Set(Object.keys(tokenObject.shape)),
+  sanitize: new Set(Object.keys(sanitizeObject.shape)),
 } as const;
 
 /** Paths whose values may be secrets: never echoed in messages. */

@@ -143,6 +143,7 @@ export function resolveServer(name: string, raw: unknown, ctx: ServerContext): R
     disabled,
     restart: { initialDelayMs: server.restart.initialDelayMs, maxDelayMs: server.restart.maxDelayMs },
     roots,
+    acceptUpdates: server.acceptUpdates,
   };
   return { config, aliasShown };
 }

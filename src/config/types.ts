@@ -35,6 +35,8 @@ export interface ServerConfig {
    * config (`roots`: paths), never a client's roots, so a client cannot widen a shared child's reach.
    */
   readonly roots: readonly string[];
+  /** A changed tool definition is re-pinned silently instead of withheld until approved. */
+  readonly acceptUpdates: boolean;
 }
 
 /** Allow and deny globs over names (`*` any run, `?` one character); deny wins. */
@@ -71,6 +73,19 @@ export interface TokenConfig {
   readonly source: string;
   /** The token itself; serializes as `[redacted]`. Read it only to build the lookup table. */
   readonly secret: Secret;
+}
+
+/** Where the sanitizer keeps its log and pins, and whether it may withhold tools. */
+export interface SanitizeConfig {
+  /** Absolute path of the JSON-lines finding log. */
+  readonly log: string;
+  /** Absolute path of the first-seen tool hashes. */
+  readonly pins: string;
+  /** false: high-confidence findings neutralize or flag instead of withholding the tool. */
+  readonly blocking: boolean;
+  /** Bytes per log file before rotation, and rotated files kept. */
+  readonly logMaxBytes: number;
+  readonly logKeep: number;
 }
 
 export interface ListenConfig {
@@ -119,8 +134,7 @@ export interface SwitchboardConfig {
   readonly defaultProfile: string | undefined;
   /** Bearer tokens; an empty list means auth is off (allowed only when listening on loopback). */
   readonly auth: { readonly tokens: readonly TokenConfig[] };
-  /** Config section owned by a later feature, kept verbatim (validated as an object only). */
-  readonly sanitize: Readonly<Record<string, unknown>>;
+  readonly sanitize: SanitizeConfig;
   /** pino level for the daemon's own logs: fatal, error, warn, info, debug, trace or silent. */
   readonly logLevel: string;
   /** Non-fatal findings (unknown keys and the like), each one line naming file and JSON path. */

@@ -20,6 +20,7 @@ function server(script: string): ServerConfig {
     disabled: false,
     restart: { initialDelayMs: 100, maxDelayMs: 1000 },
     roots: [],
+    acceptUpdates: false,
   };
 }
 

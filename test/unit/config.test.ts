@@ -82,7 +82,13 @@ describe('Claude Desktop shape', () => {
     expect(Object.keys(config.profiles)).toEqual([]);
     expect(config.defaultProfile).toBeUndefined();
     expect(config.auth).toEqual({ tokens: [] });
-    expect(config.sanitize).toEqual({});
+    expect(config.sanitize).toEqual({
+      log: '/home/tester/.local/state/mcp-switchboard/sanitize.jsonl',
+      pins: '/home/tester/.local/state/mcp-switchboard/pins.json',
+      blocking: true,
+      logMaxBytes: 10 * 1024 * 1024,
+      logKeep: 5,
+    });
     expect(config.logLevel).toBe('info');
     expect(config.warnings).toEqual([]);
     const server = config.servers[0]!;
@@ -98,14 +104,17 @@ describe('Claude Desktop shape', () => {
     });
   });
 
-  it('keeps later-feature sections verbatim and resolves cwd and roots against the config dir', () => {
+  it('resolves sanitize paths, cwd and roots against the config dir, XDG_STATE_HOME when set', () => {
     fs.mkdirSync(path.join(dir, 'work'));
-    const sanitize = { log: './logs/sanitize.jsonl' };
+    const sanitize = { log: './logs/sanitize.jsonl', blocking: false };
     const config = resolve({
       mcpServers: { fs: { command: 'node', cwd: 'work', roots: ['data', '/abs'] } },
       sanitize,
-    });
-    expect(config.sanitize).toEqual(sanitize);
+    }, { ...baseEnv, XDG_STATE_HOME: '/var/state' });
+    expect(config.sanitize.log).toBe(path.join(dir, 'logs/sanitize.jsonl'));
+    expect(config.sanitize.pins).toBe('/var/state/mcp-switchboard/pins.json');
+    expect(config.sanitize.blocking).toBe(false);
+    expect(config.servers[0]!.acceptUpdates).toBe(false);
     expect(Object.isFrozen(sanitize)).toBe(false);
     expect(config.servers[0]!.cwd).toBe(path.join(dir, 'work'));
     expect(config.servers[0]!.roots).toEqual([
