@@ -39,6 +39,7 @@ function rand(): number {
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
 
 const VERBS = ['list', 'get', 'create', 'update', 'delete', 'search', 'read', 'write', 'move', 'export', 'sync', 'query'];
+const QUALIFIERS = ['', '_by_id', '_details', '_batch', '_summary', '_history', '_metadata', '_status', '_comments', '_permissions', '_content', '_stats'];
 const NOUNS = ['file', 'issue', 'record', 'message', 'event', 'user', 'ticket', 'branch', 'table', 'page', 'invoice', 'note'];
 const SENTENCES = [
   'Returns at most `limit` items, newest first; use `cursor` from the previous page to continue.',
@@ -94,9 +95,13 @@ interface Tool {
 
 function catalog(): Tool[] {
   const tools: Tool[] = [];
+  const taken = new Set<string>();
   for (let i = 0; i < TOOLS; i++) {
     const server = `srv${i % SERVERS}`;
-    const name = i === 7 ? 'send_message' : `${pick(VERBS)}_${pick(NOUNS)}_${i}`;
+    // Real catalogs: word names, unique within a server, often repeated across servers.
+    let name = i === 7 ? 'send_message' : `${pick(VERBS)}_${pick(NOUNS)}${pick(QUALIFIERS)}`;
+    while (taken.has(`${server}/${name}`)) name = `${pick(VERBS)}_${pick(NOUNS)}${pick(QUALIFIERS)}`;
+    taken.add(`${server}/${name}`);
     const poisoned = i % Math.floor(TOOLS / POISON.length) === 3;
     const entity = {
       name,

@@ -49,10 +49,20 @@ export function clearFieldMemo(): void {
   quietValues.clear();
 }
 
+function quietKeyOf(cls: Slot['cls'], parameterText: boolean, value: string): string | undefined {
+  return value.length <= QUIET_MAX_CHARS ? `${cls}${parameterText ? 'p' : '-'}${value}` : undefined;
+}
+
+/** A schema value seen before and known to pass whatever the catalog (see walk.ts SkipSlot). */
+export function knownQuiet(cls: Slot['cls'], parameterText: boolean, value: string): boolean {
+  const key = quietKeyOf(cls, parameterText, value);
+  return key !== undefined && quietValues.has(key);
+}
+
 export function sanitizeField(slot: Slot, opts: FieldOptions): FieldOutcome {
   const value = slot.value;
-  const quietKey = value.length <= QUIET_MAX_CHARS ? `${slot.cls}${slot.parameterText ? 'p' : '-'}${value}` : undefined;
-  if (quietKey !== undefined && quietValues.has(quietKey)) return { slot, forwarded: value, findings: EMPTY, hiddenInstruction: false };
+  const quietKey = quietKeyOf(slot.cls, slot.parameterText, value);
+  if (quietKey !== undefined && value.length <= opts.limits.other && quietValues.has(quietKey)) return { slot, forwarded: value, findings: EMPTY, hiddenInstruction: false };
   const rewritable = slot.cls === 'text';
   const identifier = slot.cls === 'key' || slot.cls === 'name';
   const stripped = stripHidden(value);

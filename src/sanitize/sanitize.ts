@@ -1,5 +1,5 @@
 // sanitizeEntity: every model-visible string of one tool, prompt, resource or instructions text, judged and rewritten as a whole.
-import { clearFieldMemo, sanitizeField, type FieldOutcome } from './field.js';
+import { clearFieldMemo, knownQuiet, sanitizeField, type FieldOutcome } from './field.js';
 import { finding, type FieldContext } from './findings.js';
 import { judgeName } from './names.js';
 import { clearScanMemo } from './semantic.js';
@@ -59,7 +59,10 @@ export function sanitizeEntity<T>(kind: EntityKind, entity: T, ctx: SanitizeCont
   const own = lowerNames(ctx.ownToolNames);
   const fieldOpts = { server: ctx.server, own, index: ctx.otherServers, limits, blocking };
 
-  const outcomes: FieldOutcome[] = slotsOf(kind, entity).map((slot) => sanitizeField(slot, fieldOpts));
+  // Values remembered as quiet are skipped before a slot is even built (they are most of a schema).
+  const skip = (cls: Parameters<typeof knownQuiet>[0], param: boolean, value: string): boolean =>
+    value.length <= limits.other && knownQuiet(cls, param, value);
+  const outcomes: FieldOutcome[] = slotsOf(kind, entity, skip).map((slot) => sanitizeField(slot, fieldOpts));
   const findings: Finding[] = outcomes.flatMap((o) => o.findings);
   if (kind === 'tool' || kind === 'prompt') findings.push(...nameFindings(kind, entity, ctx));
   if (kind === 'tool') findings.push(...annotationFindings(entity));

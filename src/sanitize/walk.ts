@@ -53,7 +53,10 @@ const MAX_DEPTH = 64;
  * `_meta`, resource `annotations` (audience/priority), and the boolean tool annotations. They are
  * still part of the canonical hash, so a change to any of them is a rug pull.
  */
-export function slotsOf(kind: EntityKind, entity: unknown): Slot[] {
+/** Lets the caller drop values it already knows to be quiet before a slot (and its path) is allocated. */
+export type SkipSlot = (cls: SlotClass, parameterText: boolean, value: string) => boolean;
+
+export function slotsOf(kind: EntityKind, entity: unknown, skip?: SkipSlot): Slot[] {
   const slots: Slot[] = [];
   if (kind === 'instructions') {
     if (typeof entity === 'string') slots.push(slot('', [], entity, 'text', 'description', false));
@@ -71,7 +74,7 @@ export function slotsOf(kind: EntityKind, entity: unknown): Slot[] {
   if (kind === 'tool') {
     for (const key of ['inputSchema', 'outputSchema']) {
       const schema = entity[key];
-      if (schema !== undefined) walkSchema(schema as JsonValue, `/${key}`, [key], 'text', false, 0, slots);
+      if (schema !== undefined) new SchemaWalker(slots, skip).walk(schema as JsonValue, `/${key}`, [key], 'text', false, 0);
     }
     const ann = entity['annotations'];
     if (isObject(ann) && typeof ann['title'] === 'string') {
@@ -92,36 +95,45 @@ export function slotsOf(kind: EntityKind, entity: unknown): Slot[] {
   return slots;
 }
 
-function walkSchema(
-  value: JsonValue,
-  pointer: string,
-  path: (string | number)[],
-  cls: SlotClass,
-  parameterText: boolean,
-  depth: number,
-  out: Slot[],
-): void {
-  if (depth > MAX_DEPTH) return;
-  if (typeof value === 'string') {
-    if (!(cls === 'contract' && TYPE_NAMES.has(value) && path[path.length - 1] === 'type')) {
-      out.push(slot(pointer, path, value, cls, 'other', parameterText));
+/** Walks a schema with one mutable path; a slot copies it only when it is created. */
+class SchemaWalker {
+  constructor(
+    private readonly out: Slot[],
+    private readonly skip: SkipSlot | undefined,
+  ) {}
+
+  walk(value: JsonValue, pointer: string, path: (string | number)[], cls: SlotClass, parameterText: boolean, depth: number): void {
+    if (depth > MAX_DEPTH) return;
+    if (typeof value === 'string') {
+      if (cls === 'contract' && TYPE_NAMES.has(value) && path[path.length - 1] === 'type') return;
+      this.emit(pointer, path, value, cls, parameterText);
+      return;
     }
-    return;
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) {
+        path.push(i);
+        this.walk(value[i] as JsonValue, `${pointer}/${i}`, path, cls, false, depth + 1);
+        path.pop();
+      }
+      return;
+    }
+    if (!isObject(value)) return;
+    const inPropertyMap = PROPERTY_MAPS.has(String(path[path.length - 1]));
+    const isParameter = path.length >= 2 && PROPERTY_MAPS.has(String(path[path.length - 2]));
+    for (const key of Object.keys(value)) {
+      const childPointer = `${pointer}/${pointerSegment(key)}`;
+      path.push(key);
+      if (inPropertyMap || !SCHEMA_KEYWORDS.has(key)) this.emit(childPointer, path, key, 'key', false);
+      const childCls: SlotClass = cls === 'contract' || (!inPropertyMap && CONTRACT_KEYS.has(key)) ? 'contract' : 'text';
+      const describesParameter = isParameter && (key === 'description' || key === 'title');
+      this.walk(value[key] as JsonValue, childPointer, path, childCls, describesParameter, depth + 1);
+      path.pop();
+    }
   }
-  if (Array.isArray(value)) {
-    value.forEach((v, i) => walkSchema(v, `${pointer}/${i}`, [...path, i], cls, false, depth + 1, out));
-    return;
-  }
-  if (!isObject(value)) return;
-  const inPropertyMap = PROPERTY_MAPS.has(String(path[path.length - 1]));
-  const isParameter = path.length >= 2 && PROPERTY_MAPS.has(String(path[path.length - 2]));
-  for (const key of Object.keys(value)) {
-    const childPointer = `${pointer}/${pointerSegment(key)}`;
-    const childPath = [...path, key];
-    if (inPropertyMap || !SCHEMA_KEYWORDS.has(key)) out.push(slot(childPointer, childPath, key, 'key', 'other', false));
-    const childCls: SlotClass = cls === 'contract' || (!inPropertyMap && CONTRACT_KEYS.has(key)) ? 'contract' : 'text';
-    const describesParameter = isParameter && (key === 'description' || key === 'title');
-    walkSchema(value[key] as JsonValue, childPointer, childPath, childCls, describesParameter, depth + 1, out);
+
+  private emit(pointer: string, path: readonly (string | number)[], value: string, cls: SlotClass, parameterText: boolean): void {
+    if (this.skip?.(cls, parameterText, value)) return;
+    this.out.push(slot(pointer, path.slice(), value, cls, 'other', parameterText));
   }
 }
 
