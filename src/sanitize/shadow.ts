@@ -50,7 +50,10 @@ const SIMPLE_SPACE = /[ \t\n]{2,}|\t/g;
  * case + whitespace collapse + confusable folding, at native speed.
  */
 const NEEDS_WALK =
-  /[\x00-\x08\x0b-\x1f\x7f-\x9f\xad\u034f\u1680\u115f\u1160\u17b4\u17b5\u180b-\u180f\u2028\u2029\u3164\uffa0\ufe00-\ufe0f\p{Cf}\u{e0000}-\u{e01ef}]/u;
+  /[\x00-\x08\x0b-\x1f\x7f-\x9f\xad\u034f\u1680\u115f\u1160\u17b4\u17b5\u180b-\u180f\u2028\u2029\u3164\uffa0\ufe00-\ufe0d\u{e0000}-\u{e01ef}]|(?![\u200c\u200d])\p{Cf}/u;
+/** Emoji presentation selectors and joiners alone are just deleted; a run of two selectors is a byte channel (walk). */
+const JOINERS = /[\u200c\u200d\ufe0e\ufe0f]/g;
+const SELECTOR_RUN = /[\ufe0e\ufe0f]{2}/;
 const RLO_RUN = /\u202e([^\u202c\n]*)/g;
 
 export function buildShadow(text: string): Shadow {
@@ -59,8 +62,8 @@ export function buildShadow(text: string): Shadow {
   let skel: string;
   if (!NOT_SIMPLE.test(text)) {
     plain = skel = text.toLowerCase().replace(SIMPLE_SPACE, collapse);
-  } else if (!NEEDS_WALK.test(text) && text.normalize('NFKC') === text) {
-    plain = text.toLowerCase().replace(SIMPLE_SPACE, collapse);
+  } else if (!NEEDS_WALK.test(text) && !SELECTOR_RUN.test(text) && text.normalize('NFKC') === text) {
+    plain = text.replace(JOINERS, '').toLowerCase().replace(SIMPLE_SPACE, collapse);
     skel = foldConfusables(plain);
   } else {
     const walked = walk(text, false, hidden);
