@@ -62,8 +62,13 @@ export function sanitizeEntity<T>(kind: EntityKind, entity: T, ctx: SanitizeCont
   // Values remembered as quiet are skipped before a slot is even built (they are most of a schema).
   const skip = (cls: Parameters<typeof knownQuiet>[0], param: boolean, value: string): boolean =>
     value.length <= limits.other && knownQuiet(cls, param, value);
-  const outcomes: FieldOutcome[] = slotsOf(kind, entity, skip).map((slot) => sanitizeField(slot, fieldOpts));
+  const tooDeep: string[] = [];
+  const outcomes: FieldOutcome[] = slotsOf(kind, entity, skip, tooDeep).map((slot) => sanitizeField(slot, fieldOpts));
   const findings: Finding[] = outcomes.flatMap((o) => o.findings);
+  for (const pointer of tooDeep.slice(0, 1)) {
+    const c = plainContext(pointer, '');
+    findings.push(finding(c, 'oversize', 'medium', 'block', { start: 0, end: 0 }, 'schema nested too deep to read; not forwarded unread'));
+  }
   if (kind === 'tool' || kind === 'prompt') findings.push(...nameFindings(kind, entity, ctx));
   if (kind === 'tool') findings.push(...annotationFindings(entity));
 

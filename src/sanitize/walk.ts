@@ -56,7 +56,11 @@ const MAX_DEPTH = 64;
 /** Lets the caller drop values it already knows to be quiet before a slot (and its path) is allocated. */
 export type SkipSlot = (cls: SlotClass, parameterText: boolean, value: string) => boolean;
 
-export function slotsOf(kind: EntityKind, entity: unknown, skip?: SkipSlot): Slot[] {
+/**
+ * @param tooDeep receives the pointer of every subtree nested deeper than MAX_DEPTH, which is not
+ * walked: the caller must not forward what it could not read.
+ */
+export function slotsOf(kind: EntityKind, entity: unknown, skip?: SkipSlot, tooDeep?: string[]): Slot[] {
   const slots: Slot[] = [];
   if (kind === 'instructions') {
     if (typeof entity === 'string') slots.push(slot('', [], entity, 'text', 'description', false));
@@ -74,7 +78,7 @@ export function slotsOf(kind: EntityKind, entity: unknown, skip?: SkipSlot): Slo
   if (kind === 'tool') {
     for (const key of ['inputSchema', 'outputSchema']) {
       const schema = entity[key];
-      if (schema !== undefined) new SchemaWalker(slots, skip).walk(schema as JsonValue, `/${key}`, [key], 'text', false, 0);
+      if (schema !== undefined) new SchemaWalker(slots, skip, tooDeep).walk(schema as JsonValue, `/${key}`, [key], 'text', false, 0);
     }
     const ann = entity['annotations'];
     if (isObject(ann) && typeof ann['title'] === 'string') {
@@ -100,10 +104,14 @@ class SchemaWalker {
   constructor(
     private readonly out: Slot[],
     private readonly skip: SkipSlot | undefined,
+    private readonly tooDeep: string[] | undefined,
   ) {}
 
   walk(value: JsonValue, pointer: string, path: (string | number)[], cls: SlotClass, parameterText: boolean, depth: number): void {
-    if (depth > MAX_DEPTH) return;
+    if (depth > MAX_DEPTH) {
+      this.tooDeep?.push(pointer);
+      return;
+    }
     if (typeof value === 'string') {
       if (cls === 'contract' && TYPE_NAMES.has(value) && path[path.length - 1] === 'type') return;
       this.emit(pointer, path, value, cls, parameterText);
