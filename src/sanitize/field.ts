@@ -201,7 +201,7 @@ function report(slot: Slot, opts: FieldOptions, a: Analysis): FieldOutcome {
     const reason = `${where} over ${opts.limits.other} chars cannot be truncated without changing what the tool accepts`;
     findings.push(finding(c, 'oversize', 'medium', 'block', { start: opts.limits.other, end: value.length }, reason));
   }
-  return { slot, forwarded, findings, hiddenInstruction };
+  return { slot, forwarded, findings: onePerRule(findings), hiddenInstruction };
 }
 
 const WHERE: Record<Slot['cls'], string> = { text: 'the text', key: 'a property name', contract: 'a schema value', name: 'the name' };
@@ -214,6 +214,22 @@ function reasonFor(h: Hit, where: string): string {
 function quote(matched: string): string {
   const short = matched.length > 80 ? `${matched.slice(0, 77)}...` : matched;
   return short.trim() ? `: "${escapeText(redactSecrets(short)).replace(/"/g, "'")}"` : '';
+}
+
+const ACTION_RANK: Record<Finding['action'], number> = { flag: 0, strip: 1, neutralize: 2, block: 3 };
+
+/**
+ * The log has one record per (entity, field, rule): when the visible text and a hidden channel (or
+ * a decode directive and a decoded blob) both trip one rule, the stronger finding stands.
+ */
+function onePerRule(findings: readonly Finding[]): Finding[] {
+  const best = new Map<string, Finding>();
+  for (const f of findings) {
+    const cur = best.get(f.rule);
+    const stronger = !cur || ACTION_RANK[f.action] * 10 + severityRank(f.severity) > ACTION_RANK[cur.action] * 10 + severityRank(cur.severity);
+    if (stronger) best.set(f.rule, f);
+  }
+  return [...best.values()];
 }
 
 function rank(h: Hit): number {

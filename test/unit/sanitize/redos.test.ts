@@ -97,6 +97,9 @@ describe('bounded time on hostile input (no catastrophic backtracking)', () => {
       const { ms, value } = timed(() => sanitizeEntity('tool', { name: 'add', description: text }, CTX));
       expect(ms).toBeLessThan(LIMIT_MS);
       for (const f of value.findings) expect(f.before.length).toBeLessThanOrEqual(240);
+      // One finding per (field, rule): the log's unit.
+      const keys = value.findings.map((f) => `${f.field} ${f.rule}`);
+      expect(new Set(keys).size).toBe(keys.length);
     }
   });
 });
