@@ -192,9 +192,15 @@ export const PARAMETER_PATTERNS: readonly Pattern[] = [
     'block', 'critical', 'a parameter name spells out a credential file to read'),
 ];
 
-const NEGATION = /\b(?:do not|don't|dont|never|not|must not|should not|shouldn't|cannot|can't|won't|will not|without)\s$/;
+/**
+ * A negation right before the match, allowing one verb in between so a target-first match is
+ * covered too ("do not read ~/.ssh/id_rsa or pass it on"). "Do not forget/hesitate to..." is not a
+ * negation of what follows.
+ */
+const NEGATION =
+  /\b(?:do not|don't|dont|never|not|must not|should not|shouldn't|cannot|can't|won't|will not|without)\s(?:(?!forget|hesitate|fail|neglect)[a-z]+\s)?(?:the |your |any )?$/;
 
 /** A match right after a negation is a warning, not a directive ("never send your .env"). */
 export function negated(text: string, at: number): boolean {
-  return NEGATION.test(text.slice(Math.max(0, at - 20), at));
+  return NEGATION.test(text.slice(Math.max(0, at - 40), at));
 }
