@@ -5,7 +5,7 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { excerpt } from './escape.js';
 import { canonicalHash, canonicalJson } from './hash.js';
-import type { Finding } from './types.js';
+import type { Finding, SanitizeResult } from './types.js';
 
 export type PinStatus = 'new' | 'same' | 'changed';
 
@@ -173,6 +173,17 @@ export function rugPullFinding(check: PinCheck, entity: unknown): Finding | unde
     after: null,
     reason: `definition changed since it was approved${fields}`,
   };
+}
+
+/**
+ * The sanitizer's verdict with the pin's added: a changed definition is withheld until approved
+ * (a server with `autoAcceptUpdates` approves first, so its check comes back `same`).
+ */
+export function withPinCheck<T>(result: SanitizeResult<T>, check: PinCheck, entity: unknown): SanitizeResult<T> {
+  const drift = rugPullFinding(check, entity);
+  if (!drift) return result;
+  const withheld = result.findings.map((f) => ({ ...f, after: null, afterSha256: null }));
+  return { ...result, findings: [...withheld, drift], blocked: true, outcome: 'block' };
 }
 
 function now(): string {

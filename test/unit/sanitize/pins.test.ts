@@ -2,7 +2,7 @@ import { mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { canonicalHash, defaultPinPath, PinStore, rugPullFinding, serverId } from '../../../src/sanitize/index.js';
+import { canonicalHash, defaultPinPath, PinStore, rugPullFinding, sanitizeEntity, serverId, withPinCheck } from '../../../src/sanitize/index.js';
 
 let dir: string;
 beforeEach(async () => {
@@ -97,6 +97,21 @@ describe('PinStore', () => {
     const f = rugPullFinding(check, v3)!;
     expect(f).toMatchObject({ rule: 'rug-pull', action: 'block', severity: 'high', field: '', beforeSha256: canonicalHash(v3), after: null });
     expect(f.reason).toBe('definition changed since it was approved: annotations, description');
+  });
+
+  it('withPinCheck withholds a changed, otherwise clean tool and leaves an unchanged one alone', async () => {
+    const pins = await PinStore.open(join(dir, 'pins.json'));
+    const ctx = { server: 'wa' };
+    const first = sanitizeEntity('tool', v1, ctx);
+    expect(withPinCheck(first, pins.checkEntity(SID, v1.name, v1), v1)).toBe(first);
+    const changed = { ...v1, inputSchema: { type: 'object', properties: { to: { type: 'string' }, cc: { type: 'string' } } } };
+    const second = withPinCheck(sanitizeEntity('tool', changed, ctx), pins.checkEntity(SID, v1.name, changed), changed);
+    expect(second.blocked).toBe(true);
+    expect(second.findings.map((f) => f.rule)).toEqual(['rug-pull']);
+    expect(second.findings[0]!.reason).toContain('inputSchema');
+    pins.approve(SID, v1.name);
+    const third = sanitizeEntity('tool', changed, ctx);
+    expect(withPinCheck(third, pins.checkEntity(SID, v1.name, changed), changed).blocked).toBe(false);
   });
 
   it('default path follows XDG_STATE_HOME, else ~/.local/state', () => {
