@@ -108,7 +108,7 @@ const DIRECTIVE_START =
 export const PATTERNS: readonly Pattern[] = [
   // instruction-override
   p('override.ignore-previous', 'instruction-override',
-    `\\b(?:ignore|disregard|forget|discard|abandon|override|bypass)\\b ${QUALS}(?:previous|prior|above|earlier|preceding|former|original|system|safety|developer|initial|your|all|any) ${OVERRIDE_NOUN}\\b`,
+    `\\b(?:ignore|disregard|forget|discard|abandon|override|bypass)\\b ${QUALS}(?:previous|prior|above|earlier|preceding|former|original|system|safety|developer|initial|your|all|any) ${OVERRIDE_NOUN}\\b|\\b(?:ignore|disregard|forget)\\b (?:all |any |the |your )?${OVERRIDE_NOUN} (?:above|before this|so far|you (?:were|have been) given)\\b|\\b(?:ignore|disregard|forget) (?:everything|anything|all) (?:(?:above|before this)(?= ?(?:[.!,;:\\n]|$| and\\b| then\\b))|you (?:were|have been) (?:told|given)\\b)`,
     'block', 'high', 'tells the model to ignore its previous instructions', true),
   p('override.role-token', 'instruction-override',
     '<\\|(?:im_start|im_end|im_sep|system|user|assistant|endoftext|start_header_id|end_header_id|eot_id|begin_of_text|eom_id)\\|>|\\[/?inst\\]|<</?sys>>|<(?:start|end)_of_turn>',
