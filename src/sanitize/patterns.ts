@@ -44,7 +44,6 @@ const p = (
 const GATES: Record<string, readonly string[]> = {
   'override.you-are-now': ['you are', 'from now on', ' mode', 'do anything'],
   'conversation.trigger-action': ['user '],
-  'conversation.trigger': ['user '],
   'encoded.decode-and-follow': ['decode', 'atob', 'unhex', 'rot13'],
   'parameter.identifier': ['ssh id', 'aws credentials', 'netrc', 'git credentials', 'mcp json', 'claude desktop'],
 };
@@ -105,6 +104,13 @@ const OVERRIDE_NOUN = '(?:system prompt|instructions?|prompts?|rules|directions|
 const DIRECTIVE_START =
   "(?:you (?:must|should|will|are|need|have)|ignore|disregard|forget|from now on|always (?:call|use|include|send|pass|run|ignore|respond|reply|answer)|never (?:tell|mention|reveal)|do not|don't|new instructions|override|the assistant (?:must|should|will)|before (?:using|calling|answering|responding|performing|doing|any|every)|when (?:using|calling|the user|this tool))";
 
+/**
+ * A sleeper trigger: an innocuous pleasantry as the condition. Decision words (yes, ok, done) are
+ * left out: "if the user says yes, call confirm_booking" is an ordinary confirmation flow.
+ */
+const TRIGGER =
+  "\\b(?:when|whenever|if|once|after|as soon as) (?:the )?user (?:says|types|writes|sends|replies|mentions|responds(?: with)?) ?[\"'\u201c\u2018]?(?:thanks|thank you|thx|hello|hi|hey|bye|goodbye|good night|cheers)\\b";
+
 export const PATTERNS: readonly Pattern[] = [
   // instruction-override
   p('override.ignore-previous', 'instruction-override',
@@ -149,11 +155,8 @@ export const PATTERNS: readonly Pattern[] = [
     `\\b(?:${V_MOVE}|repeat|reveal|print|output|dump|leak|disclose)\\b${gap(100)}(?:${CONV_TARGET})`,
     'block', 'critical', 'asks the model to pass on the conversation, its system prompt or other tools\' output', true),
   p('conversation.trigger-action', 'conversation-exfil',
-    `\\b(?:when|whenever|if|once|after|as soon as) (?:the )?user (?:says|types|writes|sends|replies|mentions|responds(?: with)?) ?["'\u201c\u2018]?(?:thanks|thank you|thx|hello|hi|hey|bye|goodbye|ok|okay|yes|please|cool|great|done)\\b${gap(200)}\\b(?:call|invoke|use|run|${V_MOVE})\\b`,
+    `${TRIGGER}${gap(200)}(?:\\b(?:call|invoke|run|use) (?:this|the [a-z0-9_.-]{1,40}) (?:tool|function)\\b|\\b(?:${V_MOVE})\\b)`,
     'block', 'critical', 'sets a hidden trigger on an innocuous user phrase'),
-  p('conversation.trigger', 'conversation-exfil',
-    `\\b(?:when|whenever|if|once|after|as soon as) (?:the )?user (?:says|types|writes|sends|replies|mentions|responds(?: with)?) ?["'\u201c\u2018]?(?:thanks|thank you|thx|hello|hi|hey|bye|goodbye|ok|okay|yes|please|cool|great|done)\\b`,
-    'flag', 'medium', 'sets a trigger on an innocuous user phrase'),
 
   // tool-priority
   p('priority.first', 'tool-priority',
