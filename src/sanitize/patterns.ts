@@ -19,6 +19,8 @@ export interface Pattern {
   readonly reason: string;
   /** Skip a match right after a negation ("do not read ~/.ssh/id_rsa"). */
   readonly negatable?: boolean;
+  /** Skip a match whose target is where something is written ("add this server to your mcp.json"). */
+  readonly destinationAware?: boolean;
   /**
    * Literals of which the text must contain at least one for the pattern to be able to match: a
    * handful of `includes` calls rule out most patterns for most text before any regex runs.
@@ -34,7 +36,20 @@ const p = (
   severity: Severity,
   reason: string,
   negatable = false,
-): Pattern => ({ id, rule, re: new RegExp(src, 'g'), action, severity, reason, negatable, gate: GATES[id] });
+): Pattern => ({
+  id,
+  rule,
+  re: new RegExp(src, 'g'),
+  action,
+  severity,
+  reason,
+  negatable,
+  gate: GATES[id],
+  destinationAware: DESTINATION_AWARE.has(id),
+});
+
+/** Patterns that end on a credential target, where "to/into <target>" means writing the file, not reading it. */
+const DESTINATION_AWARE = new Set(['credential.directive-strong', 'credential.directive-latin']);
 
 /**
  * Gates by pattern id (see Pattern.gate), only where they pay: irregexp scans most of these
@@ -206,4 +221,27 @@ const NEGATION =
 /** A match right after a negation is a warning, not a directive ("never send your .env"). */
 export function negated(text: string, at: number): boolean {
   return NEGATION.test(text.slice(Math.max(0, at - 40), at));
+}
+
+let strongRe: RegExp | undefined;
+/** The preposition, then the article, then any leading path of the target (`~/.cursor/` before `mcp.json`). */
+const INTO = /\b(?:to|into|inside|within|under) (?:your |the |a |an |this )?[`'"]?(?:[~$%\w.-]{0,40}\/){0,6}$/;
+const PUT_IN = /^(?:add|put|insert|append|save|write|store|place|paste)\b/;
+const IN = /\b(?:in|at) (?:your |the |a |an |this )?[`'"]?(?:[~$%\w.-]{0,40}\/){0,6}$/;
+
+/**
+ * "Add this server to your mcp.json", "put your config in ~/.kube/config": the credential file is
+ * where the text says to write, which is setup documentation, not exfiltration.
+ */
+export function targetIsDestination(matched: string): boolean {
+  strongRe ??= new RegExp(T_STRONG, 'g');
+  let last = -1;
+  strongRe.lastIndex = 0;
+  for (let m = strongRe.exec(matched); m; m = strongRe.exec(matched)) {
+    last = m.index;
+    if (m[0].length === 0) strongRe.lastIndex++;
+  }
+  if (last < 0) return false;
+  const before = matched.slice(Math.max(0, last - 80), last);
+  return INTO.test(before) || (PUT_IN.test(matched) && IN.test(before));
 }

@@ -3,7 +3,7 @@ import { clearCandidateMemo, crossServer } from './cross-server.js';
 import { LATIN_LEXICON, PLAIN_LEXICON } from './lexicon.js';
 import { exfilUrls, pseudoTags } from './markup.js';
 import { fencedRanges, inlineCodeRanges } from './neutralize.js';
-import { negated, PARAMETER_PATTERNS, PATTERNS, type Pattern } from './patterns.js';
+import { negated, PARAMETER_PATTERNS, PATTERNS, targetIsDestination, type Pattern } from './patterns.js';
 import type { CatalogIndexLike, RuleId, Severity } from './types.js';
 
 export interface Hit {
@@ -91,6 +91,7 @@ function run(patterns: readonly Pattern[], text: string, hits: Hit[]): void {
     while ((m = pat.re.exec(text)) !== null && tries++ < 32) {
       if (m[0].length === 0) pat.re.lastIndex++;
       if (pat.negatable && negated(text, m.index)) continue;
+      if (pat.destinationAware && targetIsDestination(m[0])) continue;
       hits.push({
         rule: pat.rule,
         id: pat.id,
