@@ -138,7 +138,7 @@ export const PATTERNS: readonly Pattern[] = [
     "\\byou are now (?:in )?(?:dan\\b|jailbroken|unrestricted|unfiltered|uncensored|an? (?:unrestricted|unfiltered|uncensored|different|new|evil)\\b)|\\byou are no longer (?:bound|restricted|limited|an? (?:ai|assistant)\\b)|\\bfrom now on,? you (?:are|will|must|should|have to)\\b|\\b(?:god|dan|jailbreak) mode\\b|\\bdo anything now\\b",
     'block', 'high', 'tries to replace the model\'s role'),
   p('override.new-instructions', 'instruction-override',
-    '\\b(?:new|updated|revised|real|actual|true|override|secret|hidden) (?:system )?(?:instructions|directives|system prompt)\\s?:',
+    '\\b(?:new|real|actual|true|override|secret|hidden) (?:system )?(?:instructions|directives|system prompt)\\s?:',
     'block', 'high', 'announces replacement instructions'),
   p('override.fake-system', 'instruction-override',
     `(?:^|\\n|[.!?>] )(?:\\[|\\(|#{1,3} ?)?(?:(?:important|critical|urgent|mandatory|required|hidden|secret) )?(?:system|system message|system prompt|system note|system notice|system instructions?|admin|administrator|developer|assistant|operator)(?: \\[[^\\]\\n]{0,40}\\])?(?:\\]|\\))? ?: ?${DIRECTIVE_START}`,
@@ -186,7 +186,7 @@ export const PATTERNS: readonly Pattern[] = [
 
   // concealment
   p('conceal.tell-user', 'concealment',
-    `\\b(?:do not|don't|dont|never|must not|should not|shouldn't)\\b (?:ever )?(?:tell|mention|inform|notify|reveal|disclose|show|alert|warn|let|explain|say)\\b${gap(80)}\\b(?:user|human|operator|anyone)\\b|\\b(?:do not|don't|dont|never) (?:mention|reveal|disclose|explain) (?:that|this|it|anything|the fact)\\b|\\bwithout (?:telling|informing|notifying|alerting|asking|warning|showing|letting) (?:the )?(?:user|human)\\b`,
+    `\\b(?:do not|don't|dont|never|must not|should not|shouldn't)\\b (?:ever )?(?:tell|mention|inform|notify|reveal|disclose|show|alert|say)\\b${gap(80)}\\b(?:user|human|operator|anyone)\\b|\\b(?:do not|don't|dont|never) (?:mention|reveal|disclose|explain) (?:that|this|it|anything|the fact)\\b|\\bwithout (?:telling|informing|notifying|alerting|asking|warning|showing|letting) (?:the )?(?:user|human)\\b`,
     'flag', 'low', 'asks the model to hide something from the user'),
   p('conceal.secret', 'concealment',
     `\\b(?:the )?user (?:must|should|will|need|needs) (?:not|never) (?:know|see|be told|notice|find out|learn)\\b|\\bkeep (?:this|it|these|that) (?:a )?secret\\b|\\bkeep (?:this|it|these|that)(?: step| instruction| part| detail)? to yourself\\b|\\b(?:hide|conceal) (?:this|it|these|that)${gap(30)} from (?:the )?user\\b|\\bsilently (?:call|send|include|pass|add|run|execute|use|read|append|forward|copy|upload|invoke|fetch)\\b|\\b(?:this|it) is (?:just |only |merely )?an? implementation detail\\b${gap(80)}\\b(?:user|mention|tell)\\b|\\b(?:the )?user (?:won't|will not|doesn't|does not) (?:notice|see|know)\\b|\\binvisible to the user\\b|\\bbe (?:very )?gentle and not scary\\b`,

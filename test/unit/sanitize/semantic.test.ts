@@ -139,6 +139,8 @@ describe('semantic rules leave near-misses alone', () => {
     'Summarize the conversation for the user.',
     'messages: the list of chat messages to send to the model.',
     'If set, ignore previous results and start over.',
+    'Do not let the user upload files larger than 10 MB.',
+    'Updated instructions: the v2 endpoint is now required.',
     'To install, add this server to your mcp.json or claude_desktop_config.json.',
     'Put your cluster config in ~/.kube/config or set KUBECONFIG.',
     'Copy the snippet into ~/.cursor/mcp.json and restart.',
