@@ -109,12 +109,12 @@ export function mentions(skel: string, index: CatalogIndexLike, server: string, 
   return found;
 }
 
-/** The sentence around [start, end), at most 240 chars each way. */
+/** The sentence around [start, end), at most 120 chars each way: a directive must be near the name it is about. */
 function sentence(text: string, start: number, end: number): string {
   let a = start;
-  while (a > 0 && start - a < 240 && !boundary(text, a - 1)) a--;
+  while (a > 0 && start - a < 120 && !boundary(text, a - 1)) a--;
   let b = end;
-  while (b < text.length && b - end < 240 && !boundary(text, b)) b++;
+  while (b < text.length && b - end < 120 && !boundary(text, b)) b++;
   return text.slice(a, b);
 }
 
