@@ -2,7 +2,7 @@
 //
 // Path literals, URLs and role tokens are language independent and live in patterns.ts. Paraphrase
 // coverage is left to an optional classifier tier (SANITIZE.md), which may only add flags.
-import { gateOf, T_STRONG, type Pattern } from './patterns.js';
+import { gateOf, gateReOf, T_STRONG, type Pattern } from './patterns.js';
 import type { RuleId, Severity } from './types.js';
 
 /** Sentence-internal gap that also stops at CJK sentence ends. */
@@ -16,6 +16,7 @@ const p = (id: string, rule: RuleId, src: string, action: 'block' | 'flag', seve
   severity,
   reason,
   gate: gateOf(id),
+  gateRe: gateReOf(id),
 });
 
 const OVERRIDE = 'tells the model to ignore its previous instructions';

@@ -22,6 +22,11 @@ export interface Pattern {
   /** Skip a match whose target is where something is written ("add this server to your mcp.json"). */
   readonly destinationAware?: boolean;
   /**
+   * A one-pass test the text must pass first: for patterns that start on a common verb and then
+   * scan up to a sentence for a rare target, testing for the target alone is far cheaper.
+   */
+  readonly gateRe?: RegExp;
+  /**
    * Literals of which the text must contain at least one for the pattern to be able to match: a
    * handful of `includes` calls rule out most patterns for most text before any regex runs.
    */
@@ -45,8 +50,30 @@ const p = (
   reason,
   negatable,
   gate: GATES[id],
+  gateRe: GATE_RES[id],
   destinationAware: DESTINATION_AWARE.has(id),
 });
+
+/** Cheap presence tests for the targets of the verb-first patterns (see Pattern.gateRe). */
+const STRONG_QUICK =
+  /ssh|id_(?:rsa|dsa|ecdsa|ed25519)|\.aws|aws_secret|netrc|git-credentials|\.docker|\.kube|npmrc|pypirc|pgpass|gnupg|password-store|\/etc\/(?:shadow|passwd)|mcp(?:_config|_settings)?\.json|claude_desktop|login data|cookies|logins|key[34]\.db|passwords|credentials/;
+const GENERIC_QUICK = /api[ _-]?keys|tokens|secrets|credentials|passwords|private keys?|ssh keys?|env(?:ironment)? var|environment variables|process\.env|os\.environ|printenv|\.env/;
+const ENV_QUICK = /\.env/;
+const CONV_QUICK =
+  /full |entire|whole|complete|verbatim|raw |exact|previous|prior|earlier|past |preceding|messages|conversation|chat |system prompt|system message|system instructions|initial instructions|hidden instructions|everything|tool (?:results|outputs|responses)|(?:results?|outputs?|responses?) (?:of|from) (?:all|every|other|previous|prior)/;
+const GATE_RES: Record<string, RegExp> = {
+  'credential.directive-strong': STRONG_QUICK,
+  'credential.strong-then-move': STRONG_QUICK,
+  'credential.directive-latin': STRONG_QUICK,
+  'credential.directive-i18n': STRONG_QUICK,
+  'credential.env-content': ENV_QUICK,
+  'credential.env-then-move': ENV_QUICK,
+  'credential.generic-to-sink': GENERIC_QUICK,
+  'conversation.move': CONV_QUICK,
+  'parameter.file-content': /ssh|id_|\.aws|netrc|git-cred|\.docker|\.kube|npmrc|pypirc|pgpass|gnupg|password|\/etc\/|mcp|claude_desktop|login|cookies|key[34]|credentials|\.env/,
+  'parameter.secrets': GENERIC_QUICK,
+  'parameter.transcript': CONV_QUICK,
+};
 
 /** Patterns that end on a credential target, where "to/into <target>" means writing the file, not reading it. */
 const DESTINATION_AWARE = new Set(['credential.directive-strong', 'credential.directive-latin']);
@@ -65,6 +92,10 @@ const GATES: Record<string, readonly string[]> = {
 
 export function gateOf(id: string): readonly string[] | undefined {
   return GATES[id];
+}
+
+export function gateReOf(id: string): RegExp | undefined {
+  return GATE_RES[id];
 }
 
 // Imperative verbs only: third-person descriptions of what the tool itself does ("reads", "sends") do not match.

@@ -85,6 +85,7 @@ function staticScan(view: { skel: string; plain: string }, parameter: boolean, i
 function run(patterns: readonly Pattern[], text: string, hits: Hit[]): void {
   for (const pat of patterns) {
     if (pat.gate && !pat.gate.some((g) => text.includes(g))) continue;
+    if (pat.gateRe && !pat.gateRe.test(text)) continue;
     pat.re.lastIndex = 0;
     let m: RegExpExecArray | null;
     let tries = 0;
