@@ -30,7 +30,6 @@ export interface ScanOptions {
   readonly index?: CatalogIndexLike;
 }
 
-/** Cheap gates: a pattern family cannot match text that lacks all of its anchor words. */
 /** Scripts the non-Latin lexicon covers (Cyrillic, Arabic, kana, CJK, Hangul): emoji or an em dash alone do not run it. */
 const LEXICON_SCRIPTS = /[\u0400-\u04ff\u0600-\u06ff\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]/;
 const IDENTIFIER_PATTERN = PARAMETER_PATTERNS.filter((p) => p.id === 'parameter.identifier');
