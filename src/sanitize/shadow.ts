@@ -54,6 +54,7 @@ const NEEDS_WALK =
 /** Emoji presentation selectors and joiners alone are just deleted; a run of two selectors is a byte channel (walk). */
 const JOINERS = /[\u200c\u200d\ufe0e\ufe0f]/g;
 const SELECTOR_RUN = /[\ufe0e\ufe0f]{2}/;
+const HANGUL_JAMO = /[\u1100-\u11ff\ua960-\ua97f\ud7b0-\ud7ff]/;
 const RLO_RUN = /\u202e([^\u202c\n]*)/g;
 
 export function buildShadow(text: string): Shadow {
@@ -62,8 +63,10 @@ export function buildShadow(text: string): Shadow {
   let skel: string;
   if (!NOT_SIMPLE.test(text)) {
     plain = skel = text.toLowerCase().replace(SIMPLE_SPACE, collapse);
-  } else if (!NEEDS_WALK.test(text) && !SELECTOR_RUN.test(text) && text.normalize('NFKC') === text) {
-    plain = text.replace(JOINERS, '').toLowerCase().replace(SIMPLE_SPACE, collapse);
+  } else if (!NEEDS_WALK.test(text) && !SELECTOR_RUN.test(text) && !HANGUL_JAMO.test(text)) {
+    // NFKC of the whole text equals the walk's NFKC of each base + marks cluster once joiners,
+    // controls and conjoining jamo (which compose across clusters) are ruled out.
+    plain = text.normalize('NFKC').replace(JOINERS, '').toLowerCase().replace(SIMPLE_SPACE, collapse);
     skel = foldConfusables(plain);
   } else {
     const walked = walk(text, false, hidden);

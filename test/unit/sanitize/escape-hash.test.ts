@@ -115,7 +115,7 @@ describe('the shadow copy', () => {
   });
 
   it('the NFKC-stable fast path and the full walk agree on non-ASCII text', () => {
-    for (const t of ['中文 文本  和\n\n\n空格', 'Читает Файл', 'يقرأ الملف', 'क्ष और त्र', '😀 emoji 👍🏽', 'Ελληνικά κείμενο', 'Tab\there', '⚠️ Warn 👩\u200d💻 می\u200cخواهم']) {
+    for (const t of ['中文 文本  和\n\n\n空格', 'Читает Файл', 'يقرأ الملف', 'क्ष और त्र', '😀 emoji 👍🏽', 'Ελληνικά κείμενο', 'Tab\there', '⚠️ Warn 👩\u200d💻 می\u200cخواهم', '支持中文，返回（文本）。', 'ﬁle ① x² Ｆｕｌｌ\u00a0nbsp\u3000ideo', 'café ǆ Å']) {
       expect(buildShadow(t).skel, t).toBe(mapShadow(t).skel);
       expect(buildShadow(t).plain.length).toBe(mapShadow(t).skel.length);
     }
