@@ -259,7 +259,8 @@ async function startProxy(): Promise<void> {
   port = await freePort();
   writeConfig(0);
   const out = fs.openSync(LOG_FILE, 'w');
-  proxy = spawn(process.execPath, [CLI, 'start', '-c', CONFIG], { stdio: ['ignore', out, out] });
+  // Pins and the sanitization log stay in the run's temp dir, never the user's state dir.
+  proxy = spawn(process.execPath, [CLI, 'start', '-c', CONFIG], { stdio: ['ignore', out, out], env: { ...process.env, XDG_STATE_HOME: TEMP } });
   fs.closeSync(out);
   proxyPid = proxy.pid as number;
   proxy.once('exit', (code, signal) => {

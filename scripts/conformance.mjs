@@ -143,7 +143,8 @@ async function startProxy(workDir, resultsDir) {
     // Its own process group, so a last-resort kill reaches everything it started in that group.
     detached: true,
     stdio: ['ignore', logStream, logStream],
-    env: cleanEnv({ SWITCHBOARD_LOG_LEVEL: process.env.SWITCHBOARD_LOG_LEVEL ?? 'debug' }),
+    // Pins and the sanitization log stay in the run's work dir, never the user's state dir.
+    env: cleanEnv({ SWITCHBOARD_LOG_LEVEL: process.env.SWITCHBOARD_LOG_LEVEL ?? 'debug', XDG_STATE_HOME: workDir }),
   });
   const exited = new Promise((resolveExit) => proxy.on('exit', (code, signal) => resolveExit({ code, signal })));
   let exitInfo;

@@ -165,7 +165,8 @@ async function startProxy(): Promise<void> {
     },
   }, null, 2));
   const out = fs.openSync(LOG_FILE, 'w');
-  const child = spawn(process.execPath, [CLI, 'start', '-c', config], { stdio: ['ignore', out, out] });
+  // Pins and the sanitization log stay in the run's temp dir, never the user's state dir.
+  const child = spawn(process.execPath, [CLI, 'start', '-c', config], { stdio: ['ignore', out, out], env: { ...process.env, XDG_STATE_HOME: TEMP } });
   fs.closeSync(out);
   proxy = child;
   proxyPid = child.pid as number;

@@ -60,7 +60,8 @@ export async function startProxy(name: string, extra: Record<string, unknown> = 
     ...extra,
   }));
   const out = fs.openSync(logFile, 'w');
-  const child = spawn(process.execPath, [CLI, 'start', '-c', config], { stdio: ['ignore', out, out] });
+  // Pins and the sanitization log stay in the run's temp dir, never the user's state dir.
+  const child = spawn(process.execPath, [CLI, 'start', '-c', config], { stdio: ['ignore', out, out], env: { ...process.env, XDG_STATE_HOME: TEMP } });
   fs.closeSync(out);
   const pid = child.pid as number;
   started.add(pid);

@@ -7,6 +7,7 @@ import { assignNames, type NamingRule } from './names.js';
 import { compileTemplate, type CompiledTemplate } from './uri-template.js';
 import { SHOW_ALL, applyBudget, type ToolCost, type ViewPolicy } from './view-policy.js';
 import { estimateToolTokens } from './token-estimate.js';
+import type { CatalogReview, Reviewed } from './review.js';
 
 /** Which servers a view shows, whether names carry the server prefix, and the session's filter. */
 export interface ViewScope {
@@ -59,8 +60,16 @@ export interface ViewChange {
 
 interface ServerEntry {
   readonly config: ServerConfig;
+  /** As the child listed them (serializable items only), before sanitization. */
+  raw: ServerLists | undefined;
+  /** What clients may see: `raw` after sanitization, withheld entities removed. */
   lists: ServerLists | undefined;
   identity: ServerIdentity | undefined;
+  /** The server's instructions after sanitization. */
+  instructions: string | undefined;
+  /** Listing generation: initial, after each list_changed and restart (the log's `listing`). */
+  listing: number;
+  review: Reviewed | undefined;
 }
 
 interface NamedItem {
@@ -85,8 +94,22 @@ export class Catalog {
   constructor(
     private config: SwitchboardConfig,
     private readonly log: Logger,
+    /** The sanitizer over the whole catalog; undefined shows lists as listed (only for tools that need no policy). */
+    private readonly review: CatalogReview | undefined = undefined,
   ) {
-    for (const server of config.servers) if (!server.disabled) this.servers.set(server.name, { config: server, lists: undefined, identity: undefined });
+    for (const server of config.servers) if (!server.disabled) this.servers.set(server.name, emptyEntry(server));
+  }
+
+  /** Sanitization outcome of a server's last listing (withheld entities, findings, suspect). */
+  reviewOf(server: string): Reviewed | undefined {
+    return this.servers.get(server)?.review;
+  }
+
+  /** Runs the sanitizer again over everything (the pins changed: an approval); returns views that changed. */
+  rereview(): ViewChange[] {
+    this.applyReview();
+    this.rebuildIndexes();
+    return this.refreshViews(() => true);
   }
 
   serverNames(): string[] {
@@ -105,10 +128,30 @@ export class Catalog {
   update(server: string, lists: ServerLists, identity: ServerIdentity | undefined): ViewChange[] {
     const entry = this.servers.get(server);
     if (entry === undefined) return [];
-    entry.lists = this.serializable(server, lists);
+    entry.raw = this.serializable(server, lists);
     entry.identity = identity;
+    entry.listing += 1;
+    // One server's names can change another's verdicts (cross-server rules), so all are reviewed.
+    this.applyReview();
     this.rebuildIndexes();
-    return this.refreshViews((scope) => scope.servers === undefined || scope.servers.has(server));
+    return this.refreshViews(() => true);
+  }
+
+  private applyReview(): void {
+    const listed = [...this.servers.values()].filter((entry) => entry.raw !== undefined);
+    if (this.review === undefined) {
+      for (const entry of listed) [entry.lists, entry.instructions] = [entry.raw, entry.identity?.instructions];
+      return;
+    }
+    const reviewed = this.review.run(
+      listed.map((entry) => ({ config: entry.config, lists: entry.raw as ServerLists, instructions: entry.identity?.instructions, listing: entry.listing })),
+    );
+    for (const entry of listed) {
+      const outcome = reviewed.get(entry.config.name);
+      entry.review = outcome;
+      entry.lists = outcome?.lists;
+      entry.instructions = outcome?.instructions;
+    }
   }
 
   /**
@@ -122,9 +165,10 @@ export class Catalog {
     for (const server of config.servers) {
       if (server.disabled) continue;
       const known = this.servers.get(server.name);
-      next.set(server.name, { config: server, lists: known?.lists, identity: known?.identity });
+      next.set(server.name, known === undefined ? emptyEntry(server) : { ...known, config: server });
     }
     this.servers = next;
+    this.applyReview();
     this.rebuildIndexes();
     return this.refreshViews(() => true);
   }
@@ -210,7 +254,7 @@ export class Catalog {
   instructions(view: View): string | undefined {
     const parts: string[] = [];
     for (const name of view.servers) {
-      const text = this.servers.get(name)?.identity?.instructions;
+      const text = this.servers.get(name)?.instructions;
       if (text === undefined || text.trim() === '') continue;
       parts.push(view.scope.prefixed ? `## ${name}\n${text}` : text);
     }
@@ -339,6 +383,10 @@ export class Catalog {
     }
     return new Set(budget.kept);
   }
+}
+
+function emptyEntry(config: ServerConfig): ServerEntry {
+  return { config, raw: undefined, lists: undefined, identity: undefined, instructions: undefined, listing: 0, review: undefined };
 }
 
 function namespacedNames(items: readonly NamedItem[]): Map<string, string> {

@@ -1,0 +1,273 @@
+// What the catalog shows of each server after sanitization: every model-visible entity through the
+// sanitizer with the whole catalog's names in view, tools compared with their pins, findings
+// logged once. Runs when a list changes, never per request.
+import fs from 'node:fs';
+import { basename, dirname } from 'node:path';
+import type { Logger } from '../log.js';
+import type { ServerConfig, SwitchboardConfig } from '../config/types.js';
+import type { JsonObject } from '../jsonrpc/messages.js';
+import type { ServerLists } from '../upstream/types.js';
+import {
+  AuditLog,
+  CatalogIndex,
+  PinStore,
+  canonicalHash,
+  isServerSuspect,
+  sanitizeEntity,
+  serverId,
+  toRecords,
+  withPinCheck,
+  type AuditRecord,
+  type EntityKind,
+  type Finding,
+  type SanitizeResult,
+} from '../sanitize/index.js';
+
+/** One server's raw material: its config, its lists and instructions exactly as the child sent them. */
+export interface ReviewInput {
+  readonly config: ServerConfig;
+  readonly lists: ServerLists;
+  readonly instructions: string | undefined;
+  /** Listing generation of this server (initial, after list_changed, after restart). */
+  readonly listing: number;
+}
+
+/** What clients may see of one server, and what was held back. */
+export interface Reviewed {
+  readonly lists: ServerLists;
+  readonly instructions: string | undefined;
+  /** Entities withheld, with the rules that withheld them. */
+  readonly withheld: readonly { readonly entity: EntityKind; readonly name: string; readonly rules: readonly string[] }[];
+  /** Findings in this listing, all rules (flags included). */
+  readonly findings: number;
+  /** Two or more tools blocked, or a hidden channel decoded to an instruction (SANITIZE.md). */
+  readonly suspect: boolean;
+}
+
+/** A finding as operators watch it (status page, metrics). */
+export interface FindingNote {
+  readonly server: string;
+  readonly tool: string;
+  readonly rule: string;
+  readonly action: string;
+  readonly time: string;
+}
+
+export interface ReviewOptions {
+  readonly pins: PinStore;
+  /** Undefined: findings are not written anywhere but the daemon's log (tests, `switchboard tools`). */
+  readonly auditLog: AuditLog | undefined;
+  readonly blocking: boolean;
+  readonly separator: string;
+  readonly log: Logger;
+  /** false: pins are compared but never written (`switchboard check` next to a running daemon). */
+  readonly persistPins: boolean;
+}
+
+const LIST_KIND: ReadonlyArray<[keyof ServerLists, EntityKind]> = [
+  ['tools', 'tool'],
+  ['prompts', 'prompt'],
+  ['resources', 'resource'],
+  ['resourceTemplates', 'resourceTemplate'],
+];
+
+/** Our own pin saves also touch the file; a short pause folds a save's events into one reload, ms. */
+const PIN_RELOAD_DEBOUNCE_MS = 200;
+
+/** Finding keys remembered when no log file dedupes them. */
+const MAX_SEEN_KEYS = 100_000;
+
+export class CatalogReview {
+  private readonly seen = new Set<string>();
+  private currentPins: PinStore;
+  private indexSignature = '';
+  private watcher: fs.FSWatcher | undefined;
+  private memo = new WeakMap<object, SanitizeResult<JsonObject>>();
+  /** Told of each finding the first time it is seen (the status page, metrics). */
+  onFinding: ((note: FindingNote) => void) | undefined;
+
+  constructor(private readonly options: ReviewOptions) {
+    this.currentPins = options.pins;
+  }
+
+  /** Pins of this store; replaced when the file changes on disk (an approval). */
+  get pins(): PinStore {
+    return this.currentPins;
+  }
+
+  /**
+   * Follows the pin file: `switchboard approve` rewrites it from another process, and the approved
+   * tools must come back without a restart. Calls `onChange` after the new pins are in use.
+   */
+  watchPins(onChange: () => void): void {
+    const file = this.currentPins.path;
+    const dir = dirname(file);
+    let timer: NodeJS.Timeout | undefined;
+    const reload = (): void => {
+      PinStore.open(file).then(
+        (pins) => {
+          this.currentPins = pins;
+          onChange();
+        },
+        (error: unknown) => this.options.log.error({ err: (error as Error).message, file }, 'could not read the changed pin file; keeping the pins in memory'),
+      );
+    };
+    try {
+      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+      this.watcher = fs.watch(dir, (_event, name) => {
+        if (name !== null && name !== basename(file)) return;
+        clearTimeout(timer);
+        timer = setTimeout(reload, PIN_RELOAD_DEBOUNCE_MS);
+        timer.unref();
+      });
+      this.watcher.on('error', () => undefined);
+      this.watcher.unref();
+    } catch (error) {
+      this.options.log.warn({ err: (error as Error).message, dir }, 'cannot watch the pin file; approvals apply after a restart');
+    }
+  }
+
+  /** Stops watching and flushes the log. */
+  async close(): Promise<void> {
+    this.watcher?.close();
+    await this.options.auditLog?.close();
+  }
+
+  /** Reviews every server against the names of all of them; cross-server rules need the whole catalog. */
+  run(inputs: readonly ReviewInput[]): Map<string, Reviewed> {
+    const names = inputs.map((input) => ({
+      server: input.config.name,
+      aliases: [input.config.alias],
+      tools: input.lists.tools.flatMap((tool) => (typeof tool.name === 'string' ? [tool.name] : [])),
+    }));
+    // Verdicts depend on the entity and on the names around it: while the names stay, an entity
+    // seen before (the same object from an unchanged list) keeps its verdict without a rescan.
+    const signature = JSON.stringify(names);
+    if (signature !== this.indexSignature) {
+      this.indexSignature = signature;
+      this.memo = new WeakMap();
+    }
+    const index = new CatalogIndex(names);
+    const out = new Map<string, Reviewed>();
+    const records: AuditRecord[] = [];
+    for (const input of inputs) out.set(input.config.name, this.reviewServer(input, index, records));
+    if (this.options.persistPins && this.currentPins.changed) {
+      void this.currentPins.save().then((saved) => {
+        if (!saved.ok) this.options.log.error({ err: saved.error.message, file: this.currentPins.path }, 'could not save tool pins');
+      });
+    }
+    if (records.length > 0) this.writeLog(records);
+    return out;
+  }
+
+  private reviewServer(input: ReviewInput, index: CatalogIndex, records: AuditRecord[]): Reviewed {
+    const { config } = input;
+    const id = serverId(config.command, config.args, config.cwd);
+    const ownToolNames = new Set(input.lists.tools.flatMap((tool) => (typeof tool.name === 'string' ? [tool.name] : [])));
+    const context = { server: config.name, ownToolNames, otherServers: index, blocking: this.options.blocking };
+    const withheld: Array<{ entity: EntityKind; name: string; rules: string[] }> = [];
+    const results: Array<SanitizeResult<unknown>> = [];
+    let findings = 0;
+    const lists = {} as { -readonly [K in keyof ServerLists]: JsonObject[] };
+    for (const [key, kind] of LIST_KIND) {
+      const kept: JsonObject[] = [];
+      for (const item of input.lists[key]) {
+        const name = typeof item.name === 'string' ? item.name : typeof item.uri === 'string' ? item.uri : String(item.uriTemplate ?? '');
+        let result = this.memo.get(item);
+        if (result === undefined) this.memo.set(item, (result = sanitizeEntity(kind, item, context) as SanitizeResult<JsonObject>));
+        let pinned: { sha: string | null; diff: readonly string[] } = { sha: null, diff: [] };
+        if (kind === 'tool') {
+          const check = this.currentPins.checkEntity(id, name, item, config.name);
+          // acceptUpdates: the server's own updates are trusted; re-pin instead of withholding.
+          if (check.status === 'changed' && config.acceptUpdates) this.currentPins.approve(id, name);
+          else result = withPinCheck(result, check, item);
+          pinned = { sha: check.pinnedSha256, diff: check.changedFields };
+        }
+        results.push(result);
+        findings += result.findings.length;
+        if (result.blocked) withheld.push({ entity: kind, name, rules: [...new Set(result.findings.filter((f) => f.action === 'block').map((f) => f.rule))] });
+        else kept.push(result.forwarded);
+        if (result.findings.length > 0) {
+          records.push(...this.toRecords(result.findings, input, id, kind, name, item, result.blocked, pinned));
+        }
+      }
+      lists[key] = kept;
+    }
+    let instructions = input.instructions;
+    if (instructions !== undefined) {
+      const result = sanitizeEntity('instructions', instructions, context);
+      findings += result.findings.length;
+      instructions = result.blocked ? undefined : result.forwarded;
+      if (result.blocked) withheld.push({ entity: 'instructions', name: '', rules: [...new Set(result.findings.map((f) => f.rule))] });
+      if (result.findings.length > 0) records.push(...this.toRecords(result.findings, input, id, 'instructions', '', input.instructions, result.blocked, { sha: null, diff: [] }));
+    }
+    const suspect = isServerSuspect(results);
+    if (withheld.length > 0) {
+      this.options.log.warn(
+        { server: config.name, withheld: withheld.map((w) => `${w.entity} ${w.name} (${w.rules.join(', ')})`), suspect },
+        'sanitization withheld entities; the rest of the server is served',
+      );
+    }
+    return { lists, instructions, withheld, findings, suspect };
+  }
+
+  private toRecords(
+    findings: readonly Finding[],
+    input: ReviewInput,
+    id: string,
+    entity: EntityKind,
+    name: string,
+    item: unknown,
+    blocked: boolean,
+    pinned: { sha: string | null; diff: readonly string[] },
+  ): AuditRecord[] {
+    const exposedAs = blocked ? null : entity === 'tool' || entity === 'prompt' ? `${input.config.alias}${this.options.separator}${name}` : name;
+    return toRecords(findings, {
+      server: input.config.name,
+      serverId: id,
+      entity,
+      tool: name,
+      exposedAs,
+      toolSha256: canonicalHash(item),
+      pinnedSha256: pinned.sha,
+      diff: pinned.diff,
+      listing: input.listing,
+    });
+  }
+
+  /** Appends in the background: a slow or full disk never delays a listing. */
+  private writeLog(records: AuditRecord[]): void {
+    const auditLog = this.options.auditLog;
+    const fresh = records.filter((record) => !(auditLog?.has(record.key) ?? this.seen.has(record.key)));
+    if (auditLog === undefined) {
+      // Without a log file the keys are remembered here, bounded: past the bound a finding may be reported twice.
+      if (this.seen.size > MAX_SEEN_KEYS) this.seen.clear();
+      for (const record of fresh) this.seen.add(record.key);
+    }
+    for (const record of fresh) this.onFinding?.({ server: record.server, tool: record.tool, rule: record.rule, action: record.action, time: record.time });
+    if (auditLog === undefined) return;
+    void auditLog.append(fresh).then((result) => {
+      if (!result.ok) this.options.log.error({ err: result.error.message, file: auditLog.path }, 'could not write the sanitization log');
+    });
+  }
+}
+
+/** Opens the pin store and the log named by the config; a corrupt pin file is an error, not an empty store. */
+export async function openReview(
+  config: SwitchboardConfig,
+  log: Logger,
+  options: { readonly writeLog: boolean; readonly persistPins: boolean },
+): Promise<CatalogReview> {
+  const pins = await PinStore.open(config.sanitize.pins);
+  const auditLog = options.writeLog
+    ? await AuditLog.open({ path: config.sanitize.log, maxBytes: config.sanitize.logMaxBytes, keep: config.sanitize.logKeep })
+    : undefined;
+  return new CatalogReview({
+    pins,
+    auditLog,
+    blocking: config.sanitize.blocking,
+    separator: config.namespace.separator,
+    log,
+    persistPins: options.persistPins,
+  });
+}
