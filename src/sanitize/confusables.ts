@@ -39,6 +39,8 @@ export function confusableOf(cp: number): string | undefined {
 }
 
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+const ASCII_LOOKALIKES = /rn|vv|[01i|]/g;
+const ASCII_FOLD: Readonly<Record<string, string>> = { rn: 'm', vv: 'w', '0': 'o', '1': 'l', i: 'l', '|': 'l' };
 
 /** Lower case, NFKC, confusables folded, then ASCII lookalikes (rn/m, vv/w, 0/o, 1/l/i/|) folded too. */
 export function nameSkeleton(name: string): string {
@@ -52,5 +54,5 @@ export function nameSkeleton(name: string): string {
       out += confusableOf(cp) ?? ch;
     }
   }
-  return out.replace(/rn/g, 'm').replace(/vv/g, 'w').replace(/[01i|]/g, (c) => (c === '0' ? 'o' : 'l'));
+  return out.replace(ASCII_LOOKALIKES, (c) => ASCII_FOLD[c] ?? c);
 }

@@ -107,11 +107,10 @@ function describe(o: NameOwner): string {
  */
 export function judgeName(name: string, server: string, index: CatalogIndexLike | undefined): NameHit[] {
   const hits: NameHit[] = [];
-  const others = (list: readonly NameOwner[]): NameOwner[] => list.filter((o) => o.server !== server);
   const skeleton = nameSkeleton(name);
   if (!PRINTABLE_ASCII.test(name) || name.length === 0) {
-    const like = index ? others(index.skeletonOwners(skeleton)).filter((o) => o.name !== name) : [];
-    const why = like.length > 0 ? `; it looks like ${describe(like[0]!)}` : '';
+    const like = index ? firstOther(index.skeletonOwners(skeleton), server, (o) => o.name !== name) : undefined;
+    const why = like ? `; it looks like ${describe(like)}` : '';
     hits.push({ rule: 'homoglyph-name', action: 'block', severity: 'high', reason: `name has non-ASCII or invisible characters${why}` });
     return hits;
   }
@@ -120,14 +119,21 @@ export function judgeName(name: string, server: string, index: CatalogIndexLike 
   }
   if (!index) return hits;
   const lower = name.toLowerCase();
-  const exact = others(index.toolOwners(lower)).filter((o) => o.name === name);
-  if (exact.length > 0) {
-    hits.push({ rule: 'name-collision', action: 'flag', severity: 'info', reason: `same name as ${describe(exact[0]!)}; namespacing keeps both reachable` });
+  const exact = firstOther(index.toolOwners(lower), server, (o) => o.name === name);
+  if (exact) {
+    hits.push({ rule: 'name-collision', action: 'flag', severity: 'info', reason: `same name as ${describe(exact)}; namespacing keeps both reachable` });
   }
-  const lookalike = others(index.skeletonOwners(skeleton)).find((o) => o.name !== name);
-  const near = lookalike ?? others(index.nearOwners(lower)).find((o) => !ordinaryVariant(lower, o.name.toLowerCase()));
+  const near =
+    firstOther(index.skeletonOwners(skeleton), server, (o) => o.name !== name) ??
+    firstOther(index.nearOwners(lower), server, (o) => !ordinaryVariant(lower, o.name.toLowerCase()));
   if (near) hits.push({ rule: 'lookalike-name', action: 'flag', severity: 'low', reason: `name looks like ${describe(near)}` });
   return hits;
+}
+
+/** The first owner on another server that passes `test` (no intermediate arrays: this runs per tool). */
+function firstOther(list: readonly NameOwner[], server: string, test: (o: NameOwner) => boolean): NameOwner | undefined {
+  for (const o of list) if (o.server !== server && test(o)) return o;
+  return undefined;
 }
 
 /**
@@ -139,7 +145,11 @@ function ordinaryVariant(a: string, b: string): boolean {
   if (a === `${b}s` || b === `${a}s`) return true;
   if (Math.min(a.length, b.length) < 6) return true;
   let i = 0;
-  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  while (i < a.length && i < b.length && a.charCodeAt(i) === b.charCodeAt(i)) i++;
   if (i === 0) return true;
-  return /[0-9]/.test(a[i] ?? '') || /[0-9]/.test(b[i] ?? '');
+  return isDigit(a.charCodeAt(i)) || isDigit(b.charCodeAt(i));
+}
+
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
 }
