@@ -71,20 +71,26 @@ function staticHits(view: { skel: string; plain: string }, parameter: boolean, i
 function staticScan(view: { skel: string; plain: string }, parameter: boolean, identifier: boolean): Hit[] {
   const { skel, plain } = view;
   const hits: Hit[] = [];
-  run(PATTERNS, skel, hits);
-  run(LATIN_LEXICON, skel, hits);
+  const gates = new Map<RegExp, boolean>();
+  run(PATTERNS, skel, hits, gates);
+  run(LATIN_LEXICON, skel, hits, gates);
   if (LEXICON_SCRIPTS.test(plain)) run(PLAIN_LEXICON, plain, hits);
-  if (parameter) run(PARAMETER_PATTERNS, skel, hits);
-  else if (identifier) run(IDENTIFIER_PATTERN, skel, hits);
+  if (parameter) run(PARAMETER_PATTERNS, skel, hits, gates);
+  else if (identifier) run(IDENTIFIER_PATTERN, skel, hits, gates);
   for (const h of pseudoTags(skel)) hits.push({ ...h, severity: 'low' });
   for (const h of exfilUrls(skel)) hits.push({ ...h, severity: 'high' });
   return downgradeQuotedTokens(skel, hits);
 }
 
-function run(patterns: readonly Pattern[], text: string, hits: Hit[]): void {
+function run(patterns: readonly Pattern[], text: string, hits: Hit[], gates: Map<RegExp, boolean> = new Map()): void {
   for (const pat of patterns) {
     if (pat.gate && !pat.gate.some((g) => text.includes(g))) continue;
-    if (pat.gateRe && !pat.gateRe.test(text)) continue;
+    if (pat.gateRe) {
+      // Several patterns share one gate: test it once per text.
+      let open = gates.get(pat.gateRe);
+      if (open === undefined) gates.set(pat.gateRe, (open = pat.gateRe.test(text)));
+      if (!open) continue;
+    }
     pat.re.lastIndex = 0;
     let m: RegExpExecArray | null;
     let tries = 0;
