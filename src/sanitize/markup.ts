@@ -74,9 +74,12 @@ const URL_RE = /(?:https?:)?\/\/[^\s"'`]{2,2000}/g;
 const PLACEHOLDER = /\{\{?\s?([^{}\n]{1,60}?)\s?\}\}?|<([^<>\n]{1,80})>|\$\(([^)\n]{1,60})\)|\[([^\[\]\n]{1,60})\]/;
 /** Placeholder names that can only mean the user's data, secrets or the conversation. */
 const SENSITIVE =
-  /conversation|history|chat|messages?|prompt|secret|passw|credential|ssh|cookie|transcript|base64|encoded|summary|\benv\b|api.?key|private|system|context|memory|user'?s? (?:data|info|input|message|query|question)/;
-/** Placeholder names for what the user typed or the model produced (not ids or path parts like {owner}). */
-const DATA_WORDS = /query|data|text|input|content|payload|info|answer|response|output|result|message|question|summary|^q$|^d$/;
+  /conversation|history|chat|messages?|prompt|secret|passw|credential|ssh|cookie|transcript|base64|encoded|summary|user'?s? (?:data|info|input|message|query|question)/;
+/**
+ * Placeholder names for what the user typed, the model produced or the environment holds (not ids
+ * or path parts like {owner}): they leak only when the model is told to fetch or render the URL.
+ */
+const DATA_WORDS = /query|data|text|input|content|payload|info|answer|response|output|result|message|question|context|memory|system|env|api.?key|token|private|^q$|^d$/;
 const FETCH_DIRECTIVE = new RegExp(
   `\\b(?:fetch|visit|open|load|render|display|show|output|include|embed|print|navigate to|go to|request|call|curl|wget|append|add|send|post|make (?:a )?request to)\\b${gap(100)}$`,
 );

@@ -157,6 +157,7 @@ describe('semantic rules leave near-misses alone', () => {
     'Admin users can delete any record.',
     'Use the SYSTEM prompt field to set the persona of the sub-agent.',
     'Fetch https://api.example.com/v1/items/{id} to get one item.',
+    'Calls https://api.example.com/v1/search?context={context_id}&key={api_key} with your configured key.',
     'Decodes base64 input and returns the bytes.',
     'Tokens are counted per request; secrets are masked in logs.',
     'Silently skips hidden files.',
