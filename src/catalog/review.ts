@@ -2,6 +2,7 @@
 // sanitizer with the whole catalog's names in view, tools compared with their pins, findings
 // logged once. Runs when a list changes, never per request.
 import fs from 'node:fs';
+import { LRUCache } from 'lru-cache';
 import { basename, dirname } from 'node:path';
 import type { Logger } from '../log.js';
 import type { ServerConfig, SwitchboardConfig } from '../config/types.js';
@@ -18,6 +19,7 @@ import {
   toRecords,
   withPinCheck,
   type AuditRecord,
+  type PinCheck,
   type EntityKind,
   type Finding,
   type SanitizeResult,
@@ -74,6 +76,15 @@ const LIST_KIND: ReadonlyArray<[keyof ServerLists, EntityKind]> = [
 /** Our own pin saves also touch the file; a short pause folds a save's events into one reload, ms. */
 const PIN_RELOAD_DEBOUNCE_MS = 200;
 
+/** A sanitizer verdict for one entity JSON, and its pin check against one generation of pins. */
+interface Verdict {
+  readonly result: SanitizeResult<JsonObject>;
+  pin: { readonly generation: number; readonly check: PinCheck } | undefined;
+}
+
+/** Verdicts remembered by entity JSON; more than a few catalogs' worth only bounds a hostile server. */
+const MAX_MEMO_ENTRIES = 20_000;
+
 /** Finding keys remembered when no log file dedupes them. */
 const MAX_SEEN_KEYS = 100_000;
 
@@ -82,7 +93,9 @@ export class CatalogReview {
   private currentPins: PinStore;
   private indexSignature = '';
   private watcher: fs.FSWatcher | undefined;
-  private memo = new WeakMap<object, SanitizeResult<JsonObject>>();
+  private readonly memo = new LRUCache<string, Verdict>({ max: MAX_MEMO_ENTRIES });
+  /** Bumped whenever the pins change under the memo (a reload of the file, an approval). */
+  private pinsGeneration = 0;
   /** Told of each finding the first time it is seen (the status page, metrics). */
   onFinding: ((note: FindingNote) => void) | undefined;
 
@@ -107,6 +120,7 @@ export class CatalogReview {
       PinStore.open(file).then(
         (pins) => {
           this.currentPins = pins;
+          this.pinsGeneration += 1;
           onChange();
         },
         (error: unknown) => this.options.log.error({ err: (error as Error).message, file }, 'could not read the changed pin file; keeping the pins in memory'),
@@ -141,11 +155,12 @@ export class CatalogReview {
       tools: input.lists.tools.flatMap((tool) => (typeof tool.name === 'string' ? [tool.name] : [])),
     }));
     // Verdicts depend on the entity and on the names around it: while the names stay, an entity
-    // seen before (the same object from an unchanged list) keeps its verdict without a rescan.
+    // listed before with the same JSON keeps its verdict without a rescan, so a list_changed that
+    // touched one tool of a thousand rescans one.
     const signature = JSON.stringify(names);
     if (signature !== this.indexSignature) {
       this.indexSignature = signature;
-      this.memo = new WeakMap();
+      this.memo.clear();
     }
     const index = new CatalogIndex(names);
     const out = new Map<string, Reviewed>();
@@ -173,14 +188,24 @@ export class CatalogReview {
       const kept: JsonObject[] = [];
       for (const item of input.lists[key]) {
         const name = typeof item.name === 'string' ? item.name : typeof item.uri === 'string' ? item.uri : String(item.uriTemplate ?? '');
-        let result = this.memo.get(item);
-        if (result === undefined) this.memo.set(item, (result = sanitizeEntity(kind, item, context) as SanitizeResult<JsonObject>));
+        const memoKey = `${config.name}\u0000${kind}\u0000${JSON.stringify(item)}`;
+        let verdict = this.memo.get(memoKey);
+        if (verdict === undefined) this.memo.set(memoKey, (verdict = { result: sanitizeEntity(kind, item, context) as SanitizeResult<JsonObject>, pin: undefined }));
+        let result = verdict.result;
         let pinned: { sha: string | null; diff: readonly string[] } = { sha: null, diff: [] };
         if (kind === 'tool') {
-          const check = this.currentPins.checkEntity(id, name, item, config.name);
+          // The same JSON against the same pins gets the same answer: hashing every tool's fields on
+          // every listing is most of a relist's cost.
+          let check = verdict.pin?.generation === this.pinsGeneration ? verdict.pin.check : undefined;
+          if (check === undefined) {
+            check = this.currentPins.checkEntity(id, name, item, config.name);
+            verdict.pin = { generation: this.pinsGeneration, check };
+          }
           // acceptUpdates: the server's own updates are trusted; re-pin instead of withholding.
-          if (check.status === 'changed' && config.acceptUpdates) this.currentPins.approve(id, name);
-          else result = withPinCheck(result, check, item);
+          if (check.status === 'changed' && config.acceptUpdates) {
+            this.currentPins.approve(id, name);
+            verdict.pin = { generation: this.pinsGeneration, check: { ...check, status: 'same', pinnedSha256: check.sha256, changedFields: [] } };
+          } else result = withPinCheck(result, check, item);
           pinned = { sha: check.pinnedSha256, diff: check.changedFields };
         }
         results.push(result);
