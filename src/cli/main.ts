@@ -5,6 +5,7 @@ import { ConfigError } from '../config/load.js';
 import { SWITCHBOARD_VERSION } from '../protocol.js';
 import { CHECK_HELP, CHECK_OPTIONS, runCheck } from './check.js';
 import { UsageError } from './flags.js';
+import { SERVICE_HELP, SERVICE_OPTIONS, runService } from './service.js';
 import { runStart } from './start.js';
 import { TOOLS_HELP, TOOLS_OPTIONS, runTools } from './tools.js';
 
@@ -16,6 +17,7 @@ Commands:
   start        run the proxy in the foreground (default)
   check        start every server once; report state, tools and tokens per server and profile
   tools        list the tools a profile sees, with estimated tokens
+  service      install or uninstall a systemd unit that runs start
 
 Options:
   -c, --config FILE   config file (default: ./proxy.config.json)
@@ -39,6 +41,8 @@ interface Command {
   readonly help: string;
   /** The flags it accepts; any other flag is refused before it runs. */
   readonly options: NonNullable<ParseArgsConfig['options']>;
+  /** Takes words after its name (`service install`); other commands refuse any. */
+  readonly subcommands?: boolean;
   /** Runs with the arguments minus the command's name; resolves to the exit code. */
   run(args: string[]): Promise<number>;
 }
@@ -54,6 +58,7 @@ const COMMANDS = new Map<string, Command>([
   ],
   ['check', { help: CHECK_HELP, options: CHECK_OPTIONS, run: runCheck }],
   ['tools', { help: TOOLS_HELP, options: TOOLS_OPTIONS, run: runTools }],
+  ['service', { help: SERVICE_HELP, options: SERVICE_OPTIONS, run: runService, subcommands: true }],
 ]);
 
 async function main(argv: string[]): Promise<number> {
@@ -63,15 +68,15 @@ async function main(argv: string[]): Promise<number> {
     args: argv,
     allowPositionals: true,
     tokens: true,
-    options: { ...START_OPTIONS, ...TOOLS_OPTIONS, ...CHECK_OPTIONS, ...GLOBAL_OPTIONS },
+    options: { ...START_OPTIONS, ...TOOLS_OPTIONS, ...CHECK_OPTIONS, ...SERVICE_OPTIONS, ...GLOBAL_OPTIONS },
   });
   if (values.version) {
     process.stdout.write(`${SWITCHBOARD_VERSION}\n`);
     return 0;
   }
   const name = positionals[0] ?? 'start';
-  if (positionals.length > 1) throw new UsageError(`unexpected argument "${positionals[1]}"; see switchboard ${name} --help`);
   const command = COMMANDS.get(name);
+  if (positionals.length > 1 && command?.subcommands !== true) throw new UsageError(`unexpected argument "${positionals[1]}"; see switchboard ${name} --help`);
   if (command === undefined) throw new UsageError(`unknown command "${name}"; see switchboard --help`);
   if (values.help) {
     process.stdout.write(positionals[0] === undefined ? MAIN_HELP : command.help);
@@ -79,7 +84,7 @@ async function main(argv: string[]): Promise<number> {
   }
   let commandIndex = -1;
   for (const token of tokens) {
-    if (token.kind === 'positional') commandIndex = token.index;
+    if (token.kind === 'positional' && commandIndex === -1) commandIndex = token.index;
     if (token.kind === 'option' && !Object.hasOwn(command.options, token.name)) {
       throw new UsageError(`${token.rawName} is not an option of "${name}"; see switchboard ${name} --help`);
     }

@@ -2,6 +2,7 @@
 import { loadConfig } from '../config/load.js';
 import { createRootLogger } from '../log.js';
 import { createSwitchboard } from '../index.js';
+import { systemdNotifier } from '../ops/sd-notify.js';
 import { ConfigReloader } from './reloader.js';
 
 export async function runStart(configFile: string): Promise<number> {
@@ -23,6 +24,9 @@ export async function runStart(configFile: string): Promise<number> {
     throw error;
   }
   process.stderr.write(`switchboard listening on ${proxy.url}/mcp\n`);
+  // Under a Type=notify unit: READY=1 once servers had their first start, STOPPING=1 on stop; else no-ops.
+  const systemd = systemdNotifier(cliLog);
+  void systemd.readyWhenSettled(proxy.core, proxy.url);
 
   return new Promise<number>((resolve) => {
     let stopping = false;
@@ -33,6 +37,7 @@ export async function runStart(configFile: string): Promise<number> {
       }
       stopping = true;
       cliLog.info({ signal }, 'stopping');
+      systemd.stopping();
       reloader.stop();
       void proxy.close({ graceMs: proxy.core.config.limits.shutdownGraceMs }).then(() => {
         cliLog.info('stopped');
