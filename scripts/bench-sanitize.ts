@@ -139,9 +139,9 @@ interface Iteration {
 }
 
 /**
- * cold: the memo of short strings is emptied first, as on the first listing after start. A full
- * collection runs first, and then a pause: V8 finishes sweeping on helper threads after gc()
- * returns, and that work (~50 ms of CPU here) would otherwise be counted in the iteration.
+ * cold: the memo of short strings is emptied first, as on the first listing after start. Each
+ * iteration starts from a full collection and a short pause, so helper threads that finish the
+ * collection are not counted in it (cpu_ms still counts every thread of the process).
  */
 async function iteration(cold: boolean): Promise<Iteration> {
   if (cold) clearSanitizeCaches();
