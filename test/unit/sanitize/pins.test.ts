@@ -84,7 +84,8 @@ describe('PinStore', () => {
   it('refuses a corrupt pin file rather than silently re-pinning everything', async () => {
     const path = join(dir, 'pins.json');
     await writeFile(path, '{"nope":');
-    await expect(PinStore.open(path)).rejects.toThrow();
+    // The error names the file: `switchboard approve` and `check` print it as their one line.
+    await expect(PinStore.open(path)).rejects.toThrow(`${path}: not a pin file (invalid JSON`);
     await writeFile(path, '{"v":2}');
     await expect(PinStore.open(path)).rejects.toThrow(/not a pin file/);
   });
