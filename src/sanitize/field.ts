@@ -132,7 +132,9 @@ function report(slot: Slot, opts: FieldOptions, a: Analysis): FieldOutcome {
     return { start, end: Math.max(start, end), pattern: h.id };
   };
 
-  // With blocking off, a block-class hit inside a delimited <IMPORTANT>...</IMPORTANT> block removes the block whole.
+  // With blocking off, a block-class hit inside a delimited <IMPORTANT>...</IMPORTANT> block removes
+  // the block whole; any other block-class hit removes its sentence. Either way the attack is not
+  // forwarded as it came (SANITIZE.md: "neutralized or flagged" must not mean forwarding the PoC).
   const removeBlocks: MatchSpan[] = [];
   if (!opts.blocking && rewritable) {
     for (const tag of hits.filter((h) => h.rule === 'pseudo-system-tag' && h.blockEnd !== undefined)) {
@@ -140,6 +142,13 @@ function report(slot: Slot, opts: FieldOptions, a: Analysis): FieldOutcome {
         removeBlocks.push(toOriginal({ ...tag, end: tag.blockEnd! }));
       }
     }
+    for (const h of hits) {
+      if (h.action !== 'block') continue;
+      const span = toOriginal(h);
+      if (removeBlocks.some((b) => span.start >= b.start && span.end <= b.end)) continue;
+      removeBlocks.push(sentenceAround(value, span));
+    }
+    mergeSpans(removeBlocks);
   }
 
   const findings: Finding[] = [];
@@ -214,6 +223,31 @@ function reasonFor(h: Hit, where: string): string {
 function quote(matched: string): string {
   const short = matched.length > 80 ? `${matched.slice(0, 77)}...` : matched;
   return short.trim() ? `: "${escapeText(redactSecrets(short)).replace(/"/g, "'")}"` : '';
+}
+
+/** The sentence of the original text that holds [start, end): from the previous sentence end to the next. */
+function sentenceAround(text: string, span: MatchSpan): MatchSpan {
+  const END = /[.!?](?=\s)|\n\s*\n/g;
+  let start = 0;
+  for (let m = END.exec(text); m && m.index < span.start; m = END.exec(text)) start = m.index + m[0].length;
+  END.lastIndex = span.end;
+  const next = END.exec(text);
+  const end = next ? next.index + 1 : text.length;
+  while (start < span.start && /\s/.test(text[start] ?? '')) start++;
+  return { start, end: Math.max(end, span.end) };
+}
+
+/** Sorts and merges overlapping spans in place. */
+function mergeSpans(spans: MatchSpan[]): void {
+  spans.sort((a, b) => a.start - b.start);
+  for (let i = 1; i < spans.length; ) {
+    const prev = spans[i - 1]!;
+    const cur = spans[i]!;
+    if (cur.start <= prev.end) {
+      spans[i - 1] = { start: prev.start, end: Math.max(prev.end, cur.end) };
+      spans.splice(i, 1);
+    } else i++;
+  }
 }
 
 const ACTION_RANK: Record<Finding['action'], number> = { flag: 0, strip: 1, neutralize: 2, block: 3 };

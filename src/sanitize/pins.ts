@@ -70,7 +70,13 @@ export class PinStore {
       if ((err as { code?: unknown }).code === 'ENOENT') return new PinStore(path, { v: 1, servers: {} });
       throw err;
     }
-    const parsed: unknown = JSON.parse(text);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch (err) {
+      // The path makes the error actionable; a bare JSON.parse message names no file.
+      throw new Error(`${path}: not a pin file (invalid JSON: ${(err as Error).message})`);
+    }
     if (!isPinFile(parsed)) throw new Error(`${path}: not a pin file (expected {"v":1,"servers":{...}})`);
     return new PinStore(path, parsed);
   }

@@ -119,9 +119,10 @@ export interface SanitizeContext {
   readonly otherServers?: CatalogIndexLike;
   readonly limits?: Partial<Limits>;
   /**
-   * false: the operator disabled blocking. Block-class findings inside a delimited pseudo-system block
-   * (`<IMPORTANT>...</IMPORTANT>`) remove the block whole (neutralize); the rest are flagged.
-   * Identity findings (names) still block. Default true.
+   * false: the operator disabled blocking. A block-class finding in text removes its delimited
+   * pseudo-system block (`<IMPORTANT>...</IMPORTANT>`) whole, or else its sentence, with a visible
+   * marker (neutralize); findings that cannot be removed that way are flagged. Identity findings
+   * (names, unreadable schemas) still block. Default true.
    */
   readonly blocking?: boolean;
 }
