@@ -6,6 +6,8 @@ import { SwitchboardCore } from './switchboard.js';
 import { HttpFrontDoor } from './transport/http-server.js';
 import type { ShutdownTimings } from './upstream/child.js';
 import type { ConfigDiff } from './config/reload-diff.js';
+import { opsEndpoints } from './ops/endpoints.js';
+import type { Metrics } from './ops/metrics.js';
 
 export type { SwitchboardConfig, ServerConfig } from './config/types.js';
 export { loadConfig, resolveConfig, ConfigError } from './config/load.js';
@@ -21,6 +23,8 @@ export interface RunningSwitchboard {
   /** Base URL, e.g. http://127.0.0.1:8808 (the real port when the config asked for 0). */
   readonly url: string;
   readonly port: number;
+  /** What GET /metrics exposes; `metrics.findings(rule, action, count)` counts sanitization findings. */
+  readonly metrics: Metrics;
   /**
    * Applies a new config without dropping clients: servers added, removed or changed are started,
    * stopped or restarted; views and access are recomputed. Returns what changed.
@@ -39,6 +43,8 @@ export async function createSwitchboard(config: SwitchboardConfig, options: Swit
   const log = options.logger ?? silentLogger();
   const core = new SwitchboardCore(config, log, options.shutdown ? { shutdown: options.shutdown } : {});
   const front = new HttpFrontDoor(core, log.child({ component: 'http' }));
+  const ops = opsEndpoints(core, front.server);
+  for (const [path, route] of ops.routes) front.mount(path, route);
   core.start();
   await new Promise<void>((resolve, reject) => {
     front.server.once('error', reject);
@@ -57,6 +63,7 @@ export async function createSwitchboard(config: SwitchboardConfig, options: Swit
     core,
     url,
     port: address.port,
+    metrics: ops.metrics,
     whenReady: (timeoutMs = 30_000) => waitUntil(() => core.ready(), timeoutMs),
     reload(next) {
       const diff = core.reload(next);

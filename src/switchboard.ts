@@ -3,11 +3,13 @@ import type { Logger } from './log.js';
 import type { SwitchboardConfig } from './config/types.js';
 import type { JsonRpcNotification } from './jsonrpc/messages.js';
 import { Catalog, type ViewChange, type ViewScope } from './catalog/catalog.js';
+import { FindingsFeed } from './catalog/findings-feed.js';
 import { diffConfigs, type ConfigDiff } from './config/reload-diff.js';
 import type { ShutdownTimings } from './upstream/child.js';
 import type { ServerHandle } from './upstream/server-handle.js';
 import type { ListKind } from './upstream/types.js';
 import { SessionRegistry } from './session/registry.js';
+import { RequestStats } from './session/stats.js';
 import type { Session, SessionChannel, SessionGrant, TransportKind } from './session/session.js';
 import { Router } from './router/router.js';
 import { Upstreams } from './router/upstreams.js';
@@ -32,6 +34,10 @@ export class SwitchboardCore {
   readonly upstreams: Upstreams;
   readonly router: Router;
   readonly sessions: SessionRegistry;
+  /** Requests answered, by method and outcome, and their latency; read by /metrics and /status.json. */
+  readonly stats = new RequestStats();
+  /** Sanitization findings by rule and the latest ones; the catalog reports here as it sanitizes lists. */
+  readonly findings = new FindingsFeed();
   private readonly subscriptions = new Subscriptions();
   private readonly childMessages: ChildMessages;
   private readonly log: Logger;
@@ -54,6 +60,7 @@ export class SwitchboardCore {
       idleMs: config.limits.sessionIdleMs,
       onClose: (session, reason) => this.release(session, reason),
       isBusy: (session) => this.busyProbe?.(session) ?? false,
+      stats: this.stats,
     });
     this.busyProbe = options.isBusy;
     this.childMessages = new ChildMessages(this.sessions, this.subscriptions, rootLog.child({ component: 'router' }));
@@ -66,7 +73,7 @@ export class SwitchboardCore {
       onServerRequest: (handle, connection, message) => this.childMessages.onServerRequest(handle, connection, message),
       onConnectionExit: (handle, connection) => this.childMessages.forgetConnection(handle, connection),
     }, options.shutdown);
-    this.router = new Router(config, this.catalog, this.upstreams, this.subscriptions, rootLog.child({ component: 'router' }));
+    this.router = new Router(config, this.catalog, this.upstreams, this.subscriptions, rootLog.child({ component: 'router' }), this.stats);
   }
 
   /** The config in force; a reload replaces it. */
@@ -199,6 +206,7 @@ export class SwitchboardCore {
 
   /** Frees what a closing session holds upstream: in-flight and held requests, child requests, subscriptions, own instances. */
   private release(session: Session, reason: string): void {
+    session.closingWithOpenRequests();
     for (const entry of session.inflight.values()) entry.connection.cancel(entry, `client session closed (${reason})`);
     session.inflight.clear();
     const handles = this.upstreams.handlesOf(session);

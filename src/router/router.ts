@@ -14,6 +14,7 @@ import {
 } from '../jsonrpc/messages.js';
 import type { Catalog, View } from '../catalog/catalog.js';
 import { LOG_LEVELS, type LogLevel, type Session } from '../session/session.js';
+import { methodSlot, type RequestStats } from '../session/stats.js';
 import { SWITCHBOARD_INFO, negotiateVersion } from '../protocol.js';
 import type { Upstreams } from './upstreams.js';
 import type { Subscriptions } from './subscriptions.js';
@@ -32,6 +33,7 @@ export class Router {
     private readonly upstreams: Upstreams,
     private readonly subscriptions: Subscriptions,
     private readonly log: Logger,
+    private readonly stats: RequestStats,
   ) {
     this.handlers = new Map<string, Handler>([
       ['initialize', (s, r, v) => this.initialize(s, r, v)],
@@ -56,11 +58,15 @@ export class Router {
   /** Handles one client request; the answer always reaches `session.deliver`, now or later. */
   handleRequest(session: Session, request: JsonRpcRequest): void {
     session.touch();
+    const slot = methodSlot(request.method);
     if (this.draining) {
       // Stopping: what is in flight may finish, nothing new starts (initialize included).
+      this.stats.ended(slot, 'refused');
       this.fail(session, request, new SwitchboardError(ErrorCode.ConnectionClosed, 'the proxy is shutting down; retry after it restarts'));
       return;
     }
+    // Counted when its answer goes out (Session.deliver / Session.answered), latency from here.
+    session.received(request.id, slot, this.stats.now());
     const handler = this.handlers.get(request.method);
     if (handler === undefined) {
       this.fail(session, request, new SwitchboardError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`));
@@ -87,6 +93,7 @@ export class Router {
         const requestId = notification.params?.requestId;
         if (typeof requestId !== 'string' && typeof requestId !== 'number') return;
         const reason = typeof notification.params?.reason === 'string' ? notification.params.reason : 'cancelled by the client';
+        session.cancelled(requestId);
         const entry = session.inflight.get(requestId);
         if (entry !== undefined) {
           session.inflight.delete(requestId);
@@ -227,7 +234,8 @@ export class Router {
   private forwardTo(session: Session, request: JsonRpcRequest, handle: NonNullable<ReturnType<Upstreams['handleFor']>>): void {
     const downstreamId = request.id;
     const outcome = handle.forward(session, request);
-    if (outcome !== 'held') session.forwarded(downstreamId, outcome);
+    if (outcome === 'held') session.holding(downstreamId);
+    else session.forwarded(downstreamId, outcome);
   }
 
   private fail(session: Session, request: JsonRpcRequest, error: unknown): void {

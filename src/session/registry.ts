@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ViewScope } from '../catalog/catalog.js';
 import { Session, type SessionChannel, type SessionGrant, type TransportKind } from './session.js';
+import type { RequestStats } from './stats.js';
 
 export interface RegistryOptions {
   readonly maxSessions: number;
@@ -11,6 +12,8 @@ export interface RegistryOptions {
   readonly onClose: (session: Session, reason: string) => void;
   /** Sessions with an open stream are never idle. */
   readonly isBusy?: (session: Session) => boolean;
+  /** Where sessions count the requests they answer. */
+  readonly stats: RequestStats;
 }
 
 export class SessionRegistry {
@@ -32,7 +35,7 @@ export class SessionRegistry {
     if (this.sessions.size >= this.options.maxSessions) return undefined;
     // 128 random bits, base64url: unguessable and visible ASCII (transports.mdx, session management).
     const id = randomBytes(16).toString('base64url');
-    const session = new Session(id, transport, grant, channel, protocolVersion);
+    const session = new Session(id, transport, grant, channel, protocolVersion, this.options.stats);
     this.sessions.set(id, session);
     this.index(session);
     return session;

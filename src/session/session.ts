@@ -1,9 +1,10 @@
 // Everything the proxy keeps per client session; the transport underneath is seen only as a channel.
-import { SwitchboardError, errorResponse, type JsonObject, type JsonRpcId, type JsonRpcMessage } from '../jsonrpc/messages.js';
+import { SwitchboardError, errorResponse, type JsonObject, type JsonRpcId, type JsonRpcMessage, type JsonRpcResponse } from '../jsonrpc/messages.js';
 import type { ViewScope } from '../catalog/catalog.js';
 import type { Pending, UpstreamConnection } from '../upstream/connection.js';
 import type { ServerHandle } from '../upstream/server-handle.js';
 import type { Caller } from '../upstream/types.js';
+import { methodSlot, type RequestStats } from './stats.js';
 
 /** How a transport carries messages to one client. */
 export interface SessionChannel {
@@ -39,6 +40,17 @@ export interface SessionGrant {
 /** Tasks a session can follow at once, tasks; the oldest is forgotten first. */
 const MAX_TASKS_PER_SESSION = 1_000;
 
+/** When a request held for a starting server arrived, and its method's stats slot. */
+interface Arrival {
+  readonly slot: number;
+  readonly at: number;
+}
+
+/** A message that ends the request it relates to (a response, not a notification or a request). */
+function isResponse(message: JsonRpcMessage): boolean {
+  return (message as { method?: unknown }).method === undefined;
+}
+
 export class Session implements Caller {
   readonly key: string;
   /** The view; replaced only when a reload changes what this session's identity may see. */
@@ -64,6 +76,15 @@ export class Session implements Caller {
   /** This session's own instances of servers configured with `isolation: "session"`. */
   readonly isolated = new Map<string, ServerHandle>();
   private nextServerRequestId = 1;
+  /**
+   * The request the router is handling now (see `received`): answered before the router returns,
+   * or forwarded, whose pending entry then carries its arrival time. No map on the hot path.
+   */
+  private currentId: JsonRpcId | undefined = undefined;
+  private currentSlot = 0;
+  private currentAt = 0;
+  /** Requests held while their server starts; created on first use (servers are mostly up). */
+  private held: Map<JsonRpcId, Arrival> | undefined;
 
   constructor(
     readonly id: string,
@@ -71,6 +92,7 @@ export class Session implements Caller {
     grant: SessionGrant,
     private readonly channel: SessionChannel,
     protocolVersion: string,
+    private readonly stats: RequestStats,
   ) {
     this.key = id;
     this.scope = grant.scope;
@@ -79,18 +101,84 @@ export class Session implements Caller {
     this.protocolVersion = protocolVersion;
   }
 
+  /** The router took request `id` of method `slot` (stats.ts) at `at`; its answer is counted when it goes out. */
+  received(id: JsonRpcId, slot: number, at: number): void {
+    this.currentId = id;
+    this.currentSlot = slot;
+    this.currentAt = at;
+  }
+
   deliver(message: JsonRpcMessage, relatedTo: JsonRpcId | undefined, serialized?: string): void {
+    if (relatedTo !== undefined && isResponse(message)) {
+      if (relatedTo === this.currentId) {
+        this.currentId = undefined;
+        this.stats.answered(this.currentSlot, message, this.currentAt);
+      } else {
+        const arrival = this.held?.get(relatedTo);
+        if (arrival !== undefined) {
+          this.held?.delete(relatedTo);
+          this.stats.answered(arrival.slot, message, arrival.at);
+        }
+      }
+    }
     if (!this.closed) this.channel.deliver(message, relatedTo, serialized);
   }
 
-  settled(downstreamId: JsonRpcId): void {
-    this.inflight.delete(downstreamId);
+  answered(entry: Pending, response: JsonRpcResponse, serialized?: string): void {
+    this.inflight.delete(entry.downstreamId);
+    this.stats.answered(methodSlot(entry.method), response, entry.receivedAt);
+    if (!this.closed) this.channel.deliver(response, entry.downstreamId, serialized);
   }
 
   forwarded(downstreamId: JsonRpcId, outcome: Pending | SwitchboardError): void {
-    if (outcome instanceof SwitchboardError) this.deliver(errorResponse(downstreamId, outcome.code, outcome.message, outcome.data), downstreamId);
-    else if (this.closed) outcome.connection.cancel(outcome, 'session closed');
-    else this.inflight.set(downstreamId, outcome);
+    if (outcome instanceof SwitchboardError) {
+      this.deliver(errorResponse(downstreamId, outcome.code, outcome.message, outcome.data), downstreamId);
+      return;
+    }
+    if (downstreamId === this.currentId) {
+      this.currentId = undefined;
+      outcome.receivedAt = this.currentAt;
+    } else {
+      const arrival = this.held?.get(downstreamId);
+      this.held?.delete(downstreamId);
+      outcome.receivedAt = arrival?.at ?? this.stats.now();
+    }
+    if (this.closed) {
+      outcome.connection.cancel(outcome, 'session closed');
+      this.stats.ended(methodSlot(outcome.method), 'cancelled');
+    } else this.inflight.set(downstreamId, outcome);
+  }
+
+  /** The request being handled waits for its server to start; `forwarded` completes it later. */
+  holding(downstreamId: JsonRpcId): void {
+    if (downstreamId !== this.currentId) return;
+    this.currentId = undefined;
+    (this.held ??= new Map()).set(downstreamId, { slot: this.currentSlot, at: this.currentAt });
+  }
+
+  /**
+   * The client cancelled this request: no answer will go out, so it is counted as cancelled. Only
+   * counts; whoever cancels drops it from `inflight` and upstream.
+   */
+  cancelled(downstreamId: JsonRpcId): void {
+    const entry = this.inflight.get(downstreamId);
+    if (entry !== undefined) {
+      this.stats.ended(methodSlot(entry.method), 'cancelled');
+      return;
+    }
+    const arrival = this.held?.get(downstreamId);
+    if (arrival !== undefined) {
+      this.held?.delete(downstreamId);
+      this.stats.ended(arrival.slot, 'cancelled');
+    }
+  }
+
+  /** The session is closing: every request still open (in flight or held) ends without an answer. */
+  closingWithOpenRequests(): void {
+    for (const entry of this.inflight.values()) this.stats.ended(methodSlot(entry.method), 'cancelled');
+    if (this.held === undefined) return;
+    for (const arrival of this.held.values()) this.stats.ended(arrival.slot, 'cancelled');
+    this.held.clear();
   }
 
   taskCreated(childTaskId: string, connection: UpstreamConnection): string {

@@ -35,6 +35,15 @@ function pathOf(url: string | undefined): string {
   return query === -1 ? raw : raw.slice(0, query);
 }
 
+/**
+ * A page or report served on the proxy's port by a layer above (ops/: /metrics, the status page):
+ * after the Origin/Host checks like every path, and behind the bearer check when `auth`.
+ */
+export interface MountedRoute {
+  readonly auth: boolean;
+  serve(req: IncomingMessage, res: ServerResponse): void;
+}
+
 const CORS_HEADERS = {
   'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
   'access-control-allow-headers': 'content-type, accept, authorization, mcp-session-id, mcp-protocol-version, last-event-id',
@@ -51,6 +60,7 @@ export class HttpFrontDoor {
   private readonly policy: OriginPolicy;
   private readonly access: AccessControl;
   private readonly scopes = new Map<string, ViewScope>();
+  private readonly mounted = new Map<string, MountedRoute>();
   private readonly keepAliveTimer: NodeJS.Timeout;
 
   constructor(
@@ -110,6 +120,11 @@ export class HttpFrontDoor {
     }
   }
 
+  /** Serves `route` at exactly `path` (GET and HEAD). */
+  mount(path: string, route: MountedRoute): void {
+    this.mounted.set(path, route);
+  }
+
   stop(): void {
     clearInterval(this.keepAliveTimer);
     this.streamable.stop();
@@ -153,6 +168,11 @@ export class HttpFrontDoor {
     if (refused !== undefined) {
       this.log.warn({ reason: refused, path }, 'request refused');
       sendError(res, 403, ErrorCode.InvalidRequest, `Forbidden: ${refused}`);
+      return;
+    }
+    const mounted = this.mounted.get(path);
+    if (mounted !== undefined) {
+      this.serveMounted(mounted, req, res, path);
       return;
     }
     const endpoint = this.endpointFor(path);
@@ -217,6 +237,23 @@ export class HttpFrontDoor {
     }
     const scope = this.scopes.get(server);
     return scope === undefined ? undefined : { kind, scope, base };
+  }
+
+  private serveMounted(route: MountedRoute, req: IncomingMessage, res: ServerResponse, path: string): void {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.setHeader('allow', 'GET, HEAD');
+      sendText(res, 405, 'Method not allowed\n');
+      return;
+    }
+    if (route.auth) {
+      const auth = this.access.authenticate(req);
+      if (!auth.ok) {
+        this.log.warn({ reason: auth.reason, path }, 'request unauthorized');
+        sendUnauthorized(res, auth);
+        return;
+      }
+    }
+    route.serve(req, res);
   }
 
   private health(path: string, res: ServerResponse): void {

@@ -38,6 +38,11 @@ export interface Pending {
   readonly createsTask: boolean;
   /** For tasks/* requests: the caller's name of the task, restored in the result. */
   readonly taskId: string | undefined;
+  /**
+   * When the caller received the request, on its own monotonic clock (ms); the caller sets it and
+   * reads it back when the answer comes, for its latency metrics. 0 for the proxy's own requests.
+   */
+  receivedAt: number;
 }
 
 export interface ConnectionHandlers {
@@ -217,6 +222,7 @@ export class UpstreamConnection {
         },
         createsTask: false,
         taskId: undefined,
+        receivedAt: 0,
       };
       const refusal = this.admit(entry);
       if (refusal !== undefined) return reject(refusal);
@@ -251,6 +257,7 @@ export class UpstreamConnection {
       settle: undefined,
       createsTask: request.params?.task !== undefined,
       taskId,
+      receivedAt: 0,
     };
     const downstreamId = request.id;
     request.id = upstreamId;
@@ -411,8 +418,7 @@ export class UpstreamConnection {
     // Only the id differs from what the child wrote: splice it into the child's text rather than
     // serialize the whole result again (for a 64 KiB result, ~115 µs of stringify against ~15 µs).
     const serialized = line !== undefined && !rewritten ? spliceId(line, entry.upstreamId, entry.downstreamId) : undefined;
-    entry.caller?.settled(entry.downstreamId);
-    entry.caller?.deliver(response, entry.downstreamId, serialized);
+    entry.caller?.answered(entry, response, serialized);
   }
 
   private onProgress(message: JsonRpcNotification): void {
@@ -460,8 +466,7 @@ export class UpstreamConnection {
       entry.settle(response);
       return;
     }
-    entry.caller?.settled(entry.downstreamId);
-    entry.caller?.deliver(response, entry.downstreamId);
+    entry.caller?.answered(entry, response);
   }
 
   private expire(now: number): void {

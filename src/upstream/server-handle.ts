@@ -76,6 +76,11 @@ export class ServerHandle {
     return this.config.name;
   }
 
+  /** Client requests waiting for this instance to come up. */
+  get heldCount(): number {
+    return this.waiting.length;
+  }
+
   start(): void {
     if (this.state === 'stopped') return;
     this.initFailure = undefined;

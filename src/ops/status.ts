@@ -1,0 +1,126 @@
+// What /status.json reports, read from the core when asked: servers, sessions, request totals and
+// the latest sanitization findings. /metrics reads the same snapshots.
+import type { SwitchboardCore } from '../switchboard.js';
+import type { RecentFinding } from '../catalog/findings-feed.js';
+import type { ServerState } from '../upstream/server-handle.js';
+import type { TransportKind } from '../session/session.js';
+import { SWITCHBOARD_INFO } from '../protocol.js';
+
+export interface ServerStatus {
+  readonly name: string;
+  readonly state: ServerState;
+  /** The shared child's pid while it runs. */
+  readonly pid: number | null;
+  readonly restarts: number;
+  readonly tools: number;
+  /** Requests sent to the server's children and not answered yet (session-owned instances included). */
+  readonly pending: number;
+  /** Requests waiting for the server's children to come up. */
+  readonly held: number;
+  /** Instances owned by sessions (`isolation: "session"`). */
+  readonly isolated: number;
+  readonly lastError: string | null;
+}
+
+export interface SessionCounts {
+  readonly total: number;
+  readonly byTransport: Record<TransportKind, number>;
+  /** By view label: the profile(s) and whether `?tools=` narrowed it (its globs left out: clients choose them). */
+  readonly byProfile: Record<string, number>;
+}
+
+export interface StatusReport {
+  readonly name: string;
+  readonly version: string;
+  readonly time: string;
+  readonly uptimeSeconds: number;
+  readonly ready: boolean;
+  readonly servers: readonly ServerStatus[];
+  readonly sessions: SessionCounts;
+  readonly totals: {
+    /** Requests that ended (answered, refused or cancelled). */
+    readonly requests: number;
+    /** Of those, answered with a JSON-RPC error (timeouts and refusals included). */
+    readonly errors: number;
+    readonly timeouts: number;
+    readonly refused: number;
+    /** tools/call results flagged `isError` by the tool. */
+    readonly toolErrors: number;
+    readonly cancelled: number;
+    /** Requests in flight towards children. */
+    readonly inflight: number;
+  };
+  /** The latest sanitization findings, newest first (at most RECENT_FINDINGS). */
+  readonly findings: readonly RecentFinding[];
+}
+
+/** Every configured server in config order, with what its session-owned instances hold added in. */
+export function serverStatuses(core: SwitchboardCore): ServerStatus[] {
+  const owned = new Map<string, { pending: number; held: number }>();
+  for (const session of core.sessions.all()) {
+    for (const [name, handle] of session.isolated) {
+      const sums = owned.get(name) ?? { pending: 0, held: 0 };
+      sums.pending += handle.connection?.pendingCount ?? 0;
+      sums.held += handle.heldCount;
+      owned.set(name, sums);
+    }
+  }
+  return core.upstreams.all().map((handle) => {
+    const extra = owned.get(handle.name);
+    const connection = handle.connection;
+    return {
+      name: handle.name,
+      state: handle.state,
+      pid: connection?.alive === true ? (connection.pid ?? null) : null,
+      restarts: handle.restarts,
+      tools: handle.lists.tools.length,
+      pending: (connection?.pendingCount ?? 0) + (extra?.pending ?? 0),
+      held: handle.heldCount + (extra?.held ?? 0),
+      isolated: core.upstreams.isolatedInstances(handle.name),
+      lastError: handle.lastError ?? null,
+    };
+  });
+}
+
+/**
+ * A session's view as a bounded label: "everything", "profile reader", "profile reader, ?profile=x",
+ * with a `?tools=` narrowing shown as "?tools" alone (its globs are the client's choice, unbounded).
+ */
+export function profileLabel(label: string): string {
+  const tools = label.indexOf('?tools=');
+  return tools === -1 ? label : `${label.slice(0, tools)}?tools`;
+}
+
+export function sessionCounts(core: SwitchboardCore): SessionCounts {
+  const byProfile: Record<string, number> = {};
+  for (const session of core.sessions.all()) {
+    const label = profileLabel(session.scope.policy.label);
+    byProfile[label] = (byProfile[label] ?? 0) + 1;
+  }
+  return { total: core.sessions.size, byTransport: core.sessions.countByTransport(), byProfile };
+}
+
+export function statusReport(core: SwitchboardCore, startedAt: number): StatusReport {
+  const stats = core.stats;
+  const requests = stats.total();
+  const fine = stats.total('result') + stats.total('tool_error') + stats.total('cancelled');
+  return {
+    name: SWITCHBOARD_INFO.name,
+    version: SWITCHBOARD_INFO.version,
+    time: new Date().toISOString(),
+    uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
+    ready: core.ready(),
+    servers: serverStatuses(core),
+    sessions: sessionCounts(core),
+    totals: {
+      requests,
+      errors: requests - fine,
+      timeouts: stats.total('timeout'),
+      refused: stats.total('refused'),
+      toolErrors: stats.total('tool_error'),
+      cancelled: stats.total('cancelled'),
+      inflight: core.inflightRequests(),
+    },
+    findings: core.findings.recent(),
+  };
+}

@@ -1,0 +1,146 @@
+// The status page in a real browser (headless Chromium driven by playwright-core): it shows every
+// server as it comes up, keeps server-written text inert, and asks for a token when auth is on.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+import type { RunningSwitchboard } from '../../src/index.js';
+import { ROOT, connect, fixture, startProxy, waitFor } from './helpers.js';
+
+/** Debian's package; the README's install step (and .ci/run) installs it. */
+const CHROMIUM = '/usr/bin/chromium';
+const ARTIFACTS = path.join(ROOT, 'test-artifacts');
+/** A server name that would run script if the page ever put server text into markup. */
+const HOSTILE = '<img src=x onerror="window.__pwned=1">';
+
+async function launch(): Promise<Browser> {
+  if (!fs.existsSync(CHROMIUM)) throw new Error(`Chromium not found at ${CHROMIUM}: apt-get install chromium`);
+  // Root in CI and containers: Chromium's sandbox needs user namespaces we may not have.
+  return chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-dev-shm-usage'], timeout: 30_000 });
+}
+
+/** Waits until the servers table shows each of `names` in state ready. (Locators only: this project's types have no DOM.) */
+async function serversReady(page: Page, names: readonly string[]): Promise<void> {
+  await waitFor(
+    async () => {
+      const rows = await page.locator('#servers tbody tr').all();
+      const shown = await Promise.all(rows.map(async (row) => (await row.locator('td').allTextContents()).slice(0, 2)));
+      return names.every((name) => shown.some(([server, state]) => server === name && state === 'ready'));
+    },
+    15_000,
+    `servers ${names.join(', ')} ready on the page`,
+  );
+}
+
+describe('status page in Chromium', () => {
+  let browser: Browser;
+  let proxy: RunningSwitchboard;
+  const SERVERS = ['fx', 'two', HOSTILE];
+
+  beforeAll(async () => {
+    browser = await launch();
+    proxy = await startProxy({
+      mcpServers: { fx: fixture('fx'), two: fixture('two'), [HOSTILE]: fixture('hostile', { alias: 'hostile' }) },
+      profiles: { reader: { tools: { allow: ['fx__*'] } } },
+    });
+    fs.mkdirSync(ARTIFACTS, { recursive: true });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await proxy?.close();
+  });
+
+  it('shows every configured server ready, sessions and findings, with server text kept as text', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(error.message));
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(message.text());
+    });
+    try {
+      await page.goto(`${proxy.url}/`, { timeout: 15_000 });
+      await serversReady(page, SERVERS);
+      expect(await page.locator('#findings-empty').textContent()).toBe('none yet');
+      expect(await page.locator('#ready').textContent()).toBe('ready');
+
+      // A client's session and calls show up on the next refresh (every 2 s), as does a finding the sanitizer reports.
+      const client = await connect(proxy, { path: '/mcp?profile=reader' });
+      await client.callTool({ name: 'fx__echo', arguments: { text: 'hello' } });
+      await client.callTool({ name: 'fx__no_such_tool', arguments: {} }).catch(() => undefined);
+      proxy.core.findings.record({ server: 'fx', tool: 'echo', rule: 'zero-width', action: 'strip' });
+      await page.locator('#findings tbody tr', { hasText: 'zero-width' }).waitFor({ timeout: 10_000 });
+      await page.locator('#total-sessions', { hasText: '1' }).waitFor({ timeout: 10_000 });
+      expect(await page.locator('#total-sessions').textContent()).toBe('1');
+      expect(await page.locator('#by-profile tbody').textContent()).toContain('?profile=reader');
+      expect(Number(await page.locator('#total-requests').textContent())).toBeGreaterThanOrEqual(3);
+      expect(await page.locator('#total-errors').textContent()).toBe('1');
+      expect(await page.locator('#findings-empty').isHidden()).toBe(true);
+      const finding = await page.locator('#findings tbody tr').first().locator('td').allTextContents();
+      expect(finding.slice(1)).toEqual(['fx', 'echo', 'zero-width', 'strip']);
+
+      // The hostile name is on the page as literal text and nothing of it ran.
+      expect(await page.locator('#servers tbody tr td.name').allTextContents()).toContain(HOSTILE);
+      expect(await page.evaluate('window.__pwned')).toBeUndefined();
+      expect(await page.locator('#servers img').count()).toBe(0);
+      expect(problems).toEqual([]);
+      await page.screenshot({ path: path.join(ARTIFACTS, 'status-page.png'), fullPage: true });
+
+      const dark = await browser.newContext({ viewport: { width: 1280, height: 860 }, colorScheme: 'dark' });
+      const darkPage = await dark.newPage();
+      await darkPage.goto(`${proxy.url}/ui`, { timeout: 15_000 });
+      await serversReady(darkPage, SERVERS);
+      await darkPage.screenshot({ path: path.join(ARTIFACTS, 'status-page-dark.png'), fullPage: true });
+      await dark.close();
+      await client.close();
+    } finally {
+      await context.close();
+    }
+    expect(fs.statSync(path.join(ARTIFACTS, 'status-page.png')).size).toBeGreaterThan(1000);
+  });
+});
+
+describe('status page with auth on', () => {
+  const TOKEN = `page-${randomBytes(18).toString('base64url')}`;
+  let browser: Browser;
+  let proxy: RunningSwitchboard;
+
+  beforeAll(async () => {
+    browser = await launch();
+    proxy = await startProxy(
+      { mcpServers: { fx: fixture('fx'), two: fixture('two') }, auth: { tokens: [{ name: 'ops', tokenEnv: 'SB_TEST_PAGE_TOKEN' }] } },
+      { env: { ...process.env, SB_TEST_PAGE_TOKEN: TOKEN } },
+    );
+    fs.mkdirSync(ARTIFACTS, { recursive: true });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await proxy?.close();
+  });
+
+  it('asks for a token, refuses a wrong one, then shows the servers', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const page = await context.newPage();
+    try {
+      await page.goto(`${proxy.url}/`, { timeout: 15_000 });
+      await page.locator('#token-form').waitFor({ state: 'visible', timeout: 10_000 });
+      expect(await page.locator('#content').isHidden()).toBe(true);
+      await page.screenshot({ path: path.join(ARTIFACTS, 'status-page-token.png') });
+
+      await page.locator('#token').fill('not-the-right-token-at-all');
+      await page.locator('#token').press('Enter');
+      await page.locator('#banner-text', { hasText: 'not accepted' }).waitFor({ timeout: 10_000 });
+      expect(await page.locator('#token-form').isVisible()).toBe(true);
+
+      await page.locator('#token').fill(TOKEN);
+      await page.locator('#token-form button[type=submit]').click();
+      await serversReady(page, ['fx', 'two']);
+      expect(await page.locator('#token-form').isHidden()).toBe(true);
+      // Kept for this tab only, and used on every refresh.
+      expect(await page.evaluate("sessionStorage.getItem('switchboard-status-token')")).toBe(TOKEN);
+    } finally {
+      await context.close();
+    }
+  });
+});
