@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { SwitchboardConfig } from './config/types.js';
 import { silentLogger, type Logger } from './log.js';
 import { SwitchboardCore } from './switchboard.js';
+import { openReview } from './catalog/review.js';
 import { HttpFrontDoor } from './transport/http-server.js';
 import type { ShutdownTimings } from './upstream/child.js';
 import type { ConfigDiff } from './config/reload-diff.js';
@@ -41,7 +42,8 @@ export interface RunningSwitchboard {
 
 export async function createSwitchboard(config: SwitchboardConfig, options: SwitchboardOptions = {}): Promise<RunningSwitchboard> {
   const log = options.logger ?? silentLogger();
-  const core = new SwitchboardCore(config, log, options.shutdown ? { shutdown: options.shutdown } : {});
+  const review = await openReview(config, log.child({ component: 'sanitize' }), { writeLog: true, persistPins: true });
+  const core = new SwitchboardCore(config, log, { review, ...(options.shutdown ? { shutdown: options.shutdown } : {}) });
   const front = new HttpFrontDoor(core, log.child({ component: 'http' }));
   const ops = opsEndpoints(core, front.server);
   for (const [path, route] of ops.routes) front.mount(path, route);

@@ -3,6 +3,7 @@ import type { Logger } from './log.js';
 import type { SwitchboardConfig } from './config/types.js';
 import type { JsonRpcNotification } from './jsonrpc/messages.js';
 import { Catalog, type ViewChange, type ViewScope } from './catalog/catalog.js';
+import type { CatalogReview } from './catalog/review.js';
 import { FindingsFeed } from './catalog/findings-feed.js';
 import { diffConfigs, type ConfigDiff } from './config/reload-diff.js';
 import type { ShutdownTimings } from './upstream/child.js';
@@ -25,6 +26,8 @@ const LIST_CHANGED_METHOD: Record<ListKind, string> = {
 
 export interface CoreOptions {
   readonly shutdown?: ShutdownTimings;
+  /** The sanitizer over the catalog (createSwitchboard opens it); without it lists are shown as listed. */
+  readonly review?: CatalogReview;
   /** Transports tell the registry which sessions hold an open stream (never idle). */
   readonly isBusy?: (session: Session) => boolean;
 }
@@ -38,6 +41,7 @@ export class SwitchboardCore {
   readonly stats = new RequestStats();
   /** Sanitization findings by rule and the latest ones; the catalog reports here as it sanitizes lists. */
   readonly findings = new FindingsFeed();
+  private readonly review: CatalogReview | undefined;
   private readonly subscriptions = new Subscriptions();
   private readonly childMessages: ChildMessages;
   private readonly log: Logger;
@@ -54,7 +58,13 @@ export class SwitchboardCore {
   ) {
     this.current = config;
     this.log = rootLog.child({ component: 'core' });
-    this.catalog = new Catalog(config, rootLog.child({ component: 'catalog' }));
+    if (options.review !== undefined) {
+      options.review.onFinding = (note) => this.findings.record(note);
+      // An approval rewrote the pins: withheld tools may come back.
+      options.review.watchPins(() => this.notifyChanges(this.catalog.rereview()));
+    }
+    this.review = options.review;
+    this.catalog = new Catalog(config, rootLog.child({ component: 'catalog' }), options.review);
     this.sessions = new SessionRegistry({
       maxSessions: config.limits.maxSessions,
       idleMs: config.limits.sessionIdleMs,
@@ -160,6 +170,7 @@ export class SwitchboardCore {
     this.sessions.closeAll('server stopping');
     this.sessions.stop();
     await Promise.all([this.upstreams.stopAll(), ...this.releasing]);
+    await this.review?.close();
   }
 
   private onLists(handle: ServerHandle, kinds: readonly ListKind[]): void {
