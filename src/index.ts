@@ -69,7 +69,8 @@ export async function createSwitchboard(config: SwitchboardConfig, options: Swit
     whenReady: (timeoutMs = 30_000) => waitUntil(() => core.ready(), timeoutMs),
     reload(next) {
       const diff = core.reload(next);
-      front.reload();
+      // Stopping: the core ignored it (children started now would outlive the proxy), and so do the doors.
+      if (!core.isStopping) front.reload();
       return diff;
     },
     close(options = {}) {

@@ -50,6 +50,8 @@ export class SwitchboardCore {
   private readonly releasing = new Set<Promise<void>>();
 
   private current: SwitchboardConfig;
+  /** Set once the proxy begins to stop: a reload from then on would start children that nothing stops. */
+  private stopping = false;
 
   constructor(
     config: SwitchboardConfig,
@@ -98,11 +100,25 @@ export class SwitchboardCore {
    * tokens) are applied by the transport, which re-resolves each session's view.
    */
   reload(next: SwitchboardConfig): ConfigDiff {
+    if (this.stopping) {
+      this.log.warn('config reload ignored: the proxy is stopping');
+      return diffConfigs(this.current, this.current);
+    }
     const diff = diffConfigs(this.current, next);
     this.current = next;
     const redefined = new Set([...diff.removed, ...diff.changed].map((server) => server.name));
+    // Instances about to be replaced: their subscriptions move to the successor (renewed when it is ready) or end.
+    const replaced: ServerHandle[] = [];
+    for (const name of redefined) {
+      const old = this.upstreams.primaryOf(name);
+      if (old !== undefined) replaced.push(old);
+    }
+    const dropped: ServerHandle[] = [];
+    for (const session of this.sessions.all()) for (const [name, handle] of session.isolated) if (redefined.has(name)) dropped.push(handle);
     const stops = [this.upstreams.reconfigure(next, diff)];
     if (redefined.size > 0) for (const session of this.sessions.all()) stops.push(this.upstreams.dropIsolated(session, redefined));
+    for (const old of replaced) this.subscriptions.transfer(old, this.upstreams.primaryOf(old.name));
+    for (const old of dropped) this.subscriptions.transfer(old, undefined);
     const stopped = Promise.all(stops).then(() => undefined);
     this.releasing.add(stopped);
     void stopped.finally(() => this.releasing.delete(stopped));
@@ -150,9 +166,15 @@ export class SwitchboardCore {
     this.sessions.close(session, reason);
   }
 
-  /** Refuses new requests from now on; those in flight go on. */
+  /** Refuses new requests (and reloads) from now on; those in flight go on. */
   drain(): void {
+    this.stopping = true;
     this.router.draining = true;
+  }
+
+  /** True once the proxy began to stop (drain or stop). */
+  get isStopping(): boolean {
+    return this.stopping;
   }
 
   /** Client requests forwarded to a server and not answered yet, across all sessions. */
@@ -167,6 +189,7 @@ export class SwitchboardCore {
   }
 
   async stop(): Promise<void> {
+    this.stopping = true;
     this.sessions.closeAll('server stopping');
     this.sessions.stop();
     await Promise.all([this.upstreams.stopAll(), ...this.releasing]);

@@ -57,6 +57,30 @@ export class Subscriptions {
     return orphaned;
   }
 
+  /**
+   * A reload replaced `from`: its subscribers pass to `to`, which renews them upstream once ready
+   * (see SwitchboardCore.resubscribe); with no successor (the server was removed) they end.
+   */
+  transfer(from: ServerHandle, to: ServerHandle | undefined): void {
+    const byUri = this.byHandle.get(from);
+    if (byUri === undefined) return;
+    this.byHandle.delete(from);
+    if (to === undefined) {
+      for (const [uri, sessions] of byUri) for (const session of sessions) session.subscriptions.delete(`${from.name}\0${uri}`);
+      return;
+    }
+    const into = this.byHandle.get(to);
+    if (into === undefined) {
+      this.byHandle.set(to, byUri);
+      return;
+    }
+    for (const [uri, sessions] of byUri) {
+      const existing = into.get(uri);
+      if (existing === undefined) into.set(uri, sessions);
+      else for (const session of sessions) existing.add(session);
+    }
+  }
+
   forget(handle: ServerHandle): void {
     this.byHandle.delete(handle);
   }

@@ -77,6 +77,34 @@ describe('reloading a running proxy', () => {
     await expect(ann.callTool({ name: 'b__echo', arguments: { text: 'x' } })).rejects.toThrow(/Unknown tool/);
     await expect(ben.listTools()).rejects.toThrow();
   });
+
+  it('keeps resource subscriptions on a restarted server and renews them with its new child', async () => {
+    const { ResourceUpdatedNotificationSchema } = await import('@modelcontextprotocol/sdk/types.js');
+    proxy = await startProxy({ mcpServers: { a: fixture('a') } });
+    const subscriber = await connect(proxy);
+    clients.push(subscriber);
+    const got: string[] = [];
+    subscriber.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void got.push(n.params.uri));
+    await subscriber.subscribeResource({ uri: 'fixture://a/static' });
+
+    proxy.reload(config({ mcpServers: { a: fixture('a', {}, { FIXTURE_MARK: 'v2' }) } }));
+    await waitFor(() => proxy?.core.upstreams.primaryOf('a')?.state === 'ready', 10_000, 'a restarted');
+    // The new child was told of the subscription: its update reaches the subscriber.
+    await waitFor(async () => {
+      await subscriber.callTool({ name: 'a__touch', arguments: { uri: 'fixture://a/static' } });
+      return got.length > 0;
+    }, 5_000, 'resources/updated from the new child');
+    expect(got[0]).toBe('fixture://a/static');
+  });
+
+  it('ignores a reload that arrives while the proxy is stopping, so no child outlives it', async () => {
+    proxy = await startProxy({ mcpServers: { a: fixture('a') } });
+    const closing = proxy.close();
+    const diff = proxy.reload(config({ mcpServers: { a: fixture('a'), late: fixture('late') } }));
+    expect(diff.added).toEqual([]);
+    expect(proxy.core.upstreams.primaryOf('late')).toBeUndefined();
+    await closing;
+  });
 });
 
 function freePort(): Promise<number> {
