@@ -57,6 +57,10 @@ export class Router {
 
   /** Handles one client request; the answer always reaches `session.deliver`, now or later. */
   handleRequest(session: Session, request: JsonRpcRequest): void {
+    // A message read after its session ended (a legacy SSE POST whose body was still arriving when
+    // the stream closed): nothing can answer it, and routing it would start an isolated server
+    // instance for a session whose release already ran, a child nothing would ever stop.
+    if (session.closed) return;
     session.touch();
     const slot = methodSlot(request.method);
     if (this.draining) {

@@ -1,5 +1,6 @@
 // `isolation: "session"` gives each client session its own child; shared servers keep one child for all.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import http from 'node:http';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { RunningSwitchboard } from '../../src/index.js';
@@ -57,5 +58,38 @@ describe('isolation', () => {
     expect(await whoami(b.client, 'iso')).toBe(pids.isoB);
     expect(await whoami(b.client, 'shared')).toBe(pids.sharedA);
     expect(proxy.core.upstreams.isolatedInstances('iso')).toBe(1);
+  });
+});
+
+describe('isolation and a legacy SSE session that ends mid-POST', () => {
+  let proxy: RunningSwitchboard | undefined;
+  afterAll(async () => {
+    await proxy?.close();
+  });
+
+  it('a request whose body completes after its session closed starts no isolated child', async () => {
+    proxy = await startProxy({ mcpServers: { iso: fixture('iso', { isolation: 'session' }) } });
+    const { url } = proxy;
+    // Open the SSE stream and read the endpoint it names.
+    const stream = new AbortController();
+    const res = await fetch(`${url}/sse`, { headers: { accept: 'text/event-stream' }, signal: stream.signal });
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+    let text = '';
+    while (!text.includes('sessionId=')) text += new TextDecoder().decode((await reader.read()).value);
+    const endpoint = /data: (\S+)/.exec(text)?.[1] as string;
+    // A POST whose body is still arriving when the stream closes.
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'iso__whoami', arguments: {} } });
+    const target = new URL(endpoint, url);
+    const post = http.request({ host: target.hostname, port: target.port, path: `${target.pathname}${target.search}`, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } });
+    post.on('error', () => undefined);
+    post.write(body.slice(0, 10));
+    await new Promise((r) => setTimeout(r, 100));
+    stream.abort();
+    await waitFor(() => proxy?.core.sessions.size === 0, 5000, 'the SSE session to close');
+    const answered = new Promise<number>((resolve) => post.on('response', (r) => resolve(r.statusCode ?? 0)));
+    post.end(body.slice(10));
+    await answered;
+    await new Promise((r) => setTimeout(r, 200));
+    expect(proxy.core.upstreams.isolatedInstances('iso')).toBe(0);
   });
 });
