@@ -16,6 +16,7 @@ import {
   isServerSuspect,
   sanitizeEntity,
   serverId,
+  rugPullFinding,
   toRecords,
   withPinCheck,
   type AuditRecord,
@@ -79,7 +80,7 @@ const PIN_RELOAD_DEBOUNCE_MS = 200;
 /** A sanitizer verdict for one entity JSON, and its pin check against one generation of pins. */
 interface Verdict {
   readonly result: SanitizeResult<JsonObject>;
-  pin: { readonly generation: number; readonly check: PinCheck } | undefined;
+  pin: { readonly generation: number; readonly id: string; readonly check: PinCheck } | undefined;
 }
 
 /** Verdicts remembered by entity JSON; more than a few catalogs' worth only bounds a hostile server. */
@@ -196,15 +197,20 @@ export class CatalogReview {
         if (kind === 'tool') {
           // The same JSON against the same pins gets the same answer: hashing every tool's fields on
           // every listing is most of a relist's cost.
-          let check = verdict.pin?.generation === this.pinsGeneration ? verdict.pin.check : undefined;
+          // Pins are per server identity: a reload that changed the command line must pin (and
+          // later compare) under the new one, so a remembered check counts only for the same id.
+          const remembered = verdict.pin;
+          let check = remembered?.generation === this.pinsGeneration && remembered.id === id ? remembered.check : undefined;
           if (check === undefined) {
             check = this.currentPins.checkEntity(id, name, item, config.name);
-            verdict.pin = { generation: this.pinsGeneration, check };
+            verdict.pin = { generation: this.pinsGeneration, id, check };
           }
-          // acceptUpdates: the server's own updates are trusted; re-pin instead of withholding.
+          // acceptUpdates: the server's own updates are trusted; re-pin instead of withholding, and
+          // log the change as a flag (SANITIZE.md rug-pull: "log the diff"), so audit still shows it.
           if (check.status === 'changed' && config.acceptUpdates) {
             this.currentPins.approve(id, name);
-            verdict.pin = { generation: this.pinsGeneration, check: { ...check, status: 'same', pinnedSha256: check.sha256, changedFields: [] } };
+            verdict.pin = { generation: this.pinsGeneration, id, check: { ...check, status: 'same', pinnedSha256: check.sha256, changedFields: [] } };
+            result = withAcceptedUpdate(result, check, item);
           } else result = withPinCheck(result, check, item);
           pinned = { sha: check.pinnedSha256, diff: check.changedFields };
         }
@@ -263,18 +269,36 @@ export class CatalogReview {
   /** Appends in the background: a slow or full disk never delays a listing. */
   private writeLog(records: AuditRecord[]): void {
     const auditLog = this.options.auditLog;
-    const fresh = records.filter((record) => !(auditLog?.has(record.key) ?? this.seen.has(record.key)));
-    if (auditLog === undefined) {
-      // Without a log file the keys are remembered here, bounded: past the bound a finding may be reported twice.
-      if (this.seen.size > MAX_SEEN_KEYS) this.seen.clear();
-      for (const record of fresh) this.seen.add(record.key);
-    }
+    // The log learns a key only when its append completes, and listings can follow each other
+    // faster (each server's first listing reviews the whole catalog): keys are remembered here too,
+    // bounded; past the bound a finding may be reported twice, never written twice.
+    const fresh = records.filter((record) => !this.seen.has(record.key) && auditLog?.has(record.key) !== true);
+    if (this.seen.size > MAX_SEEN_KEYS) this.seen.clear();
+    for (const record of fresh) this.seen.add(record.key);
     for (const record of fresh) this.onFinding?.({ server: record.server, tool: record.tool, rule: record.rule, action: record.action, time: record.time });
     if (auditLog === undefined) return;
     void auditLog.append(fresh).then((result) => {
-      if (!result.ok) this.options.log.error({ err: result.error.message, file: auditLog.path }, 'could not write the sanitization log');
+      if (result.ok) return;
+      this.options.log.error({ err: result.error.message, file: auditLog.path }, 'could not write the sanitization log');
+      // Not written: the next listing tries these records again.
+      for (const record of fresh) this.seen.delete(record.key);
     });
   }
+}
+
+/** An accepted update (acceptUpdates) as a finding: the rug-pull finding, flagged, the tool forwarded. */
+function withAcceptedUpdate<T>(result: SanitizeResult<T>, check: PinCheck, entity: unknown): SanitizeResult<T> {
+  const drift = rugPullFinding(check, entity);
+  if (drift === undefined) return result;
+  const accepted: Finding = {
+    ...drift,
+    action: 'flag',
+    severity: 'low',
+    afterSha256: drift.beforeSha256,
+    after: drift.before,
+    reason: `${drift.reason}; accepted (acceptUpdates)`,
+  };
+  return { ...result, findings: [...result.findings, accepted], outcome: result.outcome === 'none' ? 'flag' : result.outcome };
 }
 
 /** Opens the pin store and the log named by the config; a corrupt pin file is an error, not an empty store. */
