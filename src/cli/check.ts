@@ -3,9 +3,10 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/load.js';
 import type { SwitchboardConfig } from '../config/types.js';
 import type { SwitchboardCore } from '../switchboard.js';
+import type { Reviewed } from '../catalog/review.js';
 import { PROBE_HELP, PROBE_OPTIONS, timeoutMs } from './flags.js';
 import { INTERRUPTED_EXIT, describeFailure, probe, type ServerOutcome } from './probe.js';
-import { table, terminalWidth } from './render.js';
+import { printable, table, terminalWidth } from './render.js';
 import { describeCaps, summarizeView, type Totals, type ViewSummary } from './view-summary.js';
 
 export const CHECK_OPTIONS = PROBE_OPTIONS;
@@ -14,8 +15,10 @@ export const CHECK_HELP = `Usage: switchboard check [-c FILE] [--json] [--timeou
 
 Validates the config, starts every enabled server (nothing listens on HTTP), and prints one row
 per server: state (ready, or failed and why), tool count, estimated tokens of its tool list and
-sanitization findings; then what each profile would see (tools, tokens, tools its budget leaves
-out) and the config's warnings. Every server is stopped before it prints.
+sanitization findings (how many, how many entities withheld, and whether the server is suspect);
+then the withheld entities with their rules, what each profile would see (tools, tokens, tools
+its budget leaves out) and the config's warnings. Every server is stopped before it prints.
+It sanitizes against the daemon's pins but writes neither pins nor the sanitization log.
 
 Exit codes: 0 all servers ready, 1 a server failed, 2 bad flag or config.
 
@@ -25,8 +28,8 @@ ${PROBE_HELP}`;
 interface ServerReport extends ServerOutcome {
   /** What the server contributes to the unfiltered view; undefined when it is not up. */
   readonly totals: Totals | undefined;
-  /** Sanitization findings, or undefined while none are computed (shown as `-`). */
-  readonly findings: number | undefined;
+  /** Sanitization outcome of its listing; undefined when it was never listed (shown as `-`). */
+  readonly review: Reviewed | undefined;
 }
 
 interface CheckReport {
@@ -57,18 +60,22 @@ function inspect(core: SwitchboardCore, outcomes: readonly ServerOutcome[]): Che
   const servers = outcomes.map((outcome) => ({
     ...outcome,
     totals: outcome.status === 'ready' ? (everything.servers.get(outcome.name) ?? { tools: 0, tokens: 0 }) : undefined,
-    findings: sanitizationFindings(core, outcome.name),
+    review: outcome.status === 'ready' ? core.catalog.reviewOf(outcome.name) : undefined,
   }));
   const views = [everything, ...Object.keys(core.config.profiles).map((profile) => summarizeView(core, profile))];
   return { servers, views };
 }
 
-/**
- * Sanitization findings of a server's lists, for the FINDINGS column. The catalog does not run
- * the sanitizer yet, so there is nothing honest to count: undefined, printed as `-`.
- */
-function sanitizationFindings(_core: SwitchboardCore, _server: string): number | undefined {
-  return undefined;
+/** The FINDINGS cell: `0`, `3`, `3 (1 withheld)`, `5 (2 withheld, suspect)`. */
+function findingsCell(review: Reviewed | undefined): string {
+  if (review === undefined) return '-';
+  const notes = [...(review.withheld.length > 0 ? [`${review.withheld.length} withheld`] : []), ...(review.suspect ? ['suspect'] : [])];
+  return notes.length === 0 ? String(review.findings) : `${review.findings} (${notes.join(', ')})`;
+}
+
+/** An entity as check names it: a tool by its own name, anything else with its kind. */
+function entityLabel(entity: string, name: string): string {
+  return printable(entity === 'tool' ? name : entity === 'instructions' ? 'instructions' : `${entity} ${name}`);
 }
 
 function toJson(config: SwitchboardConfig, report: CheckReport, ok: boolean): object {
@@ -83,7 +90,9 @@ function toJson(config: SwitchboardConfig, report: CheckReport, ok: boolean): ob
       restarts: server.restarts,
       tools: server.totals?.tools ?? null,
       tokens: server.totals?.tokens ?? null,
-      findings: server.findings ?? null,
+      findings: server.review?.findings ?? null,
+      withheld: server.review?.withheld.map((w) => ({ entity: w.entity, name: w.name, rules: w.rules })) ?? [],
+      suspect: server.review?.suspect ?? false,
     })),
     profiles: report.views.map((view) => ({
       name: view.profile ?? null,
@@ -115,11 +124,25 @@ function toText(config: SwitchboardConfig, report: CheckReport): string {
       s.status,
       dash(s.totals?.tools),
       dash(s.totals?.tokens),
-      dash(s.findings),
+      findingsCell(s.review),
       s.reason ?? '',
     ]),
     width,
   );
+  const withheld = report.servers.flatMap((s) => (s.review?.withheld ?? []).map((w) => ({ server: s.name, ...w })));
+  if (withheld.length > 0) {
+    lines.push(
+      '',
+      `withheld by the sanitizer, not served to clients (${withheld.length}; details: switchboard audit):`,
+      ...table(
+        [{ header: 'SERVER', max: 24 }, { header: 'NAME', max: 40 }, { header: 'RULES', fill: true }],
+        withheld.map((w) => [w.server, entityLabel(w.entity, w.name), w.rules.join(', ')]),
+        width - 2,
+      ).map((line) => `  ${line}`),
+    );
+  }
+  const suspect = report.servers.filter((s) => s.review?.suspect === true).map((s) => s.name);
+  if (suspect.length > 0) lines.push(`suspect (2+ entities withheld or a hidden instruction; review before use): ${suspect.join(', ')}`);
   lines.push(
     '',
     ...table(

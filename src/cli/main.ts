@@ -3,6 +3,8 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { ConfigError } from '../config/load.js';
 import { SWITCHBOARD_VERSION } from '../protocol.js';
+import { APPROVE_HELP, APPROVE_OPTIONS, runApprove } from './approve.js';
+import { AUDIT_HELP, AUDIT_OPTIONS, runAudit } from './audit.js';
 import { CHECK_HELP, CHECK_OPTIONS, runCheck } from './check.js';
 import { UsageError } from './flags.js';
 import { SERVICE_HELP, SERVICE_OPTIONS, runService } from './service.js';
@@ -18,6 +20,8 @@ Commands:
   check        start every server once; report state, tools and tokens per server and profile
   tools        list the tools a profile sees, with estimated tokens
   service      install or uninstall a systemd unit that runs start
+  audit        summarize the sanitization log per server and rule
+  approve      accept changed tool definitions of a server (re-pin them)
 
 Options:
   -c, --config FILE   config file (default: ./proxy.config.json)
@@ -41,7 +45,7 @@ interface Command {
   readonly help: string;
   /** The flags it accepts; any other flag is refused before it runs. */
   readonly options: NonNullable<ParseArgsConfig['options']>;
-  /** Takes words after its name (`service install`); other commands refuse any. */
+  /** Takes words after its name (`service install`, `approve SERVER TOOL`); other commands refuse any. */
   readonly subcommands?: boolean;
   /** Runs with the arguments minus the command's name; resolves to the exit code. */
   run(args: string[]): Promise<number>;
@@ -59,6 +63,8 @@ const COMMANDS = new Map<string, Command>([
   ['check', { help: CHECK_HELP, options: CHECK_OPTIONS, run: runCheck }],
   ['tools', { help: TOOLS_HELP, options: TOOLS_OPTIONS, run: runTools }],
   ['service', { help: SERVICE_HELP, options: SERVICE_OPTIONS, run: runService, subcommands: true }],
+  ['audit', { help: AUDIT_HELP, options: AUDIT_OPTIONS, run: runAudit }],
+  ['approve', { help: APPROVE_HELP, options: APPROVE_OPTIONS, run: runApprove, subcommands: true }],
 ]);
 
 async function main(argv: string[]): Promise<number> {
@@ -68,7 +74,7 @@ async function main(argv: string[]): Promise<number> {
     args: argv,
     allowPositionals: true,
     tokens: true,
-    options: { ...START_OPTIONS, ...TOOLS_OPTIONS, ...CHECK_OPTIONS, ...SERVICE_OPTIONS, ...GLOBAL_OPTIONS },
+    options: { ...START_OPTIONS, ...TOOLS_OPTIONS, ...CHECK_OPTIONS, ...SERVICE_OPTIONS, ...AUDIT_OPTIONS, ...APPROVE_OPTIONS, ...GLOBAL_OPTIONS },
   });
   if (values.version) {
     process.stdout.write(`${SWITCHBOARD_VERSION}\n`);

@@ -1,5 +1,6 @@
 // Starts every enabled server without serving HTTP, waits until each is ready or has failed, and always stops them.
 import type { SwitchboardConfig } from '../config/types.js';
+import { openReview } from '../catalog/review.js';
 import { createRootLogger, type DestinationStream, type Logger } from '../log.js';
 import { SwitchboardCore } from '../switchboard.js';
 import { printable, truncate } from './render.js';
@@ -47,7 +48,11 @@ export async function probe<T>(
   inspect: (core: SwitchboardCore, outcomes: readonly ServerOutcome[]) => T,
 ): Promise<ProbeResult<T>> {
   const tail = new StderrTail();
-  const core = new SwitchboardCore(config, probeLogger(options.verbose, tail));
+  const logger = probeLogger(options.verbose, tail);
+  // Sanitized as the daemon would serve it, against the daemon's pins, but read-only: a probe
+  // next to a running daemon must neither write the log nor pin what it saw.
+  const review = await openReview(config, logger.child({ component: 'sanitize' }), { writeLog: false, persistPins: false });
+  const core = new SwitchboardCore(config, logger, { review });
   let signals = 0;
   const onSignal = () => {
     signals += 1;

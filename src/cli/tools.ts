@@ -3,8 +3,9 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/load.js';
 import { PROBE_HELP, PROBE_OPTIONS, timeoutMs } from './flags.js';
 import { INTERRUPTED_EXIT, describeFailure, probe, type ServerOutcome } from './probe.js';
-import { firstLine, table, terminalWidth } from './render.js';
+import { firstLine, printable, table, terminalWidth, truncate } from './render.js';
 import { checkProfile, describeCaps, summarizeView, type ViewSummary } from './view-summary.js';
+import type { SwitchboardCore } from '../switchboard.js';
 
 export const TOOLS_OPTIONS = { ...PROBE_OPTIONS, profile: { type: 'string' } } as const;
 
@@ -12,7 +13,8 @@ export const TOOLS_HELP = `Usage: switchboard tools [-c FILE] [--profile P] [--j
 
 Starts every enabled server (nothing listens on HTTP), prints the tools a session of that
 profile gets, each with its server and estimated tokens, the totals per server, and the tools
-the profile's maxTools/maxTokens budget left out; then stops every server.
+the profile's maxTools/maxTokens budget left out, and the tools the sanitizer withheld; then
+stops every server. Tools are shown sanitized, as clients get them.
 Without --profile: every tool; no profile is applied, not even defaultProfile.
 
 Exit codes: 0 all servers started, 1 a server failed (named on stderr), 2 bad flag or config.
@@ -26,7 +28,10 @@ export async function runTools(args: string[]): Promise<number> {
   const timeout = timeoutMs(values.timeout);
   const config = loadConfig(values.config ?? 'proxy.config.json');
   checkProfile(config, values.profile);
-  const result = await probe(config, { timeoutMs: timeout, verbose: values.verbose === true }, (core) => summarizeView(core, values.profile));
+  const result = await probe(config, { timeoutMs: timeout, verbose: values.verbose === true }, (core) => {
+    const summary = summarizeView(core, values.profile);
+    return { summary, withheld: withheldTools(core, [...summary.servers.keys()]) };
+  });
   if (result.interrupted) {
     process.stderr.write('switchboard: interrupted; every server was stopped\n');
     return INTERRUPTED_EXIT;
@@ -34,7 +39,11 @@ export async function runTools(args: string[]): Promise<number> {
   const failed = result.outcomes.filter((outcome) => outcome.status === 'failed');
   for (const outcome of failed) process.stderr.write(`switchboard: server ${outcome.name} failed to start: ${describeFailure(outcome)}\n`);
   const failedNames = new Set(failed.map((outcome) => outcome.name));
-  const output = values.json === true ? `${JSON.stringify(toJson(result.value, failed, failedNames), null, 2)}\n` : toText(result.value, failedNames);
+  const { summary, withheld } = result.value;
+  const output =
+    values.json === true
+      ? `${JSON.stringify({ ...toJson(summary, failed, failedNames), withheld }, null, 2)}\n`
+      : toText(summary, failedNames) + withheldText(withheld);
   process.stdout.write(output);
   return failed.length > 0 ? 1 : 0;
 }
@@ -80,6 +89,27 @@ function toText(summary: ViewSummary, failedNames: ReadonlySet<string>): string 
   if (summary.leftOut.length > 0) {
     lines.push(`left out by the budget (${summary.leftOut.length}):`, ...wrap(summary.leftOut, width, '  '));
   }
+  return `${lines.join('\n')}\n`;
+}
+
+interface WithheldTool {
+  readonly server: string;
+  /** The name the server uses (clients never see it). */
+  readonly name: string;
+  readonly rules: readonly string[];
+}
+
+/** Tools of these servers that the sanitizer keeps from every client (withheld tools are in no view). */
+function withheldTools(core: SwitchboardCore, servers: readonly string[]): WithheldTool[] {
+  return servers.flatMap((server) =>
+    (core.catalog.reviewOf(server)?.withheld ?? []).filter((w) => w.entity === 'tool').map((w) => ({ server, name: w.name, rules: w.rules })),
+  );
+}
+
+function withheldText(withheld: readonly WithheldTool[]): string {
+  if (withheld.length === 0) return '';
+  const lines = [`withheld by the sanitizer (${withheld.length}; see switchboard check and audit):`];
+  for (const w of withheld) lines.push(truncate(`  ${printable(w.server)}: ${printable(w.name)} (${w.rules.join(', ')})`, terminalWidth()));
   return `${lines.join('\n')}\n`;
 }
 

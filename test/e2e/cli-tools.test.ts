@@ -153,7 +153,8 @@ describe('switchboard check', () => {
     expect(code).toBe(0);
     const lines = stdout.split('\n');
     expect(lines[0]).toMatch(/^SERVER\s+STATE\s+TOOLS\s+~TOKENS\s+FINDINGS\s+REASON$/);
-    expect(lines.filter((line) => /^(alpha|beta)\s+ready\s+\d+\s+\d+\s+-$/.test(line))).toHaveLength(2);
+    // FINDINGS: both servers offer the same tool names, flagged as name collisions; nothing withheld.
+    expect(lines.filter((line) => /^(alpha|beta)\s+ready\s+\d+\s+\d+\s+\d+$/.test(line))).toHaveLength(2);
     expect(lines.some((line) => /^reader\s+3\s+\d+\s+0\s+-$/.test(line))).toBe(true);
     expect(lines.some((line) => /^capped\s+2\s+\d+\s+\d+\s+maxTools 2$/.test(line))).toBe(true);
     expect(stdout).toContain('2 servers: 2 ready, 0 failed');
@@ -161,11 +162,14 @@ describe('switchboard check', () => {
 
     const json = await cli(['check', '-c', good, '--json']);
     expect(json.code).toBe(0);
-    const out = JSON.parse(json.stdout) as { ok: boolean; servers: Array<{ name: string; state: string; tools: number; tokens: number; findings: null }> };
+    const out = JSON.parse(json.stdout) as {
+      ok: boolean;
+      servers: Array<{ name: string; state: string; tools: number; tokens: number; findings: number; withheld: unknown[]; suspect: boolean }>;
+    };
     expect(out.ok).toBe(true);
-    expect(out.servers.map((s) => [s.name, s.state, s.findings])).toEqual([
-      ['alpha', 'ready', null],
-      ['beta', 'ready', null],
+    expect(out.servers.map((s) => [s.name, s.state, s.findings > 0, s.withheld, s.suspect])).toEqual([
+      ['alpha', 'ready', true, [], false],
+      ['beta', 'ready', true, [], false],
     ]);
     for (const s of out.servers) expect(s.tokens).toBeGreaterThan(s.tools);
     expect(markedProcesses()).toEqual([]);
