@@ -60,6 +60,12 @@ export interface ViewChange {
 
 interface ServerEntry {
   readonly config: ServerConfig;
+  /**
+   * The definition the child behind `raw` ran under. A reload that changed a server keeps its last
+   * lists until the restarted child lists again; they are still the old child's, so they are
+   * reviewed (and pinned: pins are per command line) under the old definition, not the new one.
+   */
+  listedBy: ServerConfig;
   /** As the child listed them (serializable items only), before sanitization. */
   raw: ServerLists | undefined;
   /** What clients may see: `raw` after sanitization, withheld entities removed. */
@@ -129,6 +135,7 @@ export class Catalog {
     const entry = this.servers.get(server);
     if (entry === undefined) return [];
     entry.raw = this.serializable(server, lists);
+    entry.listedBy = entry.config;
     entry.identity = identity;
     entry.listing += 1;
     // One server's names can change another's verdicts (cross-server rules), so all are reviewed.
@@ -144,7 +151,7 @@ export class Catalog {
       return;
     }
     const reviewed = this.review.run(
-      listed.map((entry) => ({ config: entry.config, lists: entry.raw as ServerLists, instructions: entry.identity?.instructions, listing: entry.listing })),
+      listed.map((entry) => ({ config: entry.listedBy, lists: entry.raw as ServerLists, instructions: entry.identity?.instructions, listing: entry.listing })),
     );
     for (const entry of listed) {
       const outcome = reviewed.get(entry.config.name);
@@ -386,7 +393,7 @@ export class Catalog {
 }
 
 function emptyEntry(config: ServerConfig): ServerEntry {
-  return { config, raw: undefined, lists: undefined, identity: undefined, instructions: undefined, listing: 0, review: undefined };
+  return { config, listedBy: config, raw: undefined, lists: undefined, identity: undefined, instructions: undefined, listing: 0, review: undefined };
 }
 
 function namespacedNames(items: readonly NamedItem[]): Map<string, string> {
