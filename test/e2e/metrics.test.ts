@@ -181,11 +181,14 @@ describe('GET /metrics', () => {
     expect(histogram(up, 'tools/call').sum - histogram(down, 'tools/call').sum).toBeGreaterThan(0.2);
   });
 
-  it('announces sanitization findings with no samples, then counts what is reported', async () => {
+  it('counts sanitization findings by rule and action, and shows the latest on /status.json', async () => {
     const res = await fetch(`${proxy.url}/metrics`);
     const { samples, families } = parseExposition(await res.text());
     expect(families.get('switchboard_sanitize_findings_total')).toBe('counter');
-    expect([...samples.keys()].some((s) => s.startsWith('switchboard_sanitize_findings_total'))).toBe(false);
+    // The two fixture servers list the same tool names: the catalog's review flags each pair.
+    const collisions = proxy.core.findings.totals().find((t) => t.rule === 'name-collision' && t.action === 'flag')?.count ?? 0;
+    expect(collisions).toBeGreaterThan(0);
+    expect(samples.get('switchboard_sanitize_findings_total{rule="name-collision",action="flag"}')).toBe(collisions);
     proxy.metrics.findings('zero-width', 'strip', 2);
     proxy.core.findings.record({ server: 'fx', tool: 'echo', rule: 'zero-width', action: 'strip' });
     proxy.core.findings.record({ server: 'two', tool: 'add', rule: 'html-comment', action: 'neutralize' });
@@ -193,7 +196,7 @@ describe('GET /metrics', () => {
     expect(of(after, 'switchboard_sanitize_findings_total{rule="zero-width",action="strip"}')).toBe(3);
     expect(of(after, 'switchboard_sanitize_findings_total{rule="html-comment",action="neutralize"}')).toBe(1);
     const status = (await (await fetch(`${proxy.url}/status.json`)).json()) as { findings: Array<Record<string, string>> };
-    expect(status.findings.map((f) => [f.server, f.tool, f.rule, f.action])).toEqual([
+    expect(status.findings.slice(0, 2).map((f) => [f.server, f.tool, f.rule, f.action])).toEqual([
       ['two', 'add', 'html-comment', 'neutralize'],
       ['fx', 'echo', 'zero-width', 'strip'],
     ]);
