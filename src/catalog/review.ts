@@ -120,6 +120,9 @@ export class CatalogReview {
     const reload = (): void => {
       PinStore.open(file).then(
         (pins) => {
+          // The text our own save wrote: nothing changed, and treating it as a change would
+          // re-review the catalog, which may pin again and save again, and so on for ever.
+          if (pins.sameFileAs(this.currentPins)) return;
           this.currentPins = pins;
           this.pinsGeneration += 1;
           onChange();

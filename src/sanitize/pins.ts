@@ -1,5 +1,5 @@
 // The pin store: each tool's canonical hash when first seen, what changed since, and operator approvals (rug-pull defence).
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -58,8 +58,15 @@ function diffFields(a: Record<string, string>, b: Record<string, string>): strin
  */
 export class PinStore {
   private dirty = false;
+  /** Bumped on every change, so a save only marks clean what it wrote. */
+  private version = 0;
 
-  private constructor(readonly path: string, private readonly data: PinFile) {}
+  private constructor(
+    readonly path: string,
+    private readonly data: PinFile,
+    /** sha256 of the file text this store was read from or last wrote; undefined before either. */
+    private fileDigest: string | undefined = undefined,
+  ) {}
 
   /** A missing file is an empty store. A corrupt one is an error: starting empty would silently re-pin every tool. */
   static async open(path: string = defaultPinPath()): Promise<PinStore> {
@@ -78,7 +85,15 @@ export class PinStore {
       throw new Error(`${path}: not a pin file (invalid JSON: ${(err as Error).message})`);
     }
     if (!isPinFile(parsed)) throw new Error(`${path}: not a pin file (expected {"v":1,"servers":{...}})`);
-    return new PinStore(path, parsed);
+    return new PinStore(path, parsed, textDigest(text));
+  }
+
+  /**
+   * True when `other` was read from exactly the text this store last read or wrote: the file
+   * changed only by this store's own save (or a touch), so reloading it would change nothing.
+   */
+  sameFileAs(other: PinStore): boolean {
+    return this.fileDigest !== undefined && this.fileDigest === other.fileDigest;
   }
 
   /** The brief form: status only, from a hash (no field diff possible). */
@@ -101,7 +116,7 @@ export class PinStore {
       server.entries[k] = { sha256: pin.pending.sha256, fields: pin.pending.fields, firstSeen: pin.firstSeen, approvedAt: now() };
       n++;
     }
-    if (n > 0) this.dirty = true;
+    if (n > 0) this.touch();
     return n;
   }
 
@@ -124,9 +139,13 @@ export class PinStore {
     const tmp = `${this.path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
     try {
       await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
-      await writeFile(tmp, `${JSON.stringify(this.data, null, 1)}\n`, { mode: 0o600 });
+      const version = this.version;
+      const text = `${JSON.stringify(this.data, null, 1)}\n`;
+      await writeFile(tmp, text, { mode: 0o600 });
       await rename(tmp, this.path);
-      this.dirty = false;
+      this.fileDigest = textDigest(text);
+      // Pins recorded while the file was being written are not in it: they stay to be saved.
+      if (this.version === version) this.dirty = false;
       return { ok: true };
     } catch (err) {
       await unlink(tmp).catch(() => undefined);
@@ -134,29 +153,34 @@ export class PinStore {
     }
   }
 
+  private touch(): void {
+    this.dirty = true;
+    this.version += 1;
+  }
+
   private record(serverId: string, key: string, hash: string, fields: Record<string, string>, serverName?: string): PinCheck {
     const server = (this.data.servers[serverId] ??= { entries: {} });
     if (serverName !== undefined && server.name !== serverName) {
       server.name = serverName;
-      this.dirty = true;
+      this.touch();
     }
     const pin = server.entries[key];
     if (!pin) {
       const at = now();
       server.entries[key] = { sha256: hash, fields, firstSeen: at, approvedAt: at };
-      this.dirty = true;
+      this.touch();
       return { status: 'new', sha256: hash, pinnedSha256: null, changedFields: [] };
     }
     if (pin.sha256 === hash) {
       if (pin.pending) {
         delete pin.pending; // reverted to the approved definition
-        this.dirty = true;
+        this.touch();
       }
       return { status: 'same', sha256: hash, pinnedSha256: pin.sha256, changedFields: [] };
     }
     if (pin.pending?.sha256 !== hash) {
       pin.pending = { sha256: hash, fields, seen: now() };
-      this.dirty = true;
+      this.touch();
     }
     const changedFields = Object.keys(fields).length > 0 ? diffFields(pin.fields, fields) : [];
     return { status: 'changed', sha256: hash, pinnedSha256: pin.sha256, changedFields };
@@ -190,6 +214,10 @@ export function withPinCheck<T>(result: SanitizeResult<T>, check: PinCheck, enti
   if (!drift) return result;
   const withheld = result.findings.map((f) => ({ ...f, after: null, afterSha256: null }));
   return { ...result, findings: [...withheld, drift], blocked: true, outcome: 'block' };
+}
+
+function textDigest(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
 }
 
 function now(): string {
