@@ -54,6 +54,9 @@ export function diffConfigs(before: SwitchboardConfig, after: SwitchboardConfig)
   if (!isDeepStrictEqual(before.listen.allowedHosts, after.listen.allowedHosts)) needsRestart.push('listen.allowedHosts');
   if (!isDeepStrictEqual(before.allowedOrigins, after.allowedOrigins)) needsRestart.push('allowedOrigins');
   if (!isDeepStrictEqual(before.limits, after.limits)) needsRestart.push('limits');
+  // The sanitizer (its log, pin file and blocking mode) and the daemon's logger are built once at start.
+  if (!isDeepStrictEqual(before.sanitize, after.sanitize)) needsRestart.push('sanitize');
+  if (before.logLevel !== after.logLevel) needsRestart.push('logLevel');
   return {
     added,
     removed,

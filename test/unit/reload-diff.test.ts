@@ -53,4 +53,10 @@ describe('config reload diff', () => {
     expect(moved.needsRestart).toEqual(['listen.host/port']);
     expect(diffConfigs(before, config({ ...base, namespace: { separator: '_' } })).namespaceChanged).toBe(true);
   });
+
+  it('names sanitizer and log level changes as needing a restart rather than dropping them silently', () => {
+    const before = config({ mcpServers: { keep: servers.keep } });
+    expect(diffConfigs(before, config({ mcpServers: { keep: servers.keep }, sanitize: { blocking: false } })).needsRestart).toEqual(['sanitize']);
+    expect(diffConfigs(before, config({ mcpServers: { keep: servers.keep }, logLevel: 'debug' })).needsRestart).toEqual(['logLevel']);
+  });
 });
