@@ -203,7 +203,11 @@ export class CatalogReview {
           // Pins are per server identity: a reload that changed the command line must pin (and
           // later compare) under the new one, so a remembered check counts only for the same id.
           const remembered = verdict.pin;
-          let check = remembered?.generation === this.pinsGeneration && remembered.id === id ? remembered.check : undefined;
+          // A remembered check also needs the store to still say the same: a definition that went
+          // back to its pin must clear the pending change it left (else an approval of the server
+          // would later approve a definition it no longer serves).
+          const still = remembered?.generation === this.pinsGeneration && remembered.id === id && this.currentPins.stillHolds(id, name, remembered.check);
+          let check = still ? remembered.check : undefined;
           if (check === undefined) {
             check = this.currentPins.checkEntity(id, name, item, config.name);
             verdict.pin = { generation: this.pinsGeneration, id, check };

@@ -106,6 +106,18 @@ export class PinStore {
     return this.record(serverId, key, canonicalHash(entity), fieldHashes(entity), serverName);
   }
 
+  /**
+   * Whether an earlier check of this entity still describes the store, so a caller that remembers
+   * checks by definition may reuse it: the pin unchanged, and a pending change exactly when the
+   * check found one. Lookups only, no hashing.
+   */
+  stillHolds(serverId: string, key: string, check: PinCheck): boolean {
+    const pin = this.data.servers[serverId]?.entries[key];
+    if (pin === undefined) return false;
+    if (check.status === 'changed') return pin.sha256 === check.pinnedSha256 && pin.pending?.sha256 === check.sha256;
+    return pin.sha256 === check.sha256 && pin.pending === undefined;
+  }
+
   /** Accepts pending changes of one entity, or of every entity of the server. Returns how many. */
   approve(serverId: string, key?: string): number {
     const server = this.data.servers[serverId];
