@@ -152,6 +152,7 @@ export class Catalog {
     }
     const reviewed = this.review.run(
       listed.map((entry) => ({ config: entry.listedBy, lists: entry.raw as ServerLists, instructions: entry.identity?.instructions, listing: entry.listing })),
+      this.config.servers,
     );
     for (const entry of listed) {
       const outcome = reviewed.get(entry.config.name);

@@ -16,6 +16,7 @@ import {
   isServerSuspect,
   sanitizeEntity,
   serverId,
+  sha256,
   rugPullFinding,
   toRecords,
   withPinCheck,
@@ -152,7 +153,8 @@ export class CatalogReview {
   }
 
   /** Reviews every server against the names of all of them; cross-server rules need the whole catalog. */
-  run(inputs: readonly ReviewInput[]): Map<string, Reviewed> {
+  /** `configured`: every server of the config, which pin identities depend on (default: the listed ones). */
+  run(inputs: readonly ReviewInput[], configured: readonly ServerConfig[] = inputs.map((input) => input.config)): Map<string, Reviewed> {
     const names = inputs.map((input) => ({
       server: input.config.name,
       aliases: [input.config.alias],
@@ -169,7 +171,7 @@ export class CatalogReview {
     const index = new CatalogIndex(names);
     const out = new Map<string, Reviewed>();
     const records: AuditRecord[] = [];
-    for (const input of inputs) out.set(input.config.name, this.reviewServer(input, index, records));
+    for (const input of inputs) out.set(input.config.name, this.reviewServer(input, pinIdentity(input.config, configured), index, records));
     if (this.options.persistPins && this.currentPins.changed) {
       void this.currentPins.save().then((saved) => {
         if (!saved.ok) this.options.log.error({ err: saved.error.message, file: this.currentPins.path }, 'could not save tool pins');
@@ -179,9 +181,8 @@ export class CatalogReview {
     return out;
   }
 
-  private reviewServer(input: ReviewInput, index: CatalogIndex, records: AuditRecord[]): Reviewed {
+  private reviewServer(input: ReviewInput, id: string, index: CatalogIndex, records: AuditRecord[]): Reviewed {
     const { config } = input;
-    const id = serverId(config.command, config.args, config.cwd);
     const ownToolNames = new Set(input.lists.tools.flatMap((tool) => (typeof tool.name === 'string' ? [tool.name] : [])));
     const context = { server: config.name, ownToolNames, otherServers: index, blocking: this.options.blocking };
     const withheld: Array<{ entity: EntityKind; name: string; rules: string[] }> = [];
@@ -326,4 +327,16 @@ export async function openReview(
     log,
     persistPins: options.persistPins,
   });
+}
+
+/**
+ * The identity a server's tools are pinned under: its command line (SANITIZE.md: a renamed server
+ * keeps its pins, a changed command does not). Two configured servers with the same command line
+ * (the same package with different env, say) are told apart by name, or each would pin the
+ * other's tools and both would read as rug pulls.
+ */
+export function pinIdentity(server: ServerConfig, configured: readonly ServerConfig[]): string {
+  const id = serverId(server.command, server.args, server.cwd);
+  const twin = configured.some((other) => other.name !== server.name && !other.disabled && serverId(other.command, other.args, other.cwd) === id);
+  return twin ? sha256(`${id}\u0000${server.name}`) : id;
 }

@@ -1,7 +1,8 @@
 // `switchboard approve SERVER [TOOL]`: accepts changed tool definitions of one server by re-pinning them in the pin file.
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../config/load.js';
-import { PinStore, escapeText, serverId } from '../sanitize/index.js';
+import { PinStore, escapeText } from '../sanitize/index.js';
+import { pinIdentity } from '../catalog/review.js';
 import { UsageError } from './flags.js';
 
 export const APPROVE_OPTIONS = { config: { type: 'string', short: 'c' } } as const;
@@ -36,8 +37,8 @@ export async function runApprove(args: string[]): Promise<number> {
   }
   const file = config.sanitize.pins;
   const pins = await openPins(file);
-  // The identity review.ts pins under: the resolved command line, not the config name.
-  const id = serverId(server.command, server.args, server.cwd);
+  // The identity review.ts pins under: the resolved command line (and the name, when another server shares it).
+  const id = pinIdentity(server, config.servers);
   const waiting = pins.pending(id).filter((p) => tool === undefined || p.key === tool);
   const out: string[] = [];
   if (waiting.length === 0) {

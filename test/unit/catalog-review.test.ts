@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { CatalogReview, type FindingNote, type ReviewInput } from '../../src/catalog/review.js';
+import { CatalogReview, pinIdentity, type FindingNote, type ReviewInput } from '../../src/catalog/review.js';
 import { resolveConfig } from '../../src/config/load.js';
 import type { ServerConfig } from '../../src/config/types.js';
 import type { JsonObject } from '../../src/jsonrpc/messages.js';
@@ -91,6 +91,25 @@ describe('CatalogReview', () => {
     const records = readLog();
     expect(records).toHaveLength(1);
     expect(records[0]).toMatchObject({ rule: 'rug-pull', action: 'flag', tool: 'add', exposed_as: 'calc__add', diff: ['description'] });
+  });
+
+  it('pins two servers with the same command line apart, so neither reads the other as a rug pull', async () => {
+    const raw = {
+      mcpServers: {
+        work: { command: process.execPath, args: ['gh.js'], env: { TOKEN: 'w' } },
+        home: { command: process.execPath, args: ['gh.js'], env: { TOKEN: 'h' } },
+      },
+    };
+    const [work, home] = resolveConfig(raw, { file: '<inline>', dir }, process.env).servers as [ServerConfig, ServerConfig];
+    expect(pinIdentity(work, [work, home])).not.toBe(pinIdentity(home, [work, home]));
+    // Alone, a server keeps the plain command-line identity (a rename keeps its pins).
+    expect(pinIdentity(work, [work])).toBe(pinIdentity({ ...work, name: 'renamed' }, [{ ...work, name: 'renamed' }]));
+    const { review } = await reviewWith();
+    for (let listing = 1; listing <= 3; listing += 1) {
+      const out = review.run([input(work, [tool('Adds two numbers.')], listing), input(home, [tool('Adds two numbers, with carry.')], listing)]);
+      expect(out.get('work')?.withheld).toEqual([]);
+      expect(out.get('home')?.withheld).toEqual([]);
+    }
   });
 });
 
