@@ -177,10 +177,16 @@ export class SwitchboardCore {
     return this.stopping;
   }
 
-  /** Client requests forwarded to a server and not answered yet, across all sessions. */
+  /** Client requests forwarded to a server or held for one, not answered yet, across all sessions. */
   inflightRequests(): number {
     let count = 0;
-    for (const session of this.sessions.all()) count += session.inflight.size;
+    for (const session of this.sessions.all()) {
+      count += session.inflight.size;
+      // Requests waiting for a session's own instance to start are in flight too.
+      for (const handle of session.isolated.values()) count += handle.heldCount;
+    }
+    // And those waiting for a shared server that is (re)starting.
+    for (const handle of this.upstreams.all()) count += handle.heldCount;
     return count;
   }
 

@@ -69,7 +69,9 @@ export function resolveTokens(raw: unknown, parsed: readonly RawToken[], ctx: To
       refuseUnknownKeys(entry, KNOWN_KEYS.token, at, findings);
     }
     const first = byName.get(token.name);
-    if (first !== undefined) findings.error([...at, 'name'], `token name "${token.name}" is already used by ${jsonPath(['auth', 'tokens', first])}`);
+    // Sessions opened while auth was off belong to `anonymous`; a token of that name would inherit them.
+    if (token.name === 'anonymous') findings.error([...at, 'name'], 'the token name "anonymous" is reserved for sessions without a token; choose another name');
+    else if (first !== undefined) findings.error([...at, 'name'], `token name "${token.name}" is already used by ${jsonPath(['auth', 'tokens', first])}`);
     else byName.set(token.name, i);
     checkProfileRef(token.profile, ctx.profiles, [...at, 'profile'], findings);
 

@@ -93,7 +93,15 @@ export class HttpFrontDoor {
     this.server = tls === undefined ? createServer(options, handler) : createHttpsServer({ ...options, cert: readFileSync(tls.cert), key: readFileSync(tls.key) }, handler);
     // Long tool calls hold a request open for minutes; Node's 5-minute default would cut them.
     this.server.requestTimeout = 0;
-    this.server.on('upgrade', (req, socket: Duplex, head: Buffer) => this.upgrade(req, socket, head));
+    this.server.on('upgrade', (req, socket: Duplex, head: Buffer) => {
+      try {
+        this.upgrade(req, socket, head);
+      } catch (error) {
+        // As for requests: one bad upgrade must not take the daemon down.
+        this.log.error({ err: error instanceof Error ? error.message : String(error), url: req.url }, 'upgrade handler failed');
+        socket.destroy();
+      }
+    });
   }
 
   /**
@@ -137,6 +145,12 @@ export class HttpFrontDoor {
     const endpoint = refused === undefined ? this.endpointFor(pathOf(req.url)) : undefined;
     if (refused !== undefined || endpoint === undefined || endpoint.kind !== 'ws') {
       if (refused !== undefined) this.log.warn({ reason: refused, path: pathOf(req.url) }, 'WebSocket upgrade refused');
+      // As for plain requests: no telling which /s/<name> exist without a token.
+      const unauthorized = refused === undefined && pathOf(req.url).startsWith('/s/') ? this.access.authenticate(req) : undefined;
+      if (unauthorized !== undefined && !unauthorized.ok) {
+        socket.end(unauthorizedUpgrade(unauthorized));
+        return;
+      }
       const status = refused !== undefined ? '403 Forbidden' : '404 Not Found';
       socket.end(`HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
       return;
@@ -159,15 +173,16 @@ export class HttpFrontDoor {
   private route(req: IncomingMessage, res: ServerResponse): void {
     const url = req.url ?? '/';
     const path = pathOf(url);
-    if (path === '/healthz' || path === '/readyz') {
-      this.health(path, res);
-      return;
-    }
-    // Origin and Host first: nothing a foreign page sends should reach routing.
+    // Origin and Host first: nothing a foreign page sends should reach routing (DNS rebinding
+    // would otherwise let a web page read even /readyz's server names and errors).
     const refused = refusal(req, this.policy);
     if (refused !== undefined) {
       this.log.warn({ reason: refused, path }, 'request refused');
       sendError(res, 403, ErrorCode.InvalidRequest, `Forbidden: ${refused}`);
+      return;
+    }
+    if (path === '/healthz' || path === '/readyz') {
+      this.health(path, req, res);
       return;
     }
     const mounted = this.mounted.get(path);
@@ -177,7 +192,11 @@ export class HttpFrontDoor {
     }
     const endpoint = this.endpointFor(path);
     if (endpoint === undefined) {
-      sendText(res, 404, 'Not found\n');
+      // Without a valid token, /s/<name>/ paths answer 401 whether the server exists or not:
+      // a 404 for made-up names only would let anyone list the configured servers.
+      const auth = path.startsWith('/s/') ? this.access.authenticate(req) : undefined;
+      if (auth !== undefined && !auth.ok) sendUnauthorized(res, auth);
+      else sendText(res, 404, 'Not found\n');
       return;
     }
     if (req.headers.origin !== undefined) {
@@ -252,14 +271,32 @@ export class HttpFrontDoor {
         sendUnauthorized(res, auth);
         return;
       }
+      // Operations data names every server, its errors and findings: not for a token whose
+      // profile hides some of them.
+      if (auth.identity.profile !== undefined && !auth.identity.anonymous) {
+        sendError(res, 403, ErrorCode.InvalidRequest, `Forbidden: ${path} needs a token without a profile`);
+        return;
+      }
     }
     route.serve(req, res);
   }
 
-  private health(path: string, res: ServerResponse): void {
+  /**
+   * /healthz: the process answers. /readyz: every server is up and the daemon is not stopping
+   * (503 otherwise, so a balancer stops sending). With auth on, the per-server detail is only
+   * for a token without a profile; anyone else gets the verdict alone.
+   */
+  private health(path: string, req: IncomingMessage, res: ServerResponse): void {
+    if (path === '/healthz') {
+      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+      res.end(JSON.stringify({ status: 'ok' }));
+      return;
+    }
     const report = healthReport(this.core);
-    const ok = path === '/healthz' || report.ready;
-    res.writeHead(ok ? 200 : 503, { 'content-type': 'application/json', 'cache-control': 'no-store' });
-    res.end(JSON.stringify(path === '/healthz' ? { status: 'ok' } : report));
+    const ready = report.ready && !this.core.router.draining;
+    const auth = this.access.authEnabled ? this.access.authenticate(req) : undefined;
+    const detailed = auth === undefined || (auth.ok && (auth.identity.profile === undefined || auth.identity.anonymous));
+    res.writeHead(ready ? 200 : 503, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+    res.end(JSON.stringify(detailed ? { ...report, ready } : { ready }));
   }
 }

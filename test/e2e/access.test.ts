@@ -18,6 +18,7 @@ const run = promisify(execFile);
 const ALICE = `alice-${randomBytes(18).toString('base64url')}`;
 const BOB = `bob-${randomBytes(18).toString('base64url')}`;
 const CAROL = `carol-${randomBytes(18).toString('base64url')}`;
+const DAVE = `dave-${randomBytes(18).toString('base64url')}`;
 
 const CONFIG = {
   mcpServers: { fx: fixture('fx'), two: fixture('two') },
@@ -34,10 +35,12 @@ const CONFIG = {
       { name: 'alice', tokenEnv: 'SB_TEST_TOKEN_ALICE', profile: 'reader' },
       { name: 'bob', tokenEnv: 'SB_TEST_TOKEN_BOB', profile: 'writer' },
       { name: 'carol', tokenEnv: 'SB_TEST_TOKEN_CAROL', profile: 'tight' },
+      // No profile: sees everything, and may read the operations endpoints.
+      { name: 'dave', tokenEnv: 'SB_TEST_TOKEN_DAVE' },
     ],
   },
 };
-const ENV = { ...process.env, SB_TEST_TOKEN_ALICE: ALICE, SB_TEST_TOKEN_BOB: BOB, SB_TEST_TOKEN_CAROL: CAROL };
+const ENV = { ...process.env, SB_TEST_TOKEN_ALICE: ALICE, SB_TEST_TOKEN_BOB: BOB, SB_TEST_TOKEN_CAROL: CAROL, SB_TEST_TOKEN_DAVE: DAVE };
 
 const names = (tools: Array<{ name: string }>): string[] => tools.map((t) => t.name).sort();
 
@@ -193,13 +196,31 @@ describe('profiles, tokens and URL filters', () => {
     expect(listed.result.tools.map((t: { name: string }) => t.name)).toEqual(['two__echo']);
   });
 
+  it('shows operations data only to a token without a profile, and no server names to strangers', async () => {
+    const get = (path: string, token?: string) => fetch(`${proxy.url}${path}`, { headers: token === undefined ? {} : { authorization: `Bearer ${token}` } });
+    expect((await get('/status.json')).status).toBe(401);
+    expect((await get('/status.json', ALICE)).status).toBe(403);
+    expect((await get('/metrics', ALICE)).status).toBe(403);
+    expect((await get('/status.json', DAVE)).status).toBe(200);
+    // /readyz: the verdict for anyone, the per-server detail only for an unrestricted token.
+    const anonymous = (await (await get('/readyz')).json()) as Record<string, unknown>;
+    expect(anonymous).toEqual({ ready: true });
+    expect(await (await get('/readyz', ALICE)).json()).toEqual({ ready: true });
+    const detailed = (await (await get('/readyz', DAVE)).json()) as { servers?: Record<string, unknown> };
+    expect(Object.keys(detailed.servers ?? {}).sort()).toEqual(['fx', 'two']);
+    // Existing and made-up per-server paths look the same without a token.
+    expect((await get('/s/fx/mcp')).status).toBe(401);
+    expect((await get('/s/no-such-server/mcp')).status).toBe(401);
+    expect((await get('/s/no-such-server/mcp', DAVE)).status).toBe(404);
+  });
+
   it('never writes a token value to its log', async () => {
     // Every test above ran against this proxy with a debug-level log.
     await waitFor(() => fs.statSync(logFile).size > 0, 5_000, 'log written');
     await new Promise((resolve) => setTimeout(resolve, 200));
     const text = fs.readFileSync(logFile, 'utf8');
     expect(text).toContain('session opened');
-    for (const token of [ALICE, BOB, CAROL]) expect(text.includes(token)).toBe(false);
+    for (const token of [ALICE, BOB, CAROL, DAVE]) expect(text.includes(token)).toBe(false);
   });
 });
 

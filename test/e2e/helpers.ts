@@ -1,5 +1,7 @@
 // Starting a real proxy with real child servers, and connecting the SDK's own client to it.
 import { fileURLToPath } from 'node:url';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -23,7 +25,11 @@ export interface StartOptions {
 }
 
 export async function startProxy(raw: Record<string, unknown>, options: StartOptions = {}): Promise<RunningSwitchboard> {
-  const config = resolveConfig({ listen: { host: '127.0.0.1', port: 0 }, ...raw }, { file: '<inline>', dir: ROOT }, options.env ?? process.env);
+  // Each proxy its own pins and sanitization log: findings already logged by another test's proxy
+  // would otherwise count as seen, and pins of one test's fixtures would judge another's.
+  const state = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-e2e-state-'));
+  const sanitize = { log: path.join(state, 'sanitize.jsonl'), pins: path.join(state, 'pins.json') };
+  const config = resolveConfig({ listen: { host: '127.0.0.1', port: 0 }, sanitize, ...raw }, { file: '<inline>', dir: ROOT }, options.env ?? process.env);
   const logFile = options.logFile ?? process.env.SWITCHBOARD_TEST_LOG;
   const proxy = await createSwitchboard(config, {
     shutdown: { afterStdinCloseMs: 500, afterTermMs: 500 },

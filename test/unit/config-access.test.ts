@@ -227,6 +227,12 @@ describe('auth.tokens', () => {
     );
   });
 
+  it('reserve the name anonymous for sessions without a token', () => {
+    expect(configError(() => resolve({ auth: { tokens: [{ name: 'anonymous', tokenEnv: 'TOKEN_ALICE' }] } })).message).toBe(
+      '<inline>: $.auth.tokens[0].name: the token name "anonymous" is reserved for sessions without a token; choose another name',
+    );
+  });
+
   it('refuse duplicate names and duplicate values, naming the first entry', () => {
     const names = configError(() =>
       resolve({ auth: { tokens: [{ name: 'a', tokenEnv: 'TOKEN_ALICE' }, { name: 'a', tokenEnv: 'TOKEN_BOB' }] } }),
