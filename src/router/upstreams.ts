@@ -74,22 +74,26 @@ export class Upstreams {
   }
 
   /**
-   * Applies a reloaded config: removed servers stop, changed ones stop and start again with their
-   * new definition, added ones start; the others keep running untouched. Resolves when every
-   * stopped child is gone.
+   * Applies a reloaded config: removed servers stop, changed ones start again with their new
+   * definition while the old child finishes its requests in flight (up to limits.shutdownGraceMs),
+   * added ones start; the others keep running untouched. Resolves when every replaced child is gone.
    */
   reconfigure(config: SwitchboardConfig, diff: ConfigDiff): Promise<void> {
     this.config = config;
     const stops: Promise<void>[] = [];
-    for (const server of [...diff.removed, ...diff.changed]) {
+    for (const server of diff.removed) {
       const old = this.primary.get(server.name);
       this.primary.delete(server.name);
       if (old !== undefined) stops.push(old.stop());
     }
     for (const server of [...diff.changed, ...diff.added]) {
+      const old = this.primary.get(server.name);
       const handle = this.create(server, undefined);
       this.primary.set(server.name, handle);
       handle.start();
+      // A redefined server: the old child finishes what it is doing (as on a graceful stop) while
+      // new requests go to, or wait for, the new one.
+      if (old !== undefined) stops.push(old.retire(handle, config.limits.shutdownGraceMs));
     }
     return Promise.all(stops).then(() => undefined);
   }

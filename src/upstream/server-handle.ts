@@ -35,6 +35,8 @@ export interface ServerHandleOptions {
 const STABLE_AFTER_MS = 10_000;
 /** Requests held while the server (re)starts, per server; beyond this they are refused. */
 const MAX_WAITING = 1_000;
+/** How often a retiring instance looks whether its last requests are done, ms. */
+const RETIRE_POLL_MS = 50;
 /** Pages followed per list before we call the server broken (a cursor loop), pages. */
 const MAX_LIST_PAGES = 1_000;
 
@@ -62,6 +64,8 @@ export class ServerHandle {
   private waiting: Waiting[] = [];
   /** Lists being re-fetched; a second list_changed while one runs schedules one more pass. */
   private relisting = new Map<ListKind, boolean>();
+  /** A reload replaced this instance; it only finishes what it has in flight. */
+  private retiring = false;
 
   constructor(
     readonly config: ServerConfig,
@@ -132,6 +136,26 @@ export class ServerHandle {
       clearTimeout(w.timer);
       return false;
     });
+  }
+
+  /**
+   * Replaced by a reload: requests still waiting for this instance go to its successor, requests
+   * in flight here may finish for up to `graceMs` (the child is not restarted meanwhile), then the
+   * child is stopped. Callers never see the swap unless their request outlives the grace.
+   */
+  async retire(successor: ServerHandle, graceMs: number): Promise<void> {
+    this.retiring = true;
+    clearTimeout(this.retryTimer);
+    for (const w of this.waiting.splice(0)) {
+      clearTimeout(w.timer);
+      const outcome = successor.forward(w.caller, w.request);
+      if (outcome !== 'held') w.caller.forwarded(w.request.id, outcome);
+    }
+    const deadline = Date.now() + graceMs;
+    while (this.state === 'ready' && (this.connection?.pendingCount ?? 0) > 0 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, RETIRE_POLL_MS));
+    }
+    await this.stop();
   }
 
   async stop(): Promise<void> {
@@ -247,6 +271,11 @@ export class ServerHandle {
     }
     const wasReady = this.state === 'ready';
     this.lastError = this.initFailure ?? describeExit(exit);
+    if (this.retiring) {
+      // Its successor serves the server now; a retiring child that dies is not brought back.
+      this.setState('stopped');
+      return;
+    }
     if (wasReady && Date.now() - this.readyAt >= STABLE_AFTER_MS) this.failures = 0;
     const delay = Math.min(this.config.restart.initialDelayMs * 2 ** this.failures, this.config.restart.maxDelayMs);
     this.failures += 1;

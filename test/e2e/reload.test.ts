@@ -55,6 +55,23 @@ describe('reloading a running proxy', () => {
     expect(processAlive(pidA)).toBe(false);
   });
 
+  it('lets a call in flight on a redefined server finish on the old child, and sends new calls to the new one', async () => {
+    proxy = await startProxy({ mcpServers: { a: fixture('a') } });
+    const client = await connect(proxy);
+    clients.push(client);
+    const pidA = pidOf(await client.callTool({ name: 'a__whoami', arguments: {} }));
+    const slow = client.callTool({ name: 'a__slow', arguments: { ms: 800, steps: 1 } });
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    proxy.reload(config({ mcpServers: { a: fixture('a', {}, { FIXTURE_MARK: 'v2' }) } }));
+    const fresh = await waitFor(async () => {
+      const result = await client.callTool({ name: 'a__whoami', arguments: {} }).catch(() => undefined);
+      return result !== undefined && pidOf(result) !== pidA ? result : undefined;
+    }, 10_000, 'new child answers');
+    expect(pidOf(fresh)).not.toBe(pidA);
+    expect(textOf(await slow)).toBe('done');
+    await waitFor(() => !processAlive(pidA), 5_000, 'old child stopped once its call was done');
+  });
+
   it('applies changed profiles to live sessions and closes those of removed tokens', async () => {
     const env = { ...process.env, SB_RELOAD_A: 'a'.repeat(24), SB_RELOAD_B: 'b'.repeat(24) };
     const tokens = [
