@@ -143,6 +143,11 @@ export class SwitchboardCore {
     if (session.scope.key === scope.key) return;
     const kinds = this.catalog.reattach(session.scope, scope);
     this.sessions.rescope(session, scope);
+    // Servers the new view hides: the session's subscriptions there end (no more resources/updated).
+    const hidden = this.upstreams.handlesOf(session).filter((handle) => !scope.policy.allowsServer(handle.name));
+    for (const [handle, uri] of this.subscriptions.dropSessionOn(session, hidden)) {
+      if (handle.owner === undefined && handle.state === 'ready') handle.connection?.request('resources/unsubscribe', { uri }).catch(() => undefined);
+    }
     if (kinds.length > 0) this.notifyListChanged(session, kinds);
   }
 

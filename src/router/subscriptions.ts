@@ -40,6 +40,24 @@ export class Subscriptions {
     return [...(this.byHandle.get(handle)?.keys() ?? [])];
   }
 
+  /** Drops a session's subscriptions on some instances only; returns the (instance, uri) pairs that lost their last subscriber. */
+  dropSessionOn(session: Session, handles: Iterable<ServerHandle>): Array<[ServerHandle, string]> {
+    const orphaned: Array<[ServerHandle, string]> = [];
+    for (const handle of handles) {
+      const byUri = this.byHandle.get(handle);
+      if (byUri === undefined) continue;
+      for (const [uri, sessions] of byUri) {
+        if (!sessions.delete(session)) continue;
+        session.subscriptions.delete(`${handle.name}\0${uri}`);
+        if (sessions.size === 0) {
+          byUri.delete(uri);
+          orphaned.push([handle, uri]);
+        }
+      }
+    }
+    return orphaned;
+  }
+
   /** Drops every subscription of a session; returns the (instance, uri) pairs that lost their last subscriber. */
   dropSession(session: Session, handles: Iterable<ServerHandle>): Array<[ServerHandle, string]> {
     const orphaned: Array<[ServerHandle, string]> = [];

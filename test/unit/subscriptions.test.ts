@@ -39,3 +39,19 @@ describe('Subscriptions.transfer', () => {
     expect(s.subscriptions.size).toBe(0);
   });
 });
+
+describe('Subscriptions.dropSessionOn', () => {
+  it('ends one session’s subscriptions on the given instances only, reporting URIs left without subscribers', () => {
+    const subs = new Subscriptions();
+    const [a, b, s1, s2] = [handle('a'), handle('b'), session(), session()];
+    subs.add(a, 'x://1', s1);
+    subs.add(a, 'x://2', s1);
+    subs.add(a, 'x://2', s2);
+    subs.add(b, 'y://1', s1);
+    expect(subs.dropSessionOn(s1, [a])).toEqual([[a, 'x://1']]);
+    expect(subs.has(a, 'x://2', s2)).toBe(true);
+    expect(subs.has(a, 'x://2', s1)).toBe(false);
+    expect(subs.has(b, 'y://1', s1)).toBe(true);
+    expect([...s1.subscriptions]).toEqual(['b\0y://1']);
+  });
+});
