@@ -60,17 +60,7 @@ export class Subscriptions {
 
   /** Drops every subscription of a session; returns the (instance, uri) pairs that lost their last subscriber. */
   dropSession(session: Session, handles: Iterable<ServerHandle>): Array<[ServerHandle, string]> {
-    const orphaned: Array<[ServerHandle, string]> = [];
-    for (const handle of handles) {
-      const byUri = this.byHandle.get(handle);
-      if (byUri === undefined) continue;
-      for (const [uri, sessions] of byUri) {
-        if (sessions.delete(session) && sessions.size === 0) {
-          byUri.delete(uri);
-          orphaned.push([handle, uri]);
-        }
-      }
-    }
+    const orphaned = this.dropSessionOn(session, handles);
     session.subscriptions.clear();
     return orphaned;
   }

@@ -1,30 +1,17 @@
 // `switchboard tools` and `switchboard check` run as processes against fixture servers: views, exit codes, and no child left behind.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { FIXTURE, ROOT, waitFor } from './helpers.js';
+import { FIXTURE, ROOT, waitFor, runCli, type CliOutcome } from './helpers.js';
 
 const CLI = ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts')];
 /** In every child's command line (the fixture ignores its arguments), so /proc tells whether any survived. */
 const MARKER = `sb-cli-marker-${randomBytes(6).toString('hex')}`;
 
-interface Outcome {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-function cli(args: string[]): Promise<Outcome> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [...CLI, ...args], { cwd: ROOT, timeout: 20_000 }, (error, stdout, stderr) => {
-      const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+const cli = (args: string[]): Promise<CliOutcome> => runCli(args, 20_000);
 
 /** Live processes whose command line holds MARKER. */
 function markedProcesses(): number[] {

@@ -1,6 +1,8 @@
 // Starting a real proxy with real child servers, and connecting the SDK's own client to it.
 import { fileURLToPath } from 'node:url';
+import { execFile } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -211,4 +213,31 @@ export async function connectWithTransport(
   const transport = new StreamableHTTPClientTransport(new URL(`${proxy.url}${options.path ?? '/mcp'}`));
   await client.connect(transport);
   return { client, transport };
+}
+
+/** How a `switchboard` command run as a process ended. */
+export interface CliOutcome {
+  readonly code: number;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs `switchboard ARGS` from the sources (tsx), as a user would, and collects its output. */
+export function runCli(args: readonly string[], timeoutMs = 20_000): Promise<CliOutcome> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), ...args], { cwd: ROOT, timeout: timeoutMs }, (error, stdout, stderr) => {
+      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr });
+    });
+  });
+}
+
+/** A TCP port free on loopback right now, for a daemon started as a process. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const port = (server.address() as net.AddressInfo).port;
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
 }

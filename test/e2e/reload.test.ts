@@ -3,13 +3,12 @@
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { resolveConfig, type RunningSwitchboard } from '../../src/index.js';
-import { ROOT, connect, fixture, listAllTools, pidOf, processAlive, rawPost, startProxy, textOf, waitFor } from './helpers.js';
+import { ROOT, connect, fixture, freePort, listAllTools, pidOf, processAlive, rawPost, startProxy, textOf, waitFor } from './helpers.js';
 
 const config = (raw: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env) =>
   resolveConfig({ listen: { host: '127.0.0.1', port: 0 }, ...raw }, { file: '<inline>', dir: ROOT }, env);
@@ -123,16 +122,6 @@ describe('reloading a running proxy', () => {
     await closing;
   });
 });
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const port = (server.address() as net.AddressInfo).port;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
 
 describe('the daemon reloads its config file', () => {
   let daemon: ChildProcess | undefined;

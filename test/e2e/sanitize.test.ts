@@ -1,17 +1,16 @@
 // Sanitization end to end: what an SDK client gets through the proxy from servers whose tool metadata attacks the model, the log, rug pulls and `approve`, `audit`, `check`.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { RunningSwitchboard } from '../../src/index.js';
-import { ROOT, connect, listAllTools, rawPost, rawSession, responseOf, startProxy, textOf, waitFor } from './helpers.js';
+import { ROOT, connect, listAllTools, rawPost, rawSession, responseOf, startProxy, textOf, waitFor, runCli, type CliOutcome } from './helpers.js';
 import { CLEAN_TOOLS, CONTROL_TOOLS, POISONED_TOOL, ROLES, SEND_EMAIL, SHADOWING_TOOL, STRIPPED_DESCRIPTION, STRIPPED_TOOL } from '../fixtures/poison-tools.mjs';
 
 const POISON = path.join(ROOT, 'test/fixtures/poison-server.mjs');
-const CLI = ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts')];
 /** SPEC "Sanitization and its log": every record has at least these. */
 const REQUIRED_FIELDS = ['time', 'server', 'tool', 'field', 'rule', 'action', 'before_sha256', 'before', 'after'];
 /** C0, DEL, C1, and the invisible/bidi characters the sanitizer strips: none may be in a record as a raw character. */
@@ -55,19 +54,7 @@ function readLog(file: string): LogRecord[] {
     .map((line) => JSON.parse(line) as LogRecord);
 }
 
-interface Outcome {
-  readonly code: number;
-  readonly stdout: string;
-  readonly stderr: string;
-}
-
-function cli(args: string[]): Promise<Outcome> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, [...CLI, ...args], { cwd: ROOT, timeout: 12_000 }, (error, stdout, stderr) => {
-      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr });
-    });
-  });
-}
+const cli = (args: string[]): Promise<CliOutcome> => runCli(args, 12_000);
 
 /** tools/list straight from the server over stdio, no proxy: what it really sends. */
 async function listDirect(role: string): Promise<Tool[]> {

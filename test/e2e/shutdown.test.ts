@@ -4,21 +4,10 @@ import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { RunningSwitchboard } from '../../src/index.js';
-import { ROOT, connect, fixture, textOf, waitFor } from './helpers.js';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const port = (server.address() as net.AddressInfo).port;
-      server.close(() => resolve(port));
-    });
-    server.on('error', reject);
-  });
-}
+import { ROOT, connect, fixture, freePort, textOf, waitFor } from './helpers.js';
 
 /** Pids of processes whose command line or environment holds `marker`. */
 function processesWith(marker: string): number[] {
