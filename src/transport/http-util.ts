@@ -41,7 +41,13 @@ export function readBody(req: IncomingMessage, limit: number): Promise<string> {
       }
       text += decoder.write(chunk);
     });
-    req.on('end', () => resolve(text + decoder.end()));
+    req.on('end', () => {
+      const body = text + decoder.end();
+      // These listeners live as long as the request (the whole call); a 64 KiB body kept in their
+      // closure would outlive a young-generation GC and be promoted for nothing.
+      text = '';
+      resolve(body);
+    });
     req.on('error', reject);
   });
 }
