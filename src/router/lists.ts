@@ -16,9 +16,8 @@ export function decodeCursor(cursor: unknown): number {
   throw new SwitchboardError(ErrorCode.InvalidParams, 'Invalid cursor');
 }
 
-/** One page of `items` under `key`, with `nextCursor` when more remain. */
-export function page(key: string, items: readonly JsonObject[], cursor: unknown, pageSize: number): JsonObject {
-  const offset = decodeCursor(cursor);
+/** The page of `items` at `offset` under `key`, with `nextCursor` when more remain. */
+function pageAt(key: string, items: readonly JsonObject[], offset: number, pageSize: number): JsonObject {
   if (offset > items.length) throw new SwitchboardError(ErrorCode.InvalidParams, 'Invalid cursor');
   if (offset === 0 && items.length <= pageSize) return { [key]: items };
   const end = offset + pageSize;
@@ -35,12 +34,12 @@ export function page(key: string, items: readonly JsonObject[], cursor: unknown,
 const serializedPages = new WeakMap<readonly JsonObject[], Map<number, string>>();
 
 /**
- * The JSON text of `page(key, items, cursor, pageSize)`, cached per list and offset. Only offsets
+ * One page of `items` under `key` for `cursor`, and its JSON text, cached per list and offset. Only offsets
  * we hand out (multiples of the page size) are cached, so a client forging cursors cannot grow it.
  */
 export function pageText(key: string, items: readonly JsonObject[], cursor: unknown, pageSize: number): { result: JsonObject; text: string } {
-  const result = page(key, items, cursor, pageSize);
   const offset = decodeCursor(cursor);
+  const result = pageAt(key, items, offset, pageSize);
   if (offset % pageSize !== 0) return { result, text: JSON.stringify(result) };
   let pages = serializedPages.get(items);
   if (pages === undefined) serializedPages.set(items, (pages = new Map()));

@@ -60,11 +60,10 @@ export class AccessControl {
 
   /** The scope for a bound profile and a query string; also how a reload re-resolves live sessions. */
   scopeFor(endpoint: ViewScope, profile: string | undefined, search: string): { ok: true; scope: ViewScope } | { ok: false; status: number; message: string } {
-    const identity = { profile };
-    const cacheKey = `${identity.profile ?? ''}\u0000${search}`;
+    const cacheKey = `${profile ?? ''}\u0000${search}`;
     let filter = this.filters.get(cacheKey);
     if (filter === undefined) {
-      const resolved = resolveViewFilter(identity.profile, new URLSearchParams(search), this.config);
+      const resolved = resolveViewFilter(profile, new URLSearchParams(search), this.config);
       if (!resolved.ok) return { ok: false, status: resolved.error.status, message: resolved.error.message };
       filter = resolved.filter;
       this.filters.set(cacheKey, filter);

@@ -61,6 +61,8 @@ export class Authenticator {
   readonly enabled: boolean;
   private readonly known: readonly KnownToken[];
   private readonly anonymous: Identity;
+  /** With auth off every request gets this one answer: nothing allocated per request. */
+  private readonly anonymousResult: AuthResult;
 
   constructor(config: Pick<SwitchboardConfig, 'auth' | 'defaultProfile'>) {
     this.enabled = isAuthEnabled(config);
@@ -69,6 +71,7 @@ export class Authenticator {
       identity: Object.freeze({ name: t.name, profile: t.profile, anonymous: false }),
     }));
     this.anonymous = Object.freeze({ name: 'anonymous', profile: config.defaultProfile, anonymous: true });
+    this.anonymousResult = Object.freeze({ ok: true, identity: this.anonymous });
   }
 
   /** The identity of a token name (`anonymous` when auth is off), or undefined when not configured. */
@@ -85,7 +88,7 @@ export class Authenticator {
    * one matched.
    */
   authenticate(authorization: string | undefined): AuthResult {
-    if (!this.enabled) return { ok: true, identity: this.anonymous };
+    if (!this.enabled) return this.anonymousResult;
     const parsed = parseBearer(authorization);
     if (!parsed.ok) return parsed;
     const digest = sha256(parsed.token);

@@ -1,5 +1,6 @@
 // Origin and Host checks against cross-site requests and DNS rebinding (transports.mdx "Security Warning").
 import type { IncomingMessage } from 'node:http';
+import { isLoopbackHost } from '../config/listen.js';
 
 const LOOPBACK_HOSTNAMES = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
@@ -10,13 +11,6 @@ export interface OriginPolicy {
   readonly allowedHosts: ReadonlySet<string>;
   /** When false (listening on all interfaces), any Host is accepted; auth guards those deployments. */
   readonly checkHost: boolean;
-}
-
-/** 127.0.0.0/8 written as a dotted quad; a name like `127.evil.example` is not one. */
-const LOOPBACK_IPV4 = /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/;
-
-export function isLoopbackAddress(host: string): boolean {
-  return LOOPBACK_HOSTNAMES.has(host) || LOOPBACK_IPV4.test(host);
 }
 
 /**
@@ -48,7 +42,8 @@ function originAllowed(origin: string, policy: OriginPolicy): boolean {
   if (policy.allowedOrigins.includes(origin)) return true;
   try {
     const url = new URL(origin);
-    return isLoopbackAddress(url.hostname);
+    // 127.0.0.0/8 as a dotted quad, ::1, localhost; a name like `127.evil.example` is not one.
+    return isLoopbackHost(url.hostname);
   } catch {
     return false;
   }

@@ -5,20 +5,11 @@ import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { RunningSwitchboard } from '../../src/index.js';
 import { ACCEPT_BOTH, PROTOCOL_VERSION, fixture, startProxy } from './helpers.js';
+import { prng } from '../prng.js';
 
 const OWNER = `owner-${randomBytes(18).toString('base64url')}`;
 const OTHER = `other-${randomBytes(18).toString('base64url')}`;
 const ROUNDS = 400;
-
-/** mulberry32: the same headers on every run, so a failure can be replayed. */
-function prng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** An Authorization value that is anything but `Bearer <OWNER>`: near misses first among them. */
 function hostileHeader(random: () => number): string {

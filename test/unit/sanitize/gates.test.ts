@@ -1,16 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LATIN_LEXICON, PLAIN_LEXICON } from '../../../src/sanitize/lexicon.js';
 import { PARAMETER_PATTERNS, PATTERNS } from '../../../src/sanitize/patterns.js';
-
-/** Deterministic PRNG so a failure replays. */
-function prng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng } from '../../prng.js';
 
 /** Literal-ish words of a regex source, so generated text can actually match it. */
 function vocabulary(source: string): string[] {

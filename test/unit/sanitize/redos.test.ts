@@ -3,16 +3,7 @@ import { clearSanitizeCaches, sanitizeEntity } from '../../../src/sanitize/index
 import { LATIN_LEXICON, PLAIN_LEXICON } from '../../../src/sanitize/lexicon.js';
 import { PARAMETER_PATTERNS, PATTERNS, type Pattern } from '../../../src/sanitize/patterns.js';
 import { CTX } from './helpers.js';
-
-/** Deterministic PRNG so a failure replays. */
-function prng(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng } from '../../prng.js';
 
 /** Generous for a loaded 2-core CI machine; a catastrophic backtrack takes seconds to hours on these sizes. */
 const LIMIT_MS = 1500;
