@@ -12,6 +12,7 @@ import { LegacySse } from './legacy-sse.js';
 import { WebSocketDoor } from './websocket.js';
 import { originPolicy, refusal, type OriginPolicy } from './origin.js';
 import { AccessControl, sendUnauthorized, unauthorizedUpgrade } from './access.js';
+import type { AuthResult } from './auth.js';
 import { sendError, sendText } from './http-util.js';
 import { healthReport } from '../ops/health.js';
 
@@ -145,9 +146,8 @@ export class HttpFrontDoor {
     const endpoint = refused === undefined ? this.endpointFor(pathOf(req.url)) : undefined;
     if (refused !== undefined || endpoint === undefined || endpoint.kind !== 'ws') {
       if (refused !== undefined) this.log.warn({ reason: refused, path: pathOf(req.url) }, 'WebSocket upgrade refused');
-      // As for plain requests: no telling which /s/<name> exist without a token.
-      const unauthorized = refused === undefined && pathOf(req.url).startsWith('/s/') ? this.access.authenticate(req) : undefined;
-      if (unauthorized !== undefined && !unauthorized.ok) {
+      const unauthorized = refused === undefined ? this.strangerOnServerPath(req, pathOf(req.url)) : undefined;
+      if (unauthorized !== undefined) {
         socket.end(unauthorizedUpgrade(unauthorized));
         return;
       }
@@ -192,10 +192,8 @@ export class HttpFrontDoor {
     }
     const endpoint = this.endpointFor(path);
     if (endpoint === undefined) {
-      // Without a valid token, /s/<name>/ paths answer 401 whether the server exists or not:
-      // a 404 for made-up names only would let anyone list the configured servers.
-      const auth = path.startsWith('/s/') ? this.access.authenticate(req) : undefined;
-      if (auth !== undefined && !auth.ok) sendUnauthorized(res, auth);
+      const unauthorized = this.strangerOnServerPath(req, path);
+      if (unauthorized !== undefined) sendUnauthorized(res, unauthorized);
       else sendText(res, 404, 'Not found\n');
       return;
     }
@@ -256,6 +254,16 @@ export class HttpFrontDoor {
     }
     const scope = this.scopes.get(server);
     return scope === undefined ? undefined : { kind, scope, base };
+  }
+
+  /**
+   * Without a valid token, an unknown /s/<name>/ path answers 401 like a known one: a 404 for
+   * made-up names only would let anyone list the configured servers.
+   */
+  private strangerOnServerPath(req: IncomingMessage, path: string): Extract<AuthResult, { ok: false }> | undefined {
+    if (!path.startsWith('/s/')) return undefined;
+    const auth = this.access.authenticate(req);
+    return auth.ok ? undefined : auth;
   }
 
   private serveMounted(route: MountedRoute, req: IncomingMessage, res: ServerResponse, path: string): void {
