@@ -4,21 +4,68 @@
 // though the proxy changes three small values in it: the id, the tool or prompt name and the progress
 // token. Splicing those into the text the client sent skips the serialization and its garbage.
 
+import { scanMessage } from './message-scan.js';
+
 /** Requests whose text is kept for splicing; smaller ones serialize as fast as they scan, bytes. */
 export const RAW_MIN_CHARS = 1024;
 
 /** Where the raw text rides on a parsed request: a symbol, so JSON.stringify never sees it. */
 export const RAW_TEXT: unique symbol = Symbol('raw request text');
+/**
+ * The spans found when a request was built from a scan of its text (routedRequest). Such a request
+ * holds only the members the router reads, so it must go out spliced, never serialized.
+ */
+export const RAW_SPANS: unique symbol = Symbol('raw request spans');
 
 export interface RawCarrier {
   [RAW_TEXT]?: string;
+  [RAW_SPANS]?: RequestSpans;
 }
+
+/** Methods whose only rewrites before forwarding are the id, `params.name` and the progress token. */
+export const SPLICEABLE: ReadonlySet<string> = new Set(['tools/call', 'prompts/get', 'resources/read']);
 
 /** Remembers the text a request was parsed from, when it is worth splicing later. */
 export function keepRawText(parsed: unknown, text: string): void {
   if (text.length >= RAW_MIN_CHARS && typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) {
-    (parsed as RawCarrier)[RAW_TEXT] = text;
+    (parsed as RawCarrier)[RAW_TEXT] ??= text;
   }
+}
+
+/**
+ * A large tools/call, prompts/get or resources/read as the router sees it, built from a validating
+ * scan of its text rather than a parse: jsonrpc, id, method and the params members routing reads
+ * (name, uri, task, _meta.progressToken). The arguments stay in the text, which is what the child
+ * receives, so a 64 KiB payload is never copied onto the heap. Undefined for anything else (the
+ * caller parses as usual), including text the scan refuses.
+ */
+export function routedRequest(text: string): (Record<string, unknown> & RawCarrier) | undefined {
+  if (text.length < RAW_MIN_CHARS) return undefined;
+  const spans = scanMessage(text);
+  if (spans === undefined || spans.methodStart === -1 || spans.idStart === -1 || spans.paramsStart === -1) return undefined;
+  const method: unknown = valueAt(text, spans.methodStart, spans.methodEnd);
+  if (typeof method !== 'string' || !SPLICEABLE.has(method)) return undefined;
+  const params: Record<string, unknown> = {};
+  if (spans.nameStart !== -1) params.name = valueAt(text, spans.nameStart, spans.nameEnd);
+  if (spans.uriStart !== -1) params.uri = valueAt(text, spans.uriStart, spans.uriEnd);
+  if (spans.taskStart !== -1) params.task = valueAt(text, spans.taskStart, spans.taskEnd);
+  if (spans.metaStart !== -1) params._meta = spans.tokenStart === -1 ? {} : { progressToken: valueAt(text, spans.tokenStart, spans.tokenEnd) };
+  const request: Record<string, unknown> & RawCarrier = { id: valueAt(text, spans.idStart, spans.idEnd), method, params };
+  if (spans.jsonrpcStart !== -1) request.jsonrpc = valueAt(text, spans.jsonrpcStart, spans.jsonrpcEnd);
+  request[RAW_TEXT] = text;
+  request[RAW_SPANS] = {
+    idStart: spans.idStart,
+    idEnd: spans.idEnd,
+    nameStart: spans.nameStart,
+    nameEnd: spans.nameEnd,
+    tokenStart: spans.tokenStart,
+    tokenEnd: spans.tokenEnd,
+  };
+  return request;
+}
+
+function valueAt(text: string, start: number, end: number): unknown {
+  return JSON.parse(text.slice(start, end));
 }
 
 /** The [start, end) offsets of the values the proxy rewrites in a request's text. */
@@ -202,20 +249,27 @@ function firstOnly(previous: number, start: number): number {
 }
 
 /**
- * The request text with its id, name and progress token replaced by the given JSON texts (a
- * replacement is skipped when its span is absent). Pieces are joined once; V8 keeps slices of a
- * flat string as views, so only the result is a new string.
+ * The request as one NDJSON line (newline included), encoded: the text with its id, name and
+ * progress token replaced by the given JSON texts (a replacement is skipped when its span is
+ * absent). The pieces are encoded straight into the buffer; V8 keeps slices of a flat string as
+ * views, so no joined copy of the text is ever made.
  */
-export function spliceRequest(text: string, spans: RequestSpans, idJson: string, nameJson: string | undefined, tokenJson: string | undefined): string {
+export function spliceRequestLine(text: string, spans: RequestSpans, idJson: string, nameJson: string | undefined, tokenJson: string | undefined): Buffer {
   const edits: Array<[number, number, string]> = [[spans.idStart, spans.idEnd, idJson]];
   if (nameJson !== undefined && spans.nameStart !== -1) edits.push([spans.nameStart, spans.nameEnd, nameJson]);
   if (tokenJson !== undefined && spans.tokenStart !== -1) edits.push([spans.tokenStart, spans.tokenEnd, tokenJson]);
   edits.sort((a, b) => a[0] - b[0]);
-  let out = '';
+  let bytes = Buffer.byteLength(text) + 1;
+  for (const [start, end, replacement] of edits) bytes += Buffer.byteLength(replacement) - Buffer.byteLength(text.slice(start, end));
+  const line = Buffer.allocUnsafe(bytes);
   let from = 0;
+  let at = 0;
   for (const [start, end, replacement] of edits) {
-    out += text.slice(from, start) + replacement;
+    at += line.write(text.slice(from, start), at);
+    at += line.write(replacement, at);
     from = end;
   }
-  return out + text.slice(from);
+  at += line.write(text.slice(from), at);
+  line[at] = 0x0a;
+  return line;
 }

@@ -1,5 +1,6 @@
 // Everything the proxy keeps per client session; the transport underneath is seen only as a channel.
 import { SwitchboardError, errorResponse, type JsonObject, type JsonRpcId, type JsonRpcMessage, type JsonRpcResponse } from '../jsonrpc/messages.js';
+import type { Serialized } from '../jsonrpc/spliced-text.js';
 import type { ViewScope } from '../catalog/catalog.js';
 import type { Pending, UpstreamConnection } from '../upstream/connection.js';
 import type { ServerHandle } from '../upstream/server-handle.js';
@@ -9,7 +10,7 @@ import { methodSlot, type RequestStats } from './stats.js';
 /** How a transport carries messages to one client. */
 export interface SessionChannel {
   /** `relatedTo`: the client request this message belongs to; a response also ends that request's stream. */
-  deliver(message: JsonRpcMessage, relatedTo: JsonRpcId | undefined, serialized?: string): void;
+  deliver(message: JsonRpcMessage, relatedTo: JsonRpcId | undefined, serialized?: Serialized): void;
   /** The client cancelled a request: end the stream its answer would have used, without an answer. */
   abandon(requestId: JsonRpcId): void;
   /** The session ended on our side (DELETE, expiry, shutdown): answer what is open, release streams and sockets. */
@@ -108,7 +109,7 @@ export class Session implements Caller {
     this.currentAt = at;
   }
 
-  deliver(message: JsonRpcMessage, relatedTo: JsonRpcId | undefined, serialized?: string): void {
+  deliver(message: JsonRpcMessage, relatedTo: JsonRpcId | undefined, serialized?: Serialized): void {
     if (relatedTo !== undefined && isResponse(message)) {
       if (relatedTo === this.currentId) {
         this.currentId = undefined;
@@ -124,7 +125,7 @@ export class Session implements Caller {
     if (!this.closed) this.channel.deliver(message, relatedTo, serialized);
   }
 
-  answered(entry: Pending, response: JsonRpcResponse, serialized?: string): void {
+  answered(entry: Pending, response: JsonRpcResponse, serialized?: Serialized): void {
     this.inflight.delete(entry.downstreamId);
     this.stats.answered(methodSlot(entry.method), response, entry.receivedAt);
     if (!this.closed) this.channel.deliver(response, entry.downstreamId, serialized);

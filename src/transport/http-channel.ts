@@ -2,6 +2,7 @@
 import type { ServerResponse } from 'node:http';
 import type { Logger } from '../log.js';
 import { ErrorCode, encode, type JsonRpcId, type JsonRpcMessage } from '../jsonrpc/messages.js';
+import { SplicedText, type Serialized } from '../jsonrpc/spliced-text.js';
 import type { SessionChannel } from '../session/session.js';
 import { SSE_HEADERS } from './http-util.js';
 import { EventLog, eventId, sseFrame } from './event-log.js';
@@ -65,7 +66,7 @@ export class RequestStream {
   }
 
   /** False when the stream cannot carry the message: finished, or a JSON-only client's non-final message. */
-  send(message: JsonRpcMessage, final: boolean, serialized?: string): boolean {
+  send(message: JsonRpcMessage, final: boolean, serialized?: Serialized): boolean {
     if (this.mode === 'done') return false;
     const last = final && this.remaining === 1;
     if (this.mode === 'undecided') {
@@ -75,6 +76,15 @@ export class RequestStream {
         const body = serialized ?? encode(message);
         if (body === undefined) return true;
         // An explicit length avoids chunked encoding for the common one-body reply.
+        if (body instanceof SplicedText) {
+          this.res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.byteLength });
+          // Corked, the three pieces leave in one writev; end() uncorks.
+          this.res.cork();
+          this.res.write(body.head);
+          this.res.write(body.middle);
+          this.res.end(body.tail);
+          return true;
+        }
         this.res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
         this.res.end(body);
         return true;
@@ -82,8 +92,9 @@ export class RequestStream {
       if (!this.acceptsSse) return false;
       this.openSse();
     }
-    const data = serialized ?? encode(message);
-    if (data === undefined) return true;
+    const encoded = serialized ?? encode(message);
+    if (encoded === undefined) return true;
+    const data = String(encoded);
     const seq = this.channel.events.append(this.streamId, data);
     if (final) this.remaining -= 1;
     if (this.res !== undefined && !this.res.destroyed) writeOrDrop(this.res, sseFrame(eventId(this.streamId, seq), data));
@@ -159,7 +170,7 @@ export class HttpChannel implements SessionChannel {
     return this.protocolVersion() >= PRIMING_SINCE;
   }
 
-  deliver(message: JsonRpcMessage, relatedTo: JsonRpcId | undefined, serialized?: string): void {
+  deliver(message: JsonRpcMessage, relatedTo: JsonRpcId | undefined, serialized?: Serialized): void {
     if (relatedTo !== undefined) {
       const stream = this.requests.get(relatedTo);
       const final = isResponse(message) && (message as { id?: unknown }).id === relatedTo;
@@ -253,9 +264,10 @@ export class HttpChannel implements SessionChannel {
   }
 
   /** Unrelated messages are logged first, so a client without a GET stream yet gets them when it opens one. */
-  private sendOnGetStream(message: JsonRpcMessage, serialized?: string): void {
-    const data = serialized ?? encode(message);
-    if (data === undefined) return;
+  private sendOnGetStream(message: JsonRpcMessage, serialized?: Serialized): void {
+    const encoded = serialized ?? encode(message);
+    if (encoded === undefined) return;
+    const data = String(encoded);
     const seq = this.events.append(GET_STREAM, data);
     const res = this.getStream;
     if (res !== undefined && !res.destroyed) {

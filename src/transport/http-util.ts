@@ -2,7 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StringDecoder } from 'node:string_decoder';
 import { ErrorCode, type JsonRpcId } from '../jsonrpc/messages.js';
-import { keepRawText } from '../jsonrpc/raw-request.js';
+import { keepRawText, routedRequest } from '../jsonrpc/raw-request.js';
 
 export const JSON_HEADERS = { 'content-type': 'application/json' } as const;
 export const SSE_HEADERS = {
@@ -87,7 +87,7 @@ export async function readJsonBody(req: IncomingMessage, res: ServerResponse, li
     return NO_BODY;
   }
   try {
-    const parsed: unknown = JSON.parse(text);
+    const parsed: unknown = routedRequest(text) ?? JSON.parse(text);
     keepRawText(parsed, text);
     return parsed;
   } catch {

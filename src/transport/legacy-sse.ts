@@ -2,6 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../log.js';
 import { ErrorCode, classify, encode, errorResponse, type JsonRpcMessage } from '../jsonrpc/messages.js';
+import type { Serialized } from '../jsonrpc/spliced-text.js';
 import type { ViewScope } from '../catalog/catalog.js';
 import type { AccessControl, Identity } from './access.js';
 import type { SwitchboardCore } from '../switchboard.js';
@@ -20,11 +21,11 @@ class SseChannel implements SessionChannel {
     private readonly onClosed: () => void,
   ) {}
 
-  deliver(message: JsonRpcMessage, _relatedTo: unknown, serialized?: string): void {
+  deliver(message: JsonRpcMessage, _relatedTo: unknown, serialized?: Serialized): void {
     if (this.res.destroyed || this.res.writableEnded) return;
     const data = serialized ?? encode(message);
     if (data === undefined) return;
-    this.res.write(`event: message\ndata: ${data}\n\n`);
+    this.res.write(`event: message\ndata: ${String(data)}\n\n`);
     if (this.res.writableLength > MAX_QUEUED_BYTES) this.onStuck();
   }
 

@@ -4,7 +4,8 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket, type RawData } from 'ws';
 import type { Logger } from '../log.js';
 import { ErrorCode, classify, encode, errorResponse, type JsonRpcMessage } from '../jsonrpc/messages.js';
-import { keepRawText } from '../jsonrpc/raw-request.js';
+import type { Serialized } from '../jsonrpc/spliced-text.js';
+import { keepRawText, routedRequest } from '../jsonrpc/raw-request.js';
 import type { ViewScope } from '../catalog/catalog.js';
 import type { SwitchboardCore } from '../switchboard.js';
 import type { Session, SessionChannel, SessionGrant } from '../session/session.js';
@@ -26,11 +27,11 @@ class SocketChannel implements SessionChannel {
     private readonly onStuck: () => void,
   ) {}
 
-  deliver(message: JsonRpcMessage, _relatedTo: unknown, serialized?: string): void {
+  deliver(message: JsonRpcMessage, _relatedTo: unknown, serialized?: Serialized): void {
     if (this.socket.readyState !== this.socket.OPEN) return;
     const data = serialized ?? encode(message);
     if (data === undefined) return;
-    this.socket.send(data);
+    this.socket.send(String(data));
     if (this.socket.bufferedAmount > MAX_BUFFERED_BYTES) this.onStuck();
   }
 
@@ -100,7 +101,7 @@ export class WebSocketDoor {
     let parsed: unknown;
     try {
       const text = data.toString();
-      parsed = JSON.parse(text);
+      parsed = routedRequest(text) ?? JSON.parse(text);
       keepRawText(parsed, text);
     } catch {
       session.deliver(errorResponse(null, ErrorCode.ParseError, 'Parse error: the frame is not valid JSON'), undefined);

@@ -15,7 +15,9 @@ import {
   encode,
   tryStringify,
 } from '../jsonrpc/messages.js';
-import { RAW_TEXT, findRequestSpans, spliceRequest, type RawCarrier } from '../jsonrpc/raw-request.js';
+import { RAW_MIN_CHARS, RAW_SPANS, RAW_TEXT, SPLICEABLE, findRequestSpans, spliceRequestLine, type RawCarrier } from '../jsonrpc/raw-request.js';
+import { scanMessage } from '../jsonrpc/message-scan.js';
+import { spliceSpan, type SplicedText } from '../jsonrpc/spliced-text.js';
 import { ChildProcess, type ChildExit, type ShutdownTimings } from './child.js';
 import type { Caller, ServerIdentity } from './types.js';
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, SWITCHBOARD_INFO } from '../protocol.js';
@@ -101,32 +103,52 @@ export function restoreTaskId(result: JsonObject, downstreamTaskId: string): boo
  * to a response whose top-level id is ours, so a single such occurrence is that id (inside JSON
  * strings a quote is always escaped, and a nested `"id":<ours>` would make two occurrences).
  */
-export function spliceId(line: string, upstreamId: number, downstreamId: JsonRpcId): string | undefined {
+export function spliceId(line: string, upstreamId: number, downstreamId: JsonRpcId): SplicedText | undefined {
   const token = `"id":${upstreamId}`;
   const at = line.indexOf(token);
   if (at === -1) return undefined;
   const after = line.charCodeAt(at + token.length);
   if (after !== 0x2c /* , */ && after !== 0x7d /* } */) return undefined;
   if (line.indexOf(token, at + token.length) !== -1) return undefined;
-  return `${line.slice(0, at)}"id":${typeof downstreamId === 'number' ? downstreamId : JSON.stringify(downstreamId)}${line.slice(at + token.length)}`;
+  return spliceSpan(line, at + 5, at + token.length, idText(downstreamId));
 }
 
-/** Methods whose only rewrites before forwarding are the id, `params.name` and the progress token. */
-const SPLICEABLE = new Set(['tools/call', 'prompts/get', 'resources/read']);
+function idText(id: JsonRpcId): string {
+  return typeof id === 'number' ? String(id) : JSON.stringify(id);
+}
+
+/** The value of a span that holds a plain non-negative integer (the ids we mint), else -1. */
+function mintedIdAt(text: string, start: number, end: number): number {
+  if (end - start > 15 || end === start) return -1;
+  let value = 0;
+  for (let i = start; i < end; i++) {
+    const digit = text.charCodeAt(i) - 0x30;
+    if (digit < 0 || digit > 9) return -1;
+    value = value * 10 + digit;
+  }
+  return value;
+}
+
+/**
+ * Stand-ins for a result forwarded as text: only the caller's metrics read a response object
+ * then, and only whether a tool reported an error. Never serialized: the text goes instead.
+ */
+const RESULT_FORWARDED_AS_TEXT: JsonObject = Object.freeze({});
+const TOOL_ERROR_FORWARDED_AS_TEXT: JsonObject = Object.freeze({ isError: true });
 
 /**
  * The request as the client wrote it with our id, the child's name and our progress token spliced
- * in, or undefined to serialize instead (small, not from one text, or not safely spliceable).
+ * in, as an encoded line; undefined to serialize instead (small, not from one text, or not safely
+ * spliceable). A request built from a scan (RAW_SPANS) always splices.
  */
-function spliceRaw(request: JsonRpcRequest & RawCarrier, upstreamId: number, tokenRewritten: boolean): string | undefined {
+function spliceRaw(request: JsonRpcRequest & RawCarrier, upstreamId: number, tokenRewritten: boolean): Buffer | undefined {
   const text = request[RAW_TEXT];
   if (text === undefined || !SPLICEABLE.has(request.method)) return undefined;
-  const spans = findRequestSpans(text);
+  const spans = request[RAW_SPANS] ?? findRequestSpans(text);
   if (spans === undefined || (tokenRewritten && spans.tokenStart === -1)) return undefined;
   const name = request.params?.name;
-  if (spans.nameStart !== -1 && typeof name !== 'string') return undefined;
   const id = String(upstreamId);
-  return spliceRequest(text, spans, id, typeof name === 'string' ? JSON.stringify(name) : undefined, tokenRewritten ? id : undefined);
+  return spliceRequestLine(text, spans, id, typeof name === 'string' ? JSON.stringify(name) : undefined, tokenRewritten ? id : undefined);
 }
 
 /** Requests in flight towards one child; a child that stops answering cannot grow this without bound. */
@@ -261,7 +283,9 @@ export class UpstreamConnection {
     };
     const downstreamId = request.id;
     request.id = upstreamId;
-    const line = spliceRaw(request, upstreamId, progressToken !== undefined) ?? tryStringify(request);
+    const spliced = spliceRaw(request, upstreamId, progressToken !== undefined);
+    // A request built from a scan holds only the routed members: serialized, it would lose the rest.
+    const line = spliced ?? ((request as RawCarrier)[RAW_SPANS] === undefined ? tryStringify(request) : undefined);
     if (line === undefined) {
       // Nothing was registered or sent: put the caller's ids back and refuse the request itself.
       request.id = downstreamId;
@@ -273,7 +297,7 @@ export class UpstreamConnection {
       request.id = downstreamId;
       return refusal;
     }
-    const written = this.child.write(line + '\n');
+    const written = this.child.write(typeof line === 'string' ? line + '\n' : line);
     if (written !== 'sent') {
       this.pending.delete(upstreamId);
       return written === 'full'
@@ -347,6 +371,7 @@ export class UpstreamConnection {
   }
 
   private onLine(line: string): void {
+    if (line.length >= RAW_MIN_CHARS && this.forwardResultText(line)) return;
     let message: unknown;
     try {
       message = JSON.parse(line);
@@ -365,6 +390,25 @@ export class UpstreamConnection {
       // Whatever a child prints, the proxy stays up; the request it concerned times out at worst.
       this.log.error({ err: error instanceof Error ? error.message : String(error) }, 'a message from the server could not be handled');
     }
+  }
+
+  /**
+   * A large result for a client's request goes out as the child's own text with only the id
+   * replaced: scanned, not parsed, so its payload is never copied onto the heap. False when the line
+   * needs the parsing path (not a plain result, our own request, a task result to rewrite, invalid).
+   */
+  private forwardResultText(line: string): boolean {
+    const spans = scanMessage(line);
+    if (spans === undefined || spans.methodStart !== -1 || spans.resultStart === -1 || spans.errorStart !== -1) return false;
+    if (spans.jsonrpcEnd - spans.jsonrpcStart !== 5 || !line.startsWith('"2.0"', spans.jsonrpcStart)) return false;
+    const upstreamId = mintedIdAt(line, spans.idStart, spans.idEnd);
+    const entry = upstreamId === -1 ? undefined : this.pending.get(upstreamId);
+    if (entry === undefined || entry.caller === null || entry.settle !== undefined || entry.createsTask || entry.taskId !== undefined) return false;
+    this.pending.delete(upstreamId);
+    const toolError = spans.isErrorEnd - spans.isErrorStart === 4 && line.startsWith('true', spans.isErrorStart);
+    const standIn: JsonRpcResponse = { jsonrpc: '2.0', id: entry.downstreamId, result: toolError ? TOOL_ERROR_FORWARDED_AS_TEXT : RESULT_FORWARDED_AS_TEXT };
+    entry.caller.answered(entry, standIn, spliceSpan(line, spans.idStart, spans.idEnd, idText(entry.downstreamId)));
+    return true;
   }
 
   /** `line` is the message's own text when it came alone on its line (not in a batch). */

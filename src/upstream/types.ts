@@ -1,5 +1,6 @@
 // What the upstream layer needs from whoever sends it requests; implemented by sessions above it.
 import type { JsonRpcId, JsonRpcMessage, JsonRpcResponse, SwitchboardError } from '../jsonrpc/messages.js';
+import type { Serialized } from '../jsonrpc/spliced-text.js';
 import type { Pending, UpstreamConnection } from './connection.js';
 
 /** The downstream side of a forwarded request: a client session, seen only through this interface. */
@@ -11,12 +12,12 @@ export interface Caller {
    * caller's request id the message belongs to (a response, its progress), or undefined when unrelated.
    * `serialized`, when given, is `message` already encoded (ids restored): send it as is.
    */
-  deliver(message: JsonRpcMessage, relatedTo: JsonRpcId | undefined, serialized?: string): void;
+  deliver(message: JsonRpcMessage, relatedTo: JsonRpcId | undefined, serialized?: Serialized): void;
   /**
    * A forwarded request is over: `response` (ids restored) is the child's answer, or the error it
    * was failed with (timeout, child exit). Drops the caller's bookkeeping for it and delivers it.
    */
-  answered(entry: Pending, response: JsonRpcResponse, serialized?: string): void;
+  answered(entry: Pending, response: JsonRpcResponse, serialized?: Serialized): void;
   /** A request held while its server started was sent on (a pending entry) or refused (an error to answer with). */
   forwarded(downstreamId: JsonRpcId, outcome: Pending | SwitchboardError): void;
   /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { findRequestSpans, spliceRequest } from '../../src/jsonrpc/raw-request.js';
+import { RAW_SPANS, RAW_TEXT, findRequestSpans, routedRequest, spliceRequestLine, type RequestSpans } from '../../src/jsonrpc/raw-request.js';
 
 /** What the proxy would send: the parsed request with the three fields rewritten, for comparison. */
 function viaObject(text: string, id: number, name: string | undefined, token: number | undefined): unknown {
@@ -10,10 +10,12 @@ function viaObject(text: string, id: number, name: string | undefined, token: nu
   return value;
 }
 
-function spliced(text: string, id: number, name: string | undefined, token: number | undefined): unknown {
-  const spans = findRequestSpans(text);
+function spliced(text: string, id: number, name: string | undefined, token: number | undefined, spans: RequestSpans | undefined = findRequestSpans(text)): unknown {
   if (spans === undefined) throw new Error('not spliceable');
-  return JSON.parse(spliceRequest(text, spans, String(id), name === undefined ? undefined : JSON.stringify(name), token === undefined ? undefined : String(token)));
+  const line = spliceRequestLine(text, spans, String(id), name === undefined ? undefined : JSON.stringify(name), token === undefined ? undefined : String(token));
+  const decoded = line.toString();
+  expect(decoded.endsWith('\n') && decoded.indexOf('\n') === decoded.length - 1).toBe(true);
+  return JSON.parse(decoded);
 }
 
 describe('splicing the routed fields into a request text', () => {
@@ -77,5 +79,44 @@ describe('splicing the routed fields into a request text', () => {
       const token = params._meta === undefined ? undefined : 77;
       expect(spliced(text, 77, 'tool', token)).toEqual(viaObject(text, 77, 'tool', token));
     }
+  });
+});
+
+describe('a large request built from a scan of its text', () => {
+  const big = 'x'.repeat(2000);
+
+  it('holds what the router reads, as JSON.parse would give it, and splices to what serializing the parsed request gives', () => {
+    const texts = [
+      `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"fs__réad","arguments":{"text":"${big}","name":"inner"},"_meta":{"progressToken":"p1","x":1}}}`,
+      `{ "params" : { "task" : { "ttl" : 1000 } , "arguments" : { "t" : "${big}" } , "name" : "a\\"b" } , "method" : "prompts/get" , "id" : "abc" , "jsonrpc" : "2.0" }`,
+      `{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"file:///日本/${big}","_meta":{}}}`,
+    ];
+    for (const text of texts) {
+      const request = routedRequest(text);
+      expect(request).toBeDefined();
+      const parsed = JSON.parse(text) as { id: unknown; method: unknown; params: Record<string, unknown> & { _meta?: Record<string, unknown> } };
+      const params = request?.params as Record<string, unknown>;
+      expect(request?.id).toEqual(parsed.id);
+      expect(request?.method).toEqual(parsed.method);
+      expect(params.name).toEqual(parsed.params.name);
+      expect(params.uri).toEqual(parsed.params.uri);
+      expect(params.task).toEqual(parsed.params.task);
+      expect((params._meta as { progressToken?: unknown } | undefined)?.progressToken).toEqual(parsed.params._meta?.progressToken);
+      expect(params.arguments).toBeUndefined();
+      expect(request?.[RAW_TEXT]).toBe(text);
+      const token = parsed.params._meta?.progressToken === undefined ? undefined : 5;
+      const name = typeof parsed.params.name === 'string' ? 'orig' : undefined;
+      expect(spliced(text, 5, name, token, request?.[RAW_SPANS])).toEqual(viaObject(text, 5, name, token));
+    }
+  });
+
+  it('is not built for small, unroutable, other-method or refused text (those are parsed as before)', () => {
+    expect(routedRequest('{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a"}}')).toBeUndefined();
+    expect(routedRequest(`{"jsonrpc":"2.0","id":1,"method":"tools/list","params":{"cursor":"${big}"}}`)).toBeUndefined();
+    expect(routedRequest(`{"jsonrpc":"2.0","method":"tools/call","params":{"name":"${big}"}}`)).toBeUndefined();
+    expect(routedRequest(`{"jsonrpc":"2.0","id":1,"method":"tools/call"}${' '.repeat(2000)}`)).toBeUndefined();
+    expect(routedRequest(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"a","arguments":{"t":"${big}\\u00"}}}`)).toBeUndefined();
+    expect(routedRequest(`{"jsonrpc":"2.0","id":1,\t"method":"tools/call","params":{"name":"a","arguments":{"t":"${big}"}}}`)).toBeUndefined();
+    expect(routedRequest(`[{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"${big}"}}]`)).toBeUndefined();
   });
 });

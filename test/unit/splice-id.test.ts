@@ -4,10 +4,18 @@ import { spliceId } from '../../src/upstream/connection.js';
 describe('spliceId', () => {
   it('swaps our numeric id for the caller id, keeping the rest byte for byte', () => {
     const line = '{"jsonrpc":"2.0","id":42,"result":{"content":[{"type":"text","text":"héllo \\"id\\":42,"}]}}';
-    const spliced = spliceId(line, 42, 'abc');
+    const spliced = String(spliceId(line, 42, 'abc'));
     expect(spliced).toBe(line.replace('"id":42,', '"id":"abc",'));
-    expect(JSON.parse(spliced as string).id).toBe('abc');
-    expect(spliceId('{"result":{},"jsonrpc":"2.0","id":7}', 7, 9)).toBe('{"result":{},"jsonrpc":"2.0","id":9}');
+    expect(JSON.parse(spliced).id).toBe('abc');
+    expect(String(spliceId('{"result":{},"jsonrpc":"2.0","id":7}', 7, 9))).toBe('{"result":{},"jsonrpc":"2.0","id":9}');
+  });
+
+  it('counts the bytes of the joined text, multi-byte characters and a longer id included', () => {
+    const line = '{"jsonrpc":"2.0","id":3,"result":{"text":"日本語 ✓ 😀"}}';
+    for (const id of [7, 123456, 'ключ', 'a"b']) {
+      const spliced = spliceId(line, 3, id);
+      expect(spliced?.byteLength).toBe(Buffer.byteLength(String(spliced)));
+    }
   });
 
   it('declines when the token is ambiguous, a longer number, or spaced', () => {
@@ -18,6 +26,6 @@ describe('spliceId', () => {
 
   it('escapes a string id the way JSON does', () => {
     const spliced = spliceId('{"jsonrpc":"2.0","id":1,"result":{}}', 1, 'quote"and\\back');
-    expect(JSON.parse(spliced as string).id).toBe('quote"and\\back');
+    expect(JSON.parse(String(spliced)).id).toBe('quote"and\\back');
   });
 });
