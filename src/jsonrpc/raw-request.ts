@@ -249,27 +249,41 @@ function firstOnly(previous: number, start: number): number {
 }
 
 /**
- * The request as one NDJSON line (newline included), encoded: the text with its id, name and
- * progress token replaced by the given JSON texts (a replacement is skipped when its span is
- * absent). The pieces are encoded straight into the buffer; V8 keeps slices of a flat string as
- * views, so no joined copy of the text is ever made.
+ * The request as one NDJSON line (newline included): the text with its id, name and progress token
+ * replaced by the given JSON texts (a replacement is skipped when its span is absent). Its length
+ * is known before it is encoded, so the bytes can go straight into a buffer the writer reuses; V8
+ * keeps slices of a flat string as views, so no joined copy of the text is ever made.
  */
-export function spliceRequestLine(text: string, spans: RequestSpans, idJson: string, nameJson: string | undefined, tokenJson: string | undefined): Buffer {
+export class SplicedLine {
+  constructor(
+    private readonly text: string,
+    /** [start, end, replacement], in text order. */
+    private readonly edits: ReadonlyArray<readonly [number, number, string]>,
+    /** UTF-8 length of the line, newline included. */
+    readonly bytes: number,
+  ) {}
+
+  /** Encodes the line into `target` (at least `bytes` long) from offset 0. */
+  writeTo(target: Buffer): void {
+    const text = this.text;
+    let from = 0;
+    let at = 0;
+    for (const [start, end, replacement] of this.edits) {
+      at += target.write(text.slice(from, start), at);
+      at += target.write(replacement, at);
+      from = end;
+    }
+    at += target.write(text.slice(from), at);
+    target[at] = 0x0a;
+  }
+}
+
+export function spliceRequestLine(text: string, spans: RequestSpans, idJson: string, nameJson: string | undefined, tokenJson: string | undefined): SplicedLine {
   const edits: Array<[number, number, string]> = [[spans.idStart, spans.idEnd, idJson]];
   if (nameJson !== undefined && spans.nameStart !== -1) edits.push([spans.nameStart, spans.nameEnd, nameJson]);
   if (tokenJson !== undefined && spans.tokenStart !== -1) edits.push([spans.tokenStart, spans.tokenEnd, tokenJson]);
   edits.sort((a, b) => a[0] - b[0]);
   let bytes = Buffer.byteLength(text) + 1;
   for (const [start, end, replacement] of edits) bytes += Buffer.byteLength(replacement) - Buffer.byteLength(text.slice(start, end));
-  const line = Buffer.allocUnsafe(bytes);
-  let from = 0;
-  let at = 0;
-  for (const [start, end, replacement] of edits) {
-    at += line.write(text.slice(from, start), at);
-    at += line.write(replacement, at);
-    from = end;
-  }
-  at += line.write(text.slice(from), at);
-  line[at] = 0x0a;
-  return line;
+  return new SplicedLine(text, edits, bytes);
 }

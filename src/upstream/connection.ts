@@ -15,7 +15,7 @@ import {
   encode,
   tryStringify,
 } from '../jsonrpc/messages.js';
-import { RAW_MIN_CHARS, RAW_SPANS, RAW_TEXT, SPLICEABLE, findRequestSpans, spliceRequestLine, type RawCarrier } from '../jsonrpc/raw-request.js';
+import { RAW_MIN_CHARS, RAW_SPANS, RAW_TEXT, SPLICEABLE, findRequestSpans, spliceRequestLine, type RawCarrier, type SplicedLine } from '../jsonrpc/raw-request.js';
 import { scanMessage } from '../jsonrpc/message-scan.js';
 import { spliceSpan, type SplicedText } from '../jsonrpc/spliced-text.js';
 import { ChildProcess, type ChildExit, type ShutdownTimings } from './child.js';
@@ -141,7 +141,7 @@ const TOOL_ERROR_FORWARDED_AS_TEXT: JsonObject = Object.freeze({ isError: true }
  * in, as an encoded line; undefined to serialize instead (small, not from one text, or not safely
  * spliceable). A request built from a scan (RAW_SPANS) always splices.
  */
-function spliceRaw(request: JsonRpcRequest & RawCarrier, upstreamId: number, tokenRewritten: boolean): Buffer | undefined {
+function spliceRaw(request: JsonRpcRequest & RawCarrier, upstreamId: number, tokenRewritten: boolean): SplicedLine | undefined {
   const text = request[RAW_TEXT];
   if (text === undefined || !SPLICEABLE.has(request.method)) return undefined;
   const spans = request[RAW_SPANS] ?? findRequestSpans(text);
@@ -297,7 +297,7 @@ export class UpstreamConnection {
       request.id = downstreamId;
       return refusal;
     }
-    const written = this.child.write(typeof line === 'string' ? line + '\n' : line);
+    const written = typeof line === 'string' ? this.child.write(line + '\n') : this.child.writeEncoded(line.bytes, (target) => line.writeTo(target));
     if (written !== 'sent') {
       this.pending.delete(upstreamId);
       return written === 'full'

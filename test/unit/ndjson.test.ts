@@ -32,6 +32,15 @@ describe('LineDecoder', () => {
     }
   });
 
+  it('reassembles long and short lines in any order, and a line over 1 MiB, without one leaking into another', () => {
+    const sizes = [70_000, 3, 200_000, 5_000, 1_500_000, 90_000, 10, 65_536, 1];
+    const messages = sizes.map((size, i) => `${i}:${String.fromCharCode(0x61 + i).repeat(size)}é`);
+    const bytes = Buffer.from(messages.join('\n') + '\n');
+    const { decoder, lines } = collect(4 << 20);
+    for (let offset = 0; offset < bytes.length; offset += 65_536) decoder.push(bytes.subarray(offset, offset + 65_536));
+    expect(lines).toEqual(messages);
+  });
+
   it('strips a trailing carriage return and skips empty lines', () => {
     const { decoder, lines } = collect();
     decoder.push(Buffer.from('{"a":1}\r\n\n\r\n{"b":2}\n'));

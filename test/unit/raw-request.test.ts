@@ -13,7 +13,10 @@ function viaObject(text: string, id: number, name: string | undefined, token: nu
 function spliced(text: string, id: number, name: string | undefined, token: number | undefined, spans: RequestSpans | undefined = findRequestSpans(text)): unknown {
   if (spans === undefined) throw new Error('not spliceable');
   const line = spliceRequestLine(text, spans, String(id), name === undefined ? undefined : JSON.stringify(name), token === undefined ? undefined : String(token));
-  const decoded = line.toString();
+  // Into a larger, dirty buffer, as a reused one would be: only the first `bytes` are the line.
+  const target = Buffer.alloc(line.bytes + 64, 0x7b);
+  line.writeTo(target);
+  const decoded = target.subarray(0, line.bytes).toString();
   expect(decoded.endsWith('\n') && decoded.indexOf('\n') === decoded.length - 1).toBe(true);
   return JSON.parse(decoded);
 }
