@@ -6,8 +6,11 @@ const CARRIAGE_RETURN = 0x0d;
 const MAX_KEPT_ASSEMBLY_BYTES = 1024 * 1024;
 
 export interface LineDecoderEvents {
-  /** One complete line without its terminator (a trailing `\r` is removed). Empty lines are skipped. */
-  onLine(line: string): void;
+  /**
+   * One complete line without its terminator (a trailing `\r` is removed). Empty lines are skipped.
+   * `bytes[start, end)` is the same line encoded, valid during the call only (the buffer is reused).
+   */
+  onLine(line: string, bytes: Buffer, start: number, end: number): void;
   /** A line grew past the limit; its bytes up to the next newline are discarded. */
   onOversize(bytesDropped: number): void;
 }
@@ -93,20 +96,18 @@ export class LineDecoder {
   }
 
   private emit(chunk: Buffer, start: number, end: number): void {
-    let line: string;
     if (this.pendingBytes === 0) {
       if (end > start && chunk[end - 1] === CARRIAGE_RETURN) end -= 1;
       if (end === start) return;
-      line = chunk.toString('utf8', start, end);
-    } else {
-      this.pending.push(chunk.subarray(start, end));
-      const whole = this.assemble(this.pendingBytes + (end - start));
-      this.reset();
-      let stop = whole.length;
-      if (stop > 0 && whole[stop - 1] === CARRIAGE_RETURN) stop -= 1;
-      if (stop === 0) return;
-      line = whole.toString('utf8', 0, stop);
+      this.events.onLine(chunk.toString('utf8', start, end), chunk, start, end);
+      return;
     }
-    this.events.onLine(line);
+    this.pending.push(chunk.subarray(start, end));
+    const whole = this.assemble(this.pendingBytes + (end - start));
+    this.reset();
+    let stop = whole.length;
+    if (stop > 0 && whole[stop - 1] === CARRIAGE_RETURN) stop -= 1;
+    if (stop === 0) return;
+    this.events.onLine(whole.toString('utf8', 0, stop), whole, 0, stop);
   }
 }

@@ -1,33 +1,41 @@
-// A message's text with one span replaced, kept as its three pieces so a large one is never joined.
+// A large result as encoded bytes: the child's line with only its id replaced, never a JS string.
 
 /**
- * A child's line with its id replaced by the caller's. Joining the pieces would copy the whole
- * payload once more (and once again when HTTP prepends its headers); written piece by piece on a
- * corked socket, they go out in one writev with no copy on the JS heap.
+ * A message held as UTF-8 in a pooled buffer. Written as is, HTTP sends it with no copy (a string
+ * would be copied into a fresh buffer sized for the worst case, three bytes per character); when
+ * the socket has taken it, the buffer goes back to its pool. Paths that frame or store text (SSE
+ * events, WebSocket frames) take it as a string instead, which also hands the buffer back.
  */
 export class SplicedText {
+  private text: string | undefined;
+  private released = false;
+
   constructor(
-    readonly head: string,
-    readonly middle: string,
-    readonly tail: string,
-    /** UTF-8 length of the whole, for Content-Length. */
-    readonly byteLength: number,
+    /** Exactly the message's bytes; a view of the pooled buffer. */
+    readonly bytes: Buffer,
+    private readonly giveBack: () => void,
   ) {}
 
-  /** The joined text, for the paths that frame or store it (SSE events, WebSocket frames). */
+  get byteLength(): number {
+    return this.bytes.length;
+  }
+
+  /** The message as a string; the bytes must not be used after this. */
   toString(): string {
-    return this.head + this.middle + this.tail;
+    if (this.text === undefined) {
+      this.text = this.bytes.toString();
+      this.release();
+    }
+    return this.text;
+  }
+
+  /** The bytes were written (or dropped): the buffer may be reused. Idempotent. */
+  release(): void {
+    if (this.released) return;
+    this.released = true;
+    this.giveBack();
   }
 }
 
 /** A message already encoded for the wire. */
 export type Serialized = string | SplicedText;
-
-/**
- * `text` with [start, end) replaced by `replacement`. The replaced span must be ASCII (it is an id
- * we minted), so the byte length follows without encoding the text again.
- */
-export function spliceSpan(text: string, start: number, end: number, replacement: string): SplicedText {
-  const byteLength = Buffer.byteLength(text) - (end - start) + Buffer.byteLength(replacement);
-  return new SplicedText(text.slice(0, start), replacement, text.slice(end), byteLength);
-}

@@ -78,11 +78,9 @@ export class RequestStream {
         // An explicit length avoids chunked encoding for the common one-body reply.
         if (body instanceof SplicedText) {
           this.res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.byteLength });
-          // Corked, the three pieces leave in one writev; end() uncorks.
-          this.res.cork();
-          this.res.write(body.head);
-          this.res.write(body.middle);
-          this.res.end(body.tail);
+          // 'finish': the OS has the bytes, so the buffer may be reused. A connection that dies
+          // first never finishes, and its buffer is simply not reused.
+          this.res.end(body.bytes, () => body.release());
           return true;
         }
         this.res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });

@@ -2,6 +2,7 @@
 import { execa } from 'execa';
 import type { Logger } from '../log.js';
 import { LineDecoder } from '../jsonrpc/ndjson.js';
+import { BufferPool } from './buffer-pool.js';
 import type { ServerConfig } from '../config/types.js';
 
 export interface ChildExit {
@@ -12,7 +13,7 @@ export interface ChildExit {
 }
 
 export interface ChildEvents {
-  onLine(line: string): void;
+  onLine(line: string, bytes: Buffer, start: number, end: number): void;
   onExit(exit: ChildExit): void;
 }
 
@@ -41,35 +42,6 @@ process.on('exit', () => {
 
 /** Longest stderr line logged whole, bytes; longer lines are cut (servers dump stack traces and blobs there). */
 const MAX_STDERR_LINE_BYTES = 64 * 1024;
-
-/** Bytes of idle line buffers kept per child for reuse; a burst beyond it allocates and lets go. */
-const MAX_POOLED_BYTES = 4 * 1024 * 1024;
-/** Pooled buffers are sized in steps of this, so lines of similar length share them, bytes. */
-const POOL_STEP = 16 * 1024;
-
-/** Buffers for encoded lines, handed out again once the pipe has written them. */
-class BufferPool {
-  private readonly free: Buffer[] = [];
-  private freeBytes = 0;
-
-  take(bytes: number): Buffer {
-    for (let i = this.free.length - 1; i >= 0; i--) {
-      const buffer = this.free[i] as Buffer;
-      if (buffer.length < bytes) continue;
-      this.free[i] = this.free[this.free.length - 1] as Buffer;
-      this.free.pop();
-      this.freeBytes -= buffer.length;
-      return buffer;
-    }
-    return Buffer.allocUnsafeSlow(Math.ceil(bytes / POOL_STEP) * POOL_STEP);
-  }
-
-  give(buffer: Buffer): void {
-    if (this.freeBytes + buffer.length > MAX_POOLED_BYTES) return;
-    this.free.push(buffer);
-    this.freeBytes += buffer.length;
-  }
-}
 
 export class ChildProcess {
   readonly pid: number | undefined;

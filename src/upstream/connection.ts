@@ -17,7 +17,8 @@ import {
 } from '../jsonrpc/messages.js';
 import { RAW_MIN_CHARS, RAW_SPANS, RAW_TEXT, SPLICEABLE, findRequestSpans, spliceRequestLine, type RawCarrier, type SplicedLine } from '../jsonrpc/raw-request.js';
 import { scanMessage } from '../jsonrpc/message-scan.js';
-import { spliceSpan, type SplicedText } from '../jsonrpc/spliced-text.js';
+import { SplicedText } from '../jsonrpc/spliced-text.js';
+import { BufferPool } from './buffer-pool.js';
 import { ChildProcess, type ChildExit, type ShutdownTimings } from './child.js';
 import type { Caller, ServerIdentity } from './types.js';
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, SWITCHBOARD_INFO } from '../protocol.js';
@@ -103,14 +104,14 @@ export function restoreTaskId(result: JsonObject, downstreamTaskId: string): boo
  * to a response whose top-level id is ours, so a single such occurrence is that id (inside JSON
  * strings a quote is always escaped, and a nested `"id":<ours>` would make two occurrences).
  */
-export function spliceId(line: string, upstreamId: number, downstreamId: JsonRpcId): SplicedText | undefined {
+export function spliceId(line: string, upstreamId: number, downstreamId: JsonRpcId): string | undefined {
   const token = `"id":${upstreamId}`;
   const at = line.indexOf(token);
   if (at === -1) return undefined;
   const after = line.charCodeAt(at + token.length);
   if (after !== 0x2c /* , */ && after !== 0x7d /* } */) return undefined;
   if (line.indexOf(token, at + token.length) !== -1) return undefined;
-  return spliceSpan(line, at + 5, at + token.length, idText(downstreamId));
+  return `${line.slice(0, at)}"id":${idText(downstreamId)}${line.slice(at + token.length)}`;
 }
 
 function idText(id: JsonRpcId): string {
@@ -160,6 +161,8 @@ const CLIENT_CAPABILITIES = { sampling: {}, elicitation: {}, roots: { listChange
 export class UpstreamConnection {
   private readonly child: ChildProcess;
   private pending = new Map<number, Pending>();
+  /** Buffers for large results on their way to clients. */
+  private readonly resultBuffers = new BufferPool();
   /** Child task id -> its creator; bounded, oldest forgotten first. */
   private readonly taskOwners = new Map<string, TaskOwner>();
   /** Callers that cancelled or timed out a request here, until when they still count as involved. */
@@ -178,7 +181,7 @@ export class UpstreamConnection {
     private readonly options: ConnectionOptions,
   ) {
     this.child = new ChildProcess(server, log, options.maxLineBytes, {
-      onLine: (line) => this.onLine(line),
+      onLine: (line, bytes, start, end) => this.onLine(line, bytes, start, end),
       onExit: (exit) => this.onExit(exit),
     }, options.shutdown);
     // Every request to this child has the same timeout, so the pending map's insertion order is
@@ -370,8 +373,8 @@ export class UpstreamConnection {
     return undefined;
   }
 
-  private onLine(line: string): void {
-    if (line.length >= RAW_MIN_CHARS && this.forwardResultText(line)) return;
+  private onLine(line: string, bytes: Buffer, start: number, end: number): void {
+    if (line.length >= RAW_MIN_CHARS && this.forwardResultText(line, bytes, start, end)) return;
     let message: unknown;
     try {
       message = JSON.parse(line);
@@ -397,7 +400,7 @@ export class UpstreamConnection {
    * replaced: scanned, not parsed, so its payload is never copied onto the heap. False when the line
    * needs the parsing path (not a plain result, our own request, a task result to rewrite, invalid).
    */
-  private forwardResultText(line: string): boolean {
+  private forwardResultText(line: string, bytes: Buffer, start: number, end: number): boolean {
     const spans = scanMessage(line);
     if (spans === undefined || spans.methodStart !== -1 || spans.resultStart === -1 || spans.errorStart !== -1) return false;
     if (spans.jsonrpcEnd - spans.jsonrpcStart !== 5 || !line.startsWith('"2.0"', spans.jsonrpcStart)) return false;
@@ -407,8 +410,24 @@ export class UpstreamConnection {
     this.pending.delete(upstreamId);
     const toolError = spans.isErrorEnd - spans.isErrorStart === 4 && line.startsWith('true', spans.isErrorStart);
     const standIn: JsonRpcResponse = { jsonrpc: '2.0', id: entry.downstreamId, result: toolError ? TOOL_ERROR_FORWARDED_AS_TEXT : RESULT_FORWARDED_AS_TEXT };
-    entry.caller.answered(entry, standIn, spliceSpan(line, spans.idStart, spans.idEnd, idText(entry.downstreamId)));
+    entry.caller.answered(entry, standIn, this.spliceBytes(line, spans.idStart, spans.idEnd, idText(entry.downstreamId), bytes, start, end));
     return true;
+  }
+
+  /**
+   * The line's bytes with the id span [idStart, idEnd) (character offsets into `line`, ASCII digits)
+   * replaced by `id`, in a buffer from this connection's pool.
+   */
+  private spliceBytes(line: string, idStart: number, idEnd: number, id: string, bytes: Buffer, start: number, end: number): SplicedText {
+    const headBytes = Buffer.byteLength(line.slice(0, idStart));
+    const idBytes = Buffer.byteLength(id);
+    const tailStart = start + headBytes + (idEnd - idStart);
+    const length = headBytes + idBytes + (end - tailStart);
+    const buffer = this.resultBuffers.take(length);
+    bytes.copy(buffer, 0, start, start + headBytes);
+    buffer.write(id, headBytes);
+    bytes.copy(buffer, headBytes + idBytes, tailStart, end);
+    return new SplicedText(buffer.subarray(0, length), () => this.resultBuffers.give(buffer));
   }
 
   /** `line` is the message's own text when it came alone on its line (not in a batch). */
