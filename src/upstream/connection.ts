@@ -18,7 +18,7 @@ import {
 import { RAW_MIN_CHARS, RAW_SPANS, RAW_TEXT, SPLICEABLE, findRequestSpans, spliceRequestLine, type RawCarrier, type SplicedLine } from '../jsonrpc/raw-request.js';
 import { scanMessage } from '../jsonrpc/message-scan.js';
 import { SplicedText } from '../jsonrpc/spliced-text.js';
-import { BufferPool } from './buffer-pool.js';
+import { BufferPool } from '../jsonrpc/buffer-pool.js';
 import { ChildProcess, type ChildExit, type ShutdownTimings } from './child.js';
 import type { Caller, ServerIdentity } from './types.js';
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, SWITCHBOARD_INFO } from '../protocol.js';

@@ -1,4 +1,4 @@
-// Reused buffers for large encoded messages, one pool per direction of each child.
+// Reused buffers for large encoded messages: request bodies, lines to and from children.
 
 /** Bytes of idle buffers kept per pool; a burst beyond it allocates and lets go. */
 const MAX_POOLED_BYTES = 4 * 1024 * 1024;
