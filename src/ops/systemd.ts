@@ -44,6 +44,8 @@ export interface UnitSpec {
 export const UNIT_MARKER = '# Written by `switchboard service install`';
 
 export const DEFAULT_UNIT_NAME = 'mcp-switchboard';
+/** V8's young-generation cap for the service, MiB per semi-space (see the unit's comment). */
+export const SEMI_SPACE_FLAG = '--max-semi-space-size=8';
 export const SYSTEM_STATE_DIR = '/var/lib/mcp-switchboard';
 export const SYSTEM_UNIT_DIR = '/etc/systemd/system';
 /** What PID 1 gives services when a unit sets no PATH (systemd.exec, "Environment variables"). */
@@ -200,7 +202,9 @@ export function renderUnit(spec: UnitSpec): string {
   }
   line(
     '# Absolute node and entry point: the unit must not depend on a login shell\'s PATH.',
-    `ExecStart=${[spec.nodePath, spec.entryPath, 'start', '-c', spec.configPath].map(execWord).join(' ')}`,
+    '# A smaller young generation than V8\'s 16 MiB default keeps a busy daemon\'s memory lower:',
+    '# measured ~35 MB less RSS under 64 KiB calls (at ~20 % more CPU for them), ~12 MB less at small ones.',
+    `ExecStart=${[spec.nodePath, SEMI_SPACE_FLAG, spec.entryPath, 'start', '-c', spec.configPath].map(execWord).join(' ')}`,
     '# SIGHUP reloads the config without dropping clients.',
     'ExecReload=/bin/kill -HUP $MAINPID',
     '# Paths in the config resolve against its directory; servers that use their cwd see the same files.',

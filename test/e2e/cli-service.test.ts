@@ -103,7 +103,7 @@ describe('switchboard service', () => {
     expect(code).toBe(0);
     expect(stdout.startsWith(`${UNIT_MARKER}\n`)).toBe(true);
     const service = parseUnit(stdout).get('Service')!;
-    expect(service.get('ExecStart')).toEqual([`${process.execPath} ${ENTRY} start -c "${config.replace('%', '%%')}"`]);
+    expect(service.get('ExecStart')).toEqual([`${process.execPath} --max-semi-space-size=8 ${ENTRY} start -c "${config.replace('%', '%%')}"`]);
     expect(fs.existsSync(xdgConfig)).toBe(false);
     expect(fs.existsSync(path.join(home, '.local'))).toBe(false);
   });

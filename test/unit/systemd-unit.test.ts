@@ -58,7 +58,7 @@ describe('systemd unit', () => {
     expect(one(s, 'NotifyAccess')).toBe('all');
     expect(Number(one(s, 'TimeoutStartSec'))).toBeGreaterThan(60);
     expect(one(s, 'ExecStart')).toBe(
-      '/usr/local/bin/node /usr/lib/node_modules/mcp-switchboard/dist/cli/main.js start -c /etc/mcp-switchboard/proxy.config.json',
+      '/usr/local/bin/node --max-semi-space-size=8 /usr/lib/node_modules/mcp-switchboard/dist/cli/main.js start -c /etc/mcp-switchboard/proxy.config.json',
     );
     for (const word of one(s, 'ExecStart')!.split(' ').filter((w) => w.includes('/'))) expect(word.startsWith('/')).toBe(true);
     expect(one(s, 'ExecReload')).toBe('/bin/kill -HUP $MAINPID');
@@ -98,7 +98,7 @@ describe('systemd unit', () => {
   it('a user unit has no StateDirectory or ProtectHome, makes the state dir writable, and is wanted by default.target', () => {
     const unit = parseUnit(renderUnit(USER));
     const s = unit.get('Service')!;
-    expect(one(s, 'ExecStart')).toBe(`${USER.nodePath} ${USER.entryPath} start -c ${USER.configPath}`);
+    expect(one(s, 'ExecStart')).toBe(`${USER.nodePath} --max-semi-space-size=8 ${USER.entryPath} start -c ${USER.configPath}`);
     expect(s.has('StateDirectory')).toBe(false);
     expect(s.has('ProtectHome')).toBe(false);
     // Runner caches need no entry: the home stays writable in a user unit.
