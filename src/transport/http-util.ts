@@ -74,14 +74,16 @@ export function readBody(req: IncomingMessage, limit: number): Promise<string> {
 /** Bodies at least this large, with a Content-Length, are gathered in a pooled buffer, bytes. */
 const POOLED_BODY_BYTES = 16 * 1024;
 const bodyBuffers = new BufferPool();
+const EMPTY: Buffer = Buffer.alloc(0);
 
 /**
  * Gathers a body of known length in a pooled buffer and decodes it once: the text is then one flat
  * string, where decoding chunk by chunk makes pieces and a joined copy, and no buffer is left for
  * the GC. The length was checked against the limit; the HTTP parser never delivers more than it.
+ * The buffer grows with what arrives, so a client that only declares a large body holds nothing.
  */
 function readPooled(req: IncomingMessage, length: number, resolve: (body: string) => void, reject: (error: Error) => void): void {
-  const buffer = bodyBuffers.take(length);
+  let buffer: Buffer = EMPTY;
   let received = 0;
   const detach = () => {
     req.off('data', onData);
@@ -89,17 +91,23 @@ function readPooled(req: IncomingMessage, length: number, resolve: (body: string
     req.off('error', onError);
   };
   const onData = (chunk: Buffer) => {
+    if (received + chunk.length > buffer.length) {
+      const larger = bodyBuffers.take(Math.min(length, Math.max(received + chunk.length, 2 * buffer.length)));
+      buffer.copy(larger, 0, 0, received);
+      if (buffer !== EMPTY) bodyBuffers.give(buffer);
+      buffer = larger;
+    }
     received += chunk.copy(buffer, received);
   };
   const onEnd = () => {
     detach();
     const body = buffer.toString('utf8', 0, received);
-    bodyBuffers.give(buffer);
+    if (buffer !== EMPTY) bodyBuffers.give(buffer);
     resolve(body);
   };
   const onError = (error: Error) => {
     detach();
-    bodyBuffers.give(buffer);
+    if (buffer !== EMPTY) bodyBuffers.give(buffer);
     reject(error);
   };
   req.on('data', onData);

@@ -1,4 +1,5 @@
 // One MCP client over one child's stdio: the handshake, the pending map, id minting, timeouts.
+import { isUtf8 } from 'node:buffer';
 import type { Logger } from '../log.js';
 import type { ServerConfig } from '../config/types.js';
 import {
@@ -374,7 +375,12 @@ export class UpstreamConnection {
   }
 
   private onLine(line: string, bytes: Buffer, start: number, end: number): void {
-    if (line.length >= RAW_MIN_CHARS && this.forwardResultText(line, bytes, start, end)) return;
+    try {
+      if (line.length >= RAW_MIN_CHARS && this.forwardResultText(line, bytes, start, end)) return;
+    } catch (error) {
+      this.log.error({ err: error instanceof Error ? error.message : String(error) }, 'a message from the server could not be handled');
+      return;
+    }
     let message: unknown;
     try {
       message = JSON.parse(line);
@@ -401,6 +407,10 @@ export class UpstreamConnection {
    * needs the parsing path (not a plain result, our own request, a task result to rewrite, invalid).
    */
   private forwardResultText(line: string, bytes: Buffer, start: number, end: number): boolean {
+    // The splice copies the child's bytes by offsets taken from the decoded text: they match only
+    // if the bytes were valid UTF-8 (a bad sequence decodes to a U+FFFD of another length). Invalid
+    // ones take the parsing path, which forwards the decoded, valid text.
+    if (!isUtf8(bytes.subarray(start, end))) return false;
     const spans = scanMessage(line);
     if (spans === undefined || spans.methodStart !== -1 || spans.resultStart === -1 || spans.errorStart !== -1) return false;
     if (spans.jsonrpcEnd - spans.jsonrpcStart !== 5 || !line.startsWith('"2.0"', spans.jsonrpcStart)) return false;

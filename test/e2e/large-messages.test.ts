@@ -101,4 +101,30 @@ describe('large messages forwarded as text', () => {
     const after = await rawPost(proxy, { jsonrpc: '2.0', id: 'after', method: 'tools/call', params: { name: 'fx__echo', arguments: { text: PAYLOAD } } }, { sessionId });
     expect(responseOf(after).result?.content?.[0]?.text).toBe(PAYLOAD);
   });
+
+  it('a large result with bytes that are not UTF-8 goes out as valid JSON, whole, and nothing else is disturbed', async () => {
+    const sessionId = await rawSession(proxy);
+    const text = (middle: string) => `{"content":[{"type":"text","text":"${middle}"}]}`;
+    // Invalid bytes before the id (idLast): a U+FFFD decodes to another length than the bytes it replaces.
+    const cases = [
+      { bytes: Buffer.concat([Buffer.from('{"content":[{"type":"text","text":"'), Buffer.from([0xff, 0xff]), Buffer.from(`${'a'.repeat(2000)}"}]}`)]), expected: `\ufffd\ufffd${'a'.repeat(2000)}` },
+      // Spanning two pipe reads (joined in the reader's buffer), with a truncated 4-byte sequence.
+      { bytes: Buffer.concat([Buffer.from('{"content":[{"type":"text","text":"'), Buffer.from([0xf0, 0x9f, 0x98]), Buffer.from(`${'b'.repeat(70_000)}"}]}`)]), expected: `\ufffd${'b'.repeat(70_000)}` },
+    ];
+    for (const [i, { bytes, expected }] of cases.entries()) {
+      // A stray response and a large valid one follow in the same write: neither may leak into the answer.
+      const after = [`{"jsonrpc":"2.0","id":987654,"result":${text('z'.repeat(3000))}}`];
+      const reply = await rawPost(
+        proxy,
+        { jsonrpc: '2.0', id: `bad-${i}`, method: 'tools/call', params: { name: 'fx__raw_result', arguments: { base64: bytes.toString('base64'), idLast: true, after } } },
+        { sessionId },
+      );
+      expect(reply.status).toBe(200);
+      const response = responseOf(reply);
+      expect(response.id).toBe(`bad-${i}`);
+      expect(response.result?.content?.[0]?.text).toBe(expected);
+    }
+    const after = await rawPost(proxy, { jsonrpc: '2.0', id: 'after', method: 'tools/call', params: { name: 'fx__echo', arguments: { text: PAYLOAD } } }, { sessionId });
+    expect(responseOf(after).result?.content?.[0]?.text).toBe(PAYLOAD);
+  });
 });
