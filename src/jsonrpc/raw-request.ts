@@ -4,7 +4,7 @@
 // though the proxy changes three small values in it: the id, the tool or prompt name and the progress
 // token. Splicing those into the text the client sent skips the serialization and its garbage.
 
-import { scanMessage } from './message-scan.js';
+import { scanMessage, type MessageSpans } from './message-scan.js';
 
 /** Requests whose text is kept for splicing; smaller ones serialize as fast as they scan, bytes. */
 export const RAW_MIN_CHARS = 1024;
@@ -53,14 +53,7 @@ export function routedRequest(text: string): (Record<string, unknown> & RawCarri
   const request: Record<string, unknown> & RawCarrier = { id: valueAt(text, spans.idStart, spans.idEnd), method, params };
   if (spans.jsonrpcStart !== -1) request.jsonrpc = valueAt(text, spans.jsonrpcStart, spans.jsonrpcEnd);
   request[RAW_TEXT] = text;
-  request[RAW_SPANS] = {
-    idStart: spans.idStart,
-    idEnd: spans.idEnd,
-    nameStart: spans.nameStart,
-    nameEnd: spans.nameEnd,
-    tokenStart: spans.tokenStart,
-    tokenEnd: spans.tokenEnd,
-  };
+  request[RAW_SPANS] = requestSpans(spans);
   return request;
 }
 
@@ -79,173 +72,26 @@ export interface RequestSpans {
   tokenEnd: number;
 }
 
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const CLOSE_BRACKET = 0x5d;
-const COMMA = 0x2c;
-const COLON = 0x3a;
-
-/** Thrown inside the scanner for text it will not handle; the caller then serializes instead. */
-class Unsupported extends Error {}
-const UNSUPPORTED = new Unsupported();
-
 /**
- * Finds the spans of `id`, `params.name` and `params._meta.progressToken` in `text`, which must be
- * the exact text the request was parsed from (so it is valid JSON). Undefined when splicing would
- * not be faithful: a line break in the text (it must go out as one NDJSON line), a member that
- * occurs twice (JSON.parse keeps the last one; a splice must not pick the other).
+ * The spans of `id`, `params.name` and `params._meta.progressToken` in a request's text, from the
+ * same validating scan routedRequest uses. Undefined when splicing would not be faithful: whatever
+ * the scan refuses (a line break, which would split the NDJSON line; a routed member that occurs
+ * twice, where JSON.parse keeps the last one and a splice must not pick the other), or no id.
  */
 export function findRequestSpans(text: string): RequestSpans | undefined {
-  if (text.indexOf('\n') !== -1 || text.indexOf('\r') !== -1) return undefined;
-  const spans: RequestSpans = { idStart: -1, idEnd: -1, nameStart: -1, nameEnd: -1, tokenStart: -1, tokenEnd: -1 };
-  try {
-    const scanner = new Scanner(text);
-    scanner.object(LEVEL_TOP, spans);
-  } catch (error) {
-    if (error === UNSUPPORTED) return undefined;
-    throw error;
-  }
-  return spans.idStart === -1 ? undefined : spans;
+  const spans = scanMessage(text);
+  return spans === undefined || spans.idStart === -1 ? undefined : requestSpans(spans);
 }
 
-/** Which object the scanner is in: the members it records differ per level. */
-const LEVEL_TOP = 0;
-const LEVEL_PARAMS = 1;
-const LEVEL_META = 2;
-
-class Scanner {
-  private at = 0;
-  /** `params` and `_meta` entered already: a second one (JSON.parse keeps the last) is not spliced. */
-  private entered = 0;
-
-  constructor(private readonly text: string) {}
-
-  object(level: number, spans: RequestSpans): void {
-    this.skipSpace();
-    if (this.text.charCodeAt(this.at) !== OPEN_BRACE) throw UNSUPPORTED;
-    this.at += 1;
-    this.skipSpace();
-    if (this.text.charCodeAt(this.at) === CLOSE_BRACE) {
-      this.at += 1;
-      return;
-    }
-    for (;;) {
-      this.skipSpace();
-      const keyStart = this.at;
-      this.string();
-      const key = this.text.slice(keyStart + 1, this.at - 1);
-      // An escaped key may decode to one of ours (`"i\u0064"`): too rare to decode, so not spliced.
-      if (key.indexOf('\\') !== -1) throw UNSUPPORTED;
-      this.skipSpace();
-      if (this.text.charCodeAt(this.at) !== COLON) throw UNSUPPORTED;
-      this.at += 1;
-      this.skipSpace();
-      const valueStart = this.at;
-      if (level === LEVEL_TOP && key === 'params' && this.text.charCodeAt(this.at) === OPEN_BRACE) {
-        this.enter(1);
-        this.object(LEVEL_PARAMS, spans);
-      } else if (level === LEVEL_PARAMS && key === '_meta' && this.text.charCodeAt(this.at) === OPEN_BRACE) {
-        this.enter(2);
-        this.object(LEVEL_META, spans);
-      } else {
-        this.value();
-        if (level === LEVEL_TOP && key === 'id') {
-          spans.idStart = firstOnly(spans.idStart, valueStart);
-          spans.idEnd = this.at;
-        } else if (level === LEVEL_PARAMS && key === 'name') {
-          spans.nameStart = firstOnly(spans.nameStart, valueStart);
-          spans.nameEnd = this.at;
-        } else if (level === LEVEL_META && key === 'progressToken') {
-          spans.tokenStart = firstOnly(spans.tokenStart, valueStart);
-          spans.tokenEnd = this.at;
-        }
-      }
-      this.skipSpace();
-      const next = this.text.charCodeAt(this.at);
-      this.at += 1;
-      if (next === CLOSE_BRACE) return;
-      if (next !== COMMA) throw UNSUPPORTED;
-    }
-  }
-
-  private enter(bit: number): void {
-    if ((this.entered & bit) !== 0) throw UNSUPPORTED;
-    this.entered |= bit;
-  }
-
-  private value(): void {
-    const c = this.text.charCodeAt(this.at);
-    if (c === QUOTE) this.string();
-    else if (c === OPEN_BRACE || c === OPEN_BRACKET) this.nested();
-    else this.scalar();
-  }
-
-  /** Skips an object or array without looking at keys: brackets only count outside strings. */
-  private nested(): void {
-    let depth = 0;
-    const text = this.text;
-    for (;;) {
-      const c = text.charCodeAt(this.at);
-      if (c === QUOTE) {
-        this.string();
-        continue;
-      }
-      this.at += 1;
-      if (c === OPEN_BRACE || c === OPEN_BRACKET) depth += 1;
-      else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
-        depth -= 1;
-        if (depth === 0) return;
-      } else if (Number.isNaN(c)) throw UNSUPPORTED;
-    }
-  }
-
-  /** Skips a string with the native search for the closing quote; long strings cost one scan. */
-  private string(): void {
-    const text = this.text;
-    if (text.charCodeAt(this.at) !== QUOTE) throw UNSUPPORTED;
-    let from = this.at + 1;
-    for (;;) {
-      const quote = text.indexOf('"', from);
-      if (quote === -1) throw UNSUPPORTED;
-      let backslashes = 0;
-      while (text.charCodeAt(quote - 1 - backslashes) === BACKSLASH) backslashes += 1;
-      if (backslashes % 2 === 0) {
-        this.at = quote + 1;
-        return;
-      }
-      from = quote + 1;
-    }
-  }
-
-  /** Numbers, true, false, null: everything up to the next delimiter. */
-  private scalar(): void {
-    const text = this.text;
-    const start = this.at;
-    for (;;) {
-      const c = text.charCodeAt(this.at);
-      if (c === COMMA || c === CLOSE_BRACE || c === CLOSE_BRACKET || c <= 0x20 || Number.isNaN(c)) break;
-      this.at += 1;
-    }
-    if (this.at === start) throw UNSUPPORTED;
-  }
-
-  private skipSpace(): void {
-    const text = this.text;
-    for (;;) {
-      const c = text.charCodeAt(this.at);
-      if (c !== 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) return;
-      this.at += 1;
-    }
-  }
-}
-
-/** A member seen twice makes the splice ambiguous. */
-function firstOnly(previous: number, start: number): number {
-  if (previous !== -1) throw UNSUPPORTED;
-  return start;
+function requestSpans(spans: MessageSpans): RequestSpans {
+  return {
+    idStart: spans.idStart,
+    idEnd: spans.idEnd,
+    nameStart: spans.nameStart,
+    nameEnd: spans.nameEnd,
+    tokenStart: spans.tokenStart,
+    tokenEnd: spans.tokenEnd,
+  };
 }
 
 /**
