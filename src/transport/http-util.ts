@@ -18,8 +18,8 @@ export class BodyTooLarge extends Error {}
 
 /**
  * Reads a request body as text up to `limit` bytes; rejects with BodyTooLarge past it (and stops
- * reading). Each chunk is decoded as it arrives: a chunk kept until the end lives across ticks, may
- * survive a young-generation GC and then holds its 64 KiB of native memory until a full one.
+ * reading). No chunk is kept across ticks: one kept may survive a young-generation GC and then
+ * hold its 64 KiB of native memory until a full one.
  */
 export function readBody(req: IncomingMessage, limit: number): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -29,12 +29,7 @@ export function readBody(req: IncomingMessage, limit: number): Promise<string> {
       reject(new BodyTooLarge());
       return;
     }
-    if (Number.isFinite(declared) && declared >= POOLED_BODY_BYTES) {
-      readPooled(req, declared, resolve, reject);
-      return;
-    }
-    const decoder = new StringDecoder('utf8');
-    let text = '';
+    const body: BodyText = Number.isFinite(declared) && declared >= POOLED_BODY_BYTES ? new PooledBodyText(declared) : new DecodedBodyText();
     let total = 0;
     // The request lives as long as the call. A listener left on it keeps its closure, and through
     // `resolve` the settled promise and the whole body, alive that long too: long enough to be
@@ -48,27 +43,55 @@ export function readBody(req: IncomingMessage, limit: number): Promise<string> {
       total += chunk.length;
       if (total > limit) {
         detach();
+        body.drop();
         req.resume();
         reject(new BodyTooLarge());
         return;
       }
-      text += decoder.write(chunk);
+      body.add(chunk);
     };
     const onEnd = () => {
       detach();
-      const body = text + decoder.end();
-      text = '';
-      resolve(body);
+      resolve(body.finish());
     };
     const onError = (error: Error) => {
       detach();
-      text = '';
+      body.drop();
       reject(error);
     };
     req.on('data', onData);
     req.on('end', onEnd);
     req.on('error', onError);
   });
+}
+
+/** Where a body's chunks go until it is complete. */
+interface BodyText {
+  add(chunk: Buffer): void;
+  /** The whole text; the collector is spent. */
+  finish(): string;
+  /** The read failed: let go of what was collected. */
+  drop(): void;
+}
+
+/** Decodes each chunk as it arrives: for small bodies, and bodies of unknown length. */
+class DecodedBodyText implements BodyText {
+  private readonly decoder = new StringDecoder('utf8');
+  private text = '';
+
+  add(chunk: Buffer): void {
+    this.text += this.decoder.write(chunk);
+  }
+
+  finish(): string {
+    const text = this.text + this.decoder.end();
+    this.text = '';
+    return text;
+  }
+
+  drop(): void {
+    this.text = '';
+  }
 }
 
 /** Bodies at least this large, with a Content-Length, are gathered in a pooled buffer, bytes. */
@@ -79,40 +102,35 @@ const EMPTY: Buffer = Buffer.alloc(0);
 /**
  * Gathers a body of known length in a pooled buffer and decodes it once: the text is then one flat
  * string, where decoding chunk by chunk makes pieces and a joined copy, and no buffer is left for
- * the GC. The length was checked against the limit; the HTTP parser never delivers more than it.
- * The buffer grows with what arrives, so a client that only declares a large body holds nothing.
+ * the GC. The buffer grows with what arrives, so a client that only declares a large body holds
+ * nothing; the HTTP parser never delivers more than the declared length.
  */
-function readPooled(req: IncomingMessage, length: number, resolve: (body: string) => void, reject: (error: Error) => void): void {
-  let buffer: Buffer = EMPTY;
-  let received = 0;
-  const detach = () => {
-    req.off('data', onData);
-    req.off('end', onEnd);
-    req.off('error', onError);
-  };
-  const onData = (chunk: Buffer) => {
-    if (received + chunk.length > buffer.length) {
-      const larger = bodyBuffers.take(Math.min(length, Math.max(received + chunk.length, 2 * buffer.length)));
-      buffer.copy(larger, 0, 0, received);
-      if (buffer !== EMPTY) bodyBuffers.give(buffer);
-      buffer = larger;
+class PooledBodyText implements BodyText {
+  private buffer = EMPTY;
+  private received = 0;
+
+  constructor(private readonly length: number) {}
+
+  add(chunk: Buffer): void {
+    if (this.received + chunk.length > this.buffer.length) {
+      const larger = bodyBuffers.take(Math.min(this.length, Math.max(this.received + chunk.length, 2 * this.buffer.length)));
+      this.buffer.copy(larger, 0, 0, this.received);
+      this.drop();
+      this.buffer = larger;
     }
-    received += chunk.copy(buffer, received);
-  };
-  const onEnd = () => {
-    detach();
-    const body = buffer.toString('utf8', 0, received);
-    if (buffer !== EMPTY) bodyBuffers.give(buffer);
-    resolve(body);
-  };
-  const onError = (error: Error) => {
-    detach();
-    if (buffer !== EMPTY) bodyBuffers.give(buffer);
-    reject(error);
-  };
-  req.on('data', onData);
-  req.on('end', onEnd);
-  req.on('error', onError);
+    this.received += chunk.copy(this.buffer, this.received);
+  }
+
+  finish(): string {
+    const text = this.buffer.toString('utf8', 0, this.received);
+    this.drop();
+    return text;
+  }
+
+  drop(): void {
+    if (this.buffer !== EMPTY) bodyBuffers.give(this.buffer);
+    this.buffer = EMPTY;
+  }
 }
 
 /** No body could be read: the error reply (413, 400) has been sent, or the connection dropped. */
