@@ -106,6 +106,11 @@ export function classify(value: unknown): Classified {
   return { kind: 'invalid', id: isValidId(id) ? id : null, reason: 'not a request, notification or response' };
 }
 
+/** An id as JSON text, for splicing it into a message already encoded. */
+export function idJson(id: JsonRpcId): string {
+  return typeof id === 'number' ? String(id) : JSON.stringify(id);
+}
+
 export function errorResponse(id: JsonRpcId | null, code: number, message: string, data?: unknown): JsonRpcErrorResponse {
   return { jsonrpc: '2.0', id, error: data === undefined ? { code, message } : { code, message, data } };
 }

@@ -5,6 +5,7 @@ import {
   ErrorCode,
   SwitchboardError,
   errorResponse,
+  idJson,
   isObject,
   resultResponse,
   type JsonObject,
@@ -147,7 +148,7 @@ export class Router {
   private list(session: Session, request: JsonRpcRequest, key: string, items: readonly JsonObject[]): void {
     const { result, text } = pageText(key, items, request.params?.cursor, this.config.limits.pageSize);
     const id = request.id;
-    session.deliver(resultResponse(id, result), id, `{"jsonrpc":"2.0","id":${typeof id === 'number' ? id : JSON.stringify(id)},"result":${text}}`);
+    session.deliver(resultResponse(id, result), id, `{"jsonrpc":"2.0","id":${idJson(id)},"result":${text}}`);
   }
 
   private setLevel(session: Session, request: JsonRpcRequest): void {

@@ -14,6 +14,7 @@ import {
   type JsonRpcRequest,
   type JsonRpcResponse,
   encode,
+  idJson,
   tryStringify,
 } from '../jsonrpc/messages.js';
 import { RAW_MIN_CHARS, RAW_SPANS, RAW_TEXT, SPLICEABLE, findRequestSpans, spliceRequestLine, type RawCarrier, type SplicedLine } from '../jsonrpc/raw-request.js';
@@ -112,11 +113,7 @@ export function spliceId(line: string, upstreamId: number, downstreamId: JsonRpc
   const after = line.charCodeAt(at + token.length);
   if (after !== 0x2c /* , */ && after !== 0x7d /* } */) return undefined;
   if (line.indexOf(token, at + token.length) !== -1) return undefined;
-  return `${line.slice(0, at)}"id":${idText(downstreamId)}${line.slice(at + token.length)}`;
-}
-
-function idText(id: JsonRpcId): string {
-  return typeof id === 'number' ? String(id) : JSON.stringify(id);
+  return `${line.slice(0, at)}"id":${idJson(downstreamId)}${line.slice(at + token.length)}`;
 }
 
 /** The value of a span that holds a plain non-negative integer (the ids we mint), else -1. */
@@ -420,7 +417,7 @@ export class UpstreamConnection {
     this.pending.delete(upstreamId);
     const toolError = spans.isErrorEnd - spans.isErrorStart === 4 && line.startsWith('true', spans.isErrorStart);
     const standIn: JsonRpcResponse = { jsonrpc: '2.0', id: entry.downstreamId, result: toolError ? TOOL_ERROR_FORWARDED_AS_TEXT : RESULT_FORWARDED_AS_TEXT };
-    entry.caller.answered(entry, standIn, this.spliceBytes(line, spans.idStart, spans.idEnd, idText(entry.downstreamId), bytes, start, end));
+    entry.caller.answered(entry, standIn, this.spliceBytes(line, spans.idStart, spans.idEnd, idJson(entry.downstreamId), bytes, start, end));
     return true;
   }
 
