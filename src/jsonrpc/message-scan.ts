@@ -4,7 +4,7 @@
 //
 // The scan is sound, not complete: whatever it accepts, JSON.parse accepts with the same values at
 // the recorded spans; anything unusual (a control character, even as whitespace; an escaped or
-// repeated member name where we route; deep nesting) is refused, and the caller parses as before.
+// repeated member name where we route) is refused, and the caller parses as before.
 
 /** Spans are [start, end) offsets into the text; -1 when the member is absent. */
 export class MessageSpans {
@@ -36,11 +36,7 @@ export class MessageSpans {
   isErrorEnd = -1;
 }
 
-/** Nesting deeper than this is refused (JSON.parse decides such messages). */
-const MAX_DEPTH = 64;
-
 /** The objects whose members are recorded; everything else is validated and skipped. */
-const UNTRACKED = -1;
 const TOP = 0;
 const PARAMS = 1;
 const META = 2;
@@ -92,7 +88,7 @@ export function scanMessage(text: string): MessageSpans | undefined {
     const scanner = new Scanner(text, spans);
     scanner.skipSpace();
     if (text.charCodeAt(scanner.at) !== OPEN_BRACE) return undefined;
-    scanner.object(TOP, 1);
+    scanner.object(TOP);
     scanner.skipSpace();
     if (scanner.at !== text.length) return undefined;
   } catch (error) {
@@ -104,6 +100,8 @@ export function scanMessage(text: string): MessageSpans | undefined {
 
 class Scanner {
   at = 0;
+  /** Where the last member name scanned ended (its closing quote). */
+  keyEnd = 0;
   /** The next backslash at or after the last string position searched from; -1 when none is left. */
   private backslash: number;
 
@@ -118,8 +116,8 @@ class Scanner {
     while (this.text.charCodeAt(this.at) === SPACE) this.at += 1;
   }
 
-  object(level: number, depth: number): void {
-    if (depth > MAX_DEPTH) throw REFUSED;
+  /** An object whose members are recorded (the message, its params, _meta or result). */
+  object(level: number): void {
     const text = this.text;
     this.at += 1;
     this.skipSpace();
@@ -129,18 +127,10 @@ class Scanner {
     }
     for (;;) {
       this.skipSpace();
-      if (text.charCodeAt(this.at) !== QUOTE) throw REFUSED;
       const keyStart = this.at + 1;
-      const keyEscaped = this.string();
-      const keyEnd = this.at - 1;
-      this.skipSpace();
-      if (text.charCodeAt(this.at) !== COLON) throw REFUSED;
-      this.at += 1;
-      this.skipSpace();
-      if (level === UNTRACKED) this.value(depth);
       // An escaped name may decode to one we route by (`"i\u0064"`): rare enough not to decode.
-      else if (keyEscaped) throw REFUSED;
-      else this.member(level, depth, keyStart, keyEnd);
+      if (this.key()) throw REFUSED;
+      this.member(level, keyStart, this.keyEnd);
       this.skipSpace();
       const next = text.charCodeAt(this.at);
       this.at += 1;
@@ -150,7 +140,7 @@ class Scanner {
   }
 
   /** A member of a tracked object: its value is scanned, and its span kept when it is one we route by. */
-  private member(level: number, depth: number, keyStart: number, keyEnd: number): void {
+  private member(level: number, keyStart: number, keyEnd: number): void {
     const text = this.text;
     const key = text.slice(keyStart, keyEnd);
     const spans = this.spans;
@@ -159,22 +149,22 @@ class Scanner {
     if (level === TOP && key === 'params') {
       if (c !== OPEN_BRACE || spans.paramsStart !== -1) throw REFUSED;
       spans.paramsStart = start;
-      this.object(PARAMS, depth + 1);
+      this.object(PARAMS);
       return;
     }
     if (level === TOP && key === 'result' && c === OPEN_BRACE) {
       if (spans.resultStart !== -1) throw REFUSED;
       spans.resultStart = start;
-      this.object(RESULT, depth + 1);
+      this.object(RESULT);
       return;
     }
     if (level === PARAMS && key === '_meta') {
       if (c !== OPEN_BRACE || spans.metaStart !== -1) throw REFUSED;
       spans.metaStart = start;
-      this.object(META, depth + 1);
+      this.object(META);
       return;
     }
-    this.value(depth);
+    this.value();
     const end = this.at;
     if (level === TOP) {
       if (key === 'jsonrpc') [spans.jsonrpcStart, spans.jsonrpcEnd] = once(spans.jsonrpcStart, start, end);
@@ -193,33 +183,75 @@ class Scanner {
     }
   }
 
-  private value(depth: number): void {
+  private value(): void {
+    const c = this.text.charCodeAt(this.at);
+    if (c === OPEN_BRACE || c === OPEN_BRACKET) this.nested();
+    else this.scalar();
+  }
+
+  private scalar(): void {
     const c = this.text.charCodeAt(this.at);
     if (c === QUOTE) this.string();
-    else if (c === OPEN_BRACE) this.object(UNTRACKED, depth + 1);
-    else if (c === OPEN_BRACKET) this.array(depth + 1);
     else if (c === MINUS || isDigit(c)) this.number();
     else this.literal();
   }
 
-  private array(depth: number): void {
-    if (depth > MAX_DEPTH) throw REFUSED;
+  /**
+   * An object or array nothing is recorded in, at any depth: a stack of the brackets still open
+   * instead of recursion, so a hostile 20,000-deep value cannot overflow the call stack.
+   */
+  private nested(): void {
     const text = this.text;
+    const open: number[] = [];
+    for (;;) {
+      // At the start of a value.
+      const c = text.charCodeAt(this.at);
+      if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+        const close = c === OPEN_BRACE ? CLOSE_BRACE : CLOSE_BRACKET;
+        this.at += 1;
+        this.skipSpace();
+        if (text.charCodeAt(this.at) !== close) {
+          open.push(close);
+          if (close === CLOSE_BRACE) this.key();
+          continue;
+        }
+        this.at += 1;
+      } else {
+        this.scalar();
+      }
+      // After a value: close what ends here, then move on to the next element or member.
+      for (;;) {
+        if (open.length === 0) return;
+        this.skipSpace();
+        const close = open[open.length - 1];
+        const next = text.charCodeAt(this.at);
+        this.at += 1;
+        if (next === close) {
+          open.pop();
+          continue;
+        }
+        if (next !== COMMA) throw REFUSED;
+        this.skipSpace();
+        if (close === CLOSE_BRACE) this.key();
+        break;
+      }
+    }
+  }
+
+  /**
+   * A member name and its colon, leaving the scan at the value; `keyEnd` is where the name ended.
+   * True when the name has escapes.
+   */
+  private key(): boolean {
+    const text = this.text;
+    if (text.charCodeAt(this.at) !== QUOTE) throw REFUSED;
+    const escaped = this.string();
+    this.keyEnd = this.at - 1;
+    this.skipSpace();
+    if (text.charCodeAt(this.at) !== COLON) throw REFUSED;
     this.at += 1;
     this.skipSpace();
-    if (text.charCodeAt(this.at) === CLOSE_BRACKET) {
-      this.at += 1;
-      return;
-    }
-    for (;;) {
-      this.skipSpace();
-      this.value(depth);
-      this.skipSpace();
-      const next = text.charCodeAt(this.at);
-      this.at += 1;
-      if (next === CLOSE_BRACKET) return;
-      if (next !== COMMA) throw REFUSED;
-    }
+    return escaped;
   }
 
   /**
