@@ -47,14 +47,22 @@ export async function createSwitchboard(config: SwitchboardConfig, options: Swit
   const front = new HttpFrontDoor(core, log.child({ component: 'http' }));
   const ops = opsEndpoints(core, front.server);
   for (const [path, route] of ops.routes) front.mount(path, route);
-  core.start();
-  await new Promise<void>((resolve, reject) => {
-    front.server.once('error', reject);
-    front.server.listen(config.listen.port, config.listen.host, () => {
-      front.server.off('error', reject);
-      resolve();
+  // The port first: a busy or forbidden port must fail the start before any child is spawned
+  // (a daemon that cannot listen but runs its servers is a hung unit under systemd).
+  try {
+    await new Promise<void>((resolve, reject) => {
+      front.server.once('error', reject);
+      front.server.listen(config.listen.port, config.listen.host, () => {
+        front.server.off('error', reject);
+        resolve();
+      });
     });
-  });
+  } catch (error) {
+    front.stop();
+    await core.stop();
+    throw listenError(error, config);
+  }
+  core.start();
   const address = front.server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `${config.listen.tls === undefined ? 'http' : 'https'}://${host}:${address.port}`;
@@ -90,6 +98,25 @@ export async function createSwitchboard(config: SwitchboardConfig, options: Swit
       return closing;
     },
   };
+}
+
+/** A refused listen as one line naming the address; other errors pass unchanged. */
+export class ListenError extends Error {
+  constructor(
+    message: string,
+    readonly code: string,
+  ) {
+    super(message);
+  }
+}
+
+function listenError(error: unknown, config: SwitchboardConfig): unknown {
+  const code = (error as { code?: unknown } | null)?.code;
+  const where = `${config.listen.host}:${config.listen.port}`;
+  if (code === 'EADDRINUSE') return new ListenError(`${where} is already in use (another switchboard, or another program, listens there; choose another with --port)`, code);
+  if (code === 'EACCES') return new ListenError(`not allowed to listen on ${where} (ports below 1024 need privileges)`, code);
+  if (code === 'EADDRNOTAVAIL') return new ListenError(`${config.listen.host} is not an address of this machine`, code);
+  return error;
 }
 
 async function waitUntil(condition: () => boolean, timeoutMs: number): Promise<boolean> {

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The `switchboard` command: parses flags, runs a subcommand, turns user errors into one line and exit 2.
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { ConfigError } from '../config/load.js';
+import { ConfigError, parsePort, type LoadOptions } from '../config/load.js';
 import { SWITCHBOARD_VERSION } from '../protocol.js';
 import { APPROVE_HELP, APPROVE_OPTIONS, runApprove } from './approve.js';
 import { AUDIT_HELP, AUDIT_OPTIONS, runAudit } from './audit.js';
@@ -29,16 +29,27 @@ Options:
   -v, --version       print the version
 `;
 
-const START_HELP = `Usage: switchboard start [-c FILE]
+const START_HELP = `Usage: switchboard start [-c FILE] [--host HOST] [--port PORT] [--strict]
 
 Runs the proxy in the foreground. Logs are JSON lines on stdout (pretty on a terminal).
-SIGTERM or SIGINT stops it gracefully.
+SIGTERM or SIGINT stops it gracefully; SIGHUP reloads the config.
+
+A server entry that cannot be used (a remote "url", a command that is not installed, a bad
+field) is skipped with its reason and the other servers start; --strict refuses the file.
 
 Options:
   -c, --config FILE   config file (default: ./proxy.config.json)
+      --host HOST     listen on HOST instead of listen.host (env SWITCHBOARD_HOST)
+      --port PORT     listen on PORT instead of listen.port (env SWITCHBOARD_PORT; 0: any free port)
+      --strict        refuse the whole config when one server entry is unusable
 `;
 
-const START_OPTIONS = { config: { type: 'string', short: 'c' } } as const;
+const START_OPTIONS = {
+  config: { type: 'string', short: 'c' },
+  host: { type: 'string' },
+  port: { type: 'string' },
+  strict: { type: 'boolean' },
+} as const;
 const GLOBAL_OPTIONS = { help: { type: 'boolean', short: 'h' }, version: { type: 'boolean', short: 'v' } } as const;
 
 interface Command {
@@ -57,7 +68,10 @@ const COMMANDS = new Map<string, Command>([
     {
       help: START_HELP,
       options: START_OPTIONS,
-      run: async (args) => runStart(parseArgs({ args, options: START_OPTIONS, strict: true }).values.config ?? 'proxy.config.json'),
+      run: async (args) => {
+        const { values } = parseArgs({ args, options: START_OPTIONS, strict: true });
+        return runStart(values.config ?? 'proxy.config.json', startOptions(values));
+      },
     },
   ],
   ['check', { help: CHECK_HELP, options: CHECK_OPTIONS, run: runCheck }],
@@ -109,6 +123,16 @@ main(process.argv.slice(2)).then(
     process.exitCode = userError ? 2 : 1;
   },
 );
+
+function startOptions(values: { host?: string | undefined; port?: string | undefined; strict?: boolean | undefined }): LoadOptions {
+  let port: number | undefined;
+  if (values.port !== undefined) {
+    port = parsePort(values.port);
+    if (port === undefined) throw new UsageError(`--port expects a port number from 0 to 65535, got "${values.port}"`);
+  }
+  if (values.host !== undefined && values.host.trim() === '') throw new UsageError('--host expects a host name or address');
+  return { listen: { host: values.host, port }, strict: values.strict === true };
+}
 
 function isParseArgsError(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '../log.js';
-import { ConfigError, loadConfig } from '../config/load.js';
+import { ConfigError, loadConfig, type LoadOptions } from '../config/load.js';
 import type { SwitchboardConfig } from '../config/types.js';
 import type { ConfigDiff } from '../config/reload-diff.js';
 
@@ -25,6 +25,8 @@ export class ConfigReloader {
     private readonly file: string,
     private readonly target: Reloadable,
     private readonly log: Logger,
+    /** The command line's overrides (`--port`, `--strict`): a reload keeps them. */
+    private readonly options: LoadOptions = {},
   ) {
     this.lastDigest = digest(file);
   }
@@ -61,7 +63,7 @@ export class ConfigReloader {
     if (reason === 'file changed' && current !== undefined && current === this.lastDigest) return true;
     let config: SwitchboardConfig;
     try {
-      config = loadConfig(this.file);
+      config = loadConfig(this.file, process.env, this.options);
     } catch (error) {
       const message = error instanceof ConfigError ? error.message : (error as Error).message;
       this.log.error({ reason, err: message }, 'config reload refused; the running config stays in force');

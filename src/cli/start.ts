@@ -1,12 +1,12 @@
 // `switchboard start`: load the config, run the proxy, reload on SIGHUP or a file change, stop gracefully on SIGTERM/SIGINT.
-import { loadConfig } from '../config/load.js';
+import { loadConfig, type LoadOptions } from '../config/load.js';
 import { createRootLogger } from '../log.js';
 import { createSwitchboard } from '../index.js';
 import { systemdNotifier } from '../ops/sd-notify.js';
 import { ConfigReloader } from './reloader.js';
 
-export async function runStart(configFile: string): Promise<number> {
-  const config = loadConfig(configFile);
+export async function runStart(configFile: string, options: LoadOptions = {}): Promise<number> {
+  const config = loadConfig(configFile, process.env, options);
   const log = createRootLogger({ level: process.env.SWITCHBOARD_LOG_LEVEL ?? config.logLevel });
   const cliLog = log.child({ component: 'cli' });
   // A daemon serving many sessions must not die of one forgotten promise; log it loudly instead.
@@ -14,15 +14,11 @@ export async function runStart(configFile: string): Promise<number> {
     cliLog.error({ err: reason instanceof Error ? reason.message : String(reason) }, 'unhandled promise rejection');
   });
   for (const warning of config.warnings) cliLog.warn(warning);
-  let proxy: Awaited<ReturnType<typeof createSwitchboard>>;
-  try {
-    proxy = await createSwitchboard(config, { logger: log });
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    if (code === 'EADDRINUSE') throw new Error(`${config.listen.host}:${config.listen.port} is already in use`);
-    if (code === 'EACCES') throw new Error(`not allowed to listen on ${config.listen.host}:${config.listen.port}`);
-    throw error;
+  for (const skipped of config.skipped) {
+    cliLog.warn({ server: skipped.name, reason: skipped.reason }, 'server skipped: its entry cannot be used (--strict refuses the file instead)');
+    process.stderr.write(`switchboard: server ${skipped.name} skipped: ${skipped.reason}\n`);
   }
+  const proxy = await createSwitchboard(config, { logger: log });
   process.stderr.write(`switchboard listening on ${proxy.url}/mcp\n`);
   // Under a Type=notify unit: READY=1 once servers had their first start, STOPPING=1 on stop; else no-ops.
   const systemd = systemdNotifier(cliLog);
@@ -47,7 +43,7 @@ export async function runStart(configFile: string): Promise<number> {
     };
     process.on('SIGTERM', () => stop('SIGTERM'));
     process.on('SIGINT', () => stop('SIGINT'));
-    const reloader = new ConfigReloader(config.file, proxy, log.child({ component: 'reload' }));
+    const reloader = new ConfigReloader(config.file, proxy, log.child({ component: 'reload' }), options);
     reloader.watch();
     process.on('SIGHUP', () => reloader.reload('SIGHUP'));
   });

@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { ConfigError, Findings, jsonPath, type PathSegment } from './errors.js';
+import { ConfigError, Findings, describeValue, jsonPath, type ConfigProblem, type PathSegment } from './errors.js';
 import { substitute } from './interpolate.js';
 import { parseJson } from './json.js';
 import { resolveListen } from './listen.js';
@@ -11,13 +11,21 @@ import { checkProfileRef, resolveProfiles } from './profiles.js';
 import { KNOWN_KEYS, topSchema } from './schema.js';
 import { resolveServer, type ResolvedServer } from './servers.js';
 import { checkNoLiteralTokens, resolveTokens } from './tokens.js';
-import type { SanitizeConfig, ServerConfig, SwitchboardConfig } from './types.js';
+import type { SanitizeConfig, ServerConfig, SkippedServer, SwitchboardConfig } from './types.js';
 import { isPlainObject, refuseUnknownKeys, reportIssues, warnUnknownKeys } from './validate.js';
 
 export { ConfigError } from './errors.js';
 export type { ConfigProblem } from './errors.js';
 
-export function loadConfig(file: string, env: NodeJS.ProcessEnv = process.env): SwitchboardConfig {
+/** What the command line adds to the file: listen overrides and how strict to be with server entries. */
+export interface LoadOptions {
+  /** `--host`/`--port`: win over SWITCHBOARD_HOST/SWITCHBOARD_PORT, which win over `listen` in the file. */
+  readonly listen?: { readonly host?: string | undefined; readonly port?: number | undefined };
+  /** true (`--strict`): one unusable server entry refuses the whole file instead of skipping that server. */
+  readonly strict?: boolean;
+}
+
+export function loadConfig(file: string, env: NodeJS.ProcessEnv = process.env, options: LoadOptions = {}): SwitchboardConfig {
   const abs = path.resolve(file);
   let text: string;
   try {
@@ -30,7 +38,7 @@ export function loadConfig(file: string, env: NodeJS.ProcessEnv = process.env): 
     const { line, column, problem } = parsed.error;
     throw new ConfigError(abs, [{ path: `line ${line}, column ${column}`, problem: `invalid JSON: ${problem}` }]);
   }
-  return resolveConfig(parsed.value, { file: abs, dir: path.dirname(abs) }, env);
+  return resolveConfig(parsed.value, { file: abs, dir: path.dirname(abs) }, env, options);
 }
 
 function readProblem(e: unknown): string {
@@ -49,16 +57,18 @@ function readProblem(e: unknown): string {
 }
 
 export function resolveConfig(
-  raw: unknown,
+  written: unknown,
   origin: { readonly file: string; readonly dir: string },
   env: NodeJS.ProcessEnv = process.env,
+  options: LoadOptions = {},
 ): SwitchboardConfig {
   const findings = new Findings(origin.file);
   const dir = path.resolve(origin.dir);
-  if (!isPlainObject(raw)) {
+  if (!isPlainObject(written)) {
     findings.error([], 'expected a JSON object with "mcpServers"');
     throw new ConfigError(origin.file, findings.problems);
   }
+  const raw = withListenOverrides(written, env, options, findings);
   warnUnknownKeys(raw, KNOWN_KEYS.top, [], findings);
   for (const section of ['listen', 'namespace', 'limits', 'sanitize'] as const) {
     const value = raw[section];
@@ -73,14 +83,21 @@ export function resolveConfig(
   if (!parsed.success) reportIssues(parsed.error.issues, raw, [], findings);
 
   const resolved: ResolvedServer[] = [];
+  const skipped: SkippedServer[] = [];
   const rawServers = raw['mcpServers'];
   if (isPlainObject(rawServers)) {
     // Iterate the input, not zod's copy: a record copy may lose keys like `__proto__`.
     const entries = Object.entries(rawServers);
     if (entries.length === 0) findings.error(['mcpServers'], 'no servers configured');
     for (const [name, value] of entries) {
-      const server = resolveServer(name, value, { dir, env, findings });
-      if (server !== undefined) resolved.push(server);
+      // Each entry's problems are its own: like Claude Desktop, one unusable server (a remote
+      // `url`, a command that is not installed) is skipped with its reason and the rest start.
+      const own = new Findings(origin.file);
+      const server = resolveServer(name, value, { dir, env, findings: own });
+      findings.warnings.push(...own.warnings);
+      if (own.count === 0 && server !== undefined) resolved.push(server);
+      else if (options.strict === true) findings.problems.push(...own.problems);
+      else skipped.push({ name, reason: describeProblem(own.problems[0]) });
     }
     checkUniqueAliases(resolved, findings);
   }
@@ -92,11 +109,17 @@ export function resolveConfig(
   const listen = resolveListen(top.listen, { dir, env, findings, tokenCount });
   const allowedOrigins = top.allowedOrigins.map((o, i) => substitute(o, ['allowedOrigins', i], env, report).value);
 
-  const serverNames = new Set(servers.map((s) => s.name));
+  const serverNames = new Set([...servers.map((s) => s.name), ...skipped.map((s) => s.name)]);
   const profiles = resolveProfiles(raw['profiles'], top.profiles, { env, findings, serverNames });
   const defaultProfile = top.defaultProfile;
   checkProfileRef(defaultProfile, profiles, ['defaultProfile'], findings);
   const tokens = resolveTokens(raw['auth'], top.auth.tokens, { dir, env, findings, profiles, defaultProfile });
+  if (tokens.length > 0 && !tokens.some((token) => token.admin)) {
+    findings.warn(
+      ['auth', 'tokens'],
+      'no token can read /metrics, /status.json, the status page or /readyz detail (each is bound to a profile); give an operator\'s token "admin": true, or "profile": null to see everything',
+    );
+  }
 
   const stateFile = (key: 'log' | 'pins', fallback: string): string => {
     const written = top.sanitize[key];
@@ -117,6 +140,7 @@ export function resolveConfig(
     dir,
     listen,
     servers,
+    skipped,
     namespace: { separator: top.namespace.separator, maxLength: top.namespace.maxLength },
     limits: { ...top.limits },
     allowedOrigins,
@@ -127,6 +151,43 @@ export function resolveConfig(
     logLevel: top.logLevel,
     warnings: findings.warnings,
   });
+}
+
+function describeProblem(problem: ConfigProblem | undefined): string {
+  if (problem === undefined) return 'unusable entry';
+  return problem.path === '' ? problem.problem : `${problem.path}: ${problem.problem}`;
+}
+
+const PORT_TEXT = /^\d{1,5}$/;
+
+/**
+ * The file's `listen` with SWITCHBOARD_HOST/SWITCHBOARD_PORT and then the flags on top, so a
+ * Claude Desktop file is served unchanged on another port; the result is validated like the file.
+ */
+function withListenOverrides(raw: Record<string, unknown>, env: NodeJS.ProcessEnv, options: LoadOptions, findings: Findings): Record<string, unknown> {
+  const overrides: Record<string, unknown> = {};
+  const envHost = env['SWITCHBOARD_HOST'];
+  if (envHost !== undefined && envHost !== '') overrides['host'] = envHost;
+  const envPort = env['SWITCHBOARD_PORT'];
+  if (envPort !== undefined && envPort !== '') {
+    const port = parsePort(envPort);
+    if (port === undefined) findings.error([], `SWITCHBOARD_PORT: expected a port number from 0 to 65535, got ${describeValue(envPort)}`);
+    else overrides['port'] = port;
+  }
+  if (options.listen?.host !== undefined) overrides['host'] = options.listen.host;
+  if (options.listen?.port !== undefined) overrides['port'] = options.listen.port;
+  if (Object.keys(overrides).length === 0) return raw;
+  const listen = raw['listen'];
+  // A broken `listen` stays broken, to be reported as the file has it.
+  if (listen !== undefined && !isPlainObject(listen)) return raw;
+  return { ...raw, listen: { ...(listen ?? {}), ...overrides } };
+}
+
+/** A decimal TCP port (0: any free port), or undefined. */
+export function parsePort(text: string): number | undefined {
+  if (!PORT_TEXT.test(text.trim())) return undefined;
+  const port = Number(text.trim());
+  return port <= 65535 ? port : undefined;
 }
 
 // Disabled servers take part too: enabling one later must not be what breaks the config.

@@ -113,7 +113,10 @@ const tokenObject = z.object(
       .regex(ENV_NAME_PATTERN, { error: 'expected an environment variable name like SWITCHBOARD_TOKEN_ALICE' })
       .optional(),
     tokenFile: nonEmptyString.optional(),
-    profile: nonEmptyString.optional(),
+    // null: this token sees everything even when `defaultProfile` is set (an operator's token).
+    profile: nonEmptyString.nullable().optional(),
+    // true: may read /metrics, /status.json, /readyz detail and restart servers, whatever its profile.
+    admin: z.boolean({ error: 'expected true or false' }).default(false),
   },
   objectError,
 );

@@ -73,7 +73,7 @@ export function resolveTokens(raw: unknown, parsed: readonly RawToken[], ctx: To
     if (token.name === 'anonymous') findings.error([...at, 'name'], 'the token name "anonymous" is reserved for sessions without a token; choose another name');
     else if (first !== undefined) findings.error([...at, 'name'], `token name "${token.name}" is already used by ${jsonPath(['auth', 'tokens', first])}`);
     else byName.set(token.name, i);
-    checkProfileRef(token.profile, ctx.profiles, [...at, 'profile'], findings);
+    checkProfileRef(token.profile ?? undefined, ctx.profiles, [...at, 'profile'], findings);
 
     const value = readToken(token, at, ctx);
     if (value === undefined) return;
@@ -83,9 +83,12 @@ export function resolveTokens(raw: unknown, parsed: readonly RawToken[], ctx: To
       return;
     }
     byValue.set(value.secret, i);
+    // `profile: null` opts out of defaultProfile; absent inherits it.
+    const profile = token.profile === null ? undefined : (token.profile ?? ctx.defaultProfile);
     out.push({
       name: token.name,
-      profile: token.profile ?? ctx.defaultProfile,
+      profile,
+      admin: token.admin || profile === undefined,
       source: value.source,
       secret: new Secret(value.secret),
     });

@@ -69,6 +69,12 @@ export interface TokenConfig {
    * `defaultProfile`, else undefined (the token sees everything).
    */
   readonly profile: string | undefined;
+  /**
+   * May read the operator's data (/metrics, /status.json, /readyz detail) and restart servers:
+   * `admin: true`, or a token that sees everything (no profile of its own and no defaultProfile,
+   * or `profile: null`). Operations data names every server, its errors and findings.
+   */
+  readonly admin: boolean;
   /** Where the value came from, for messages: `environment variable SWITCHBOARD_TOKEN_ALICE` or `file /abs/path`. */
   readonly source: string;
   /** The token itself; serializes as `[redacted]`. Read it only to build the lookup table. */
@@ -97,14 +103,26 @@ export interface ListenConfig {
   readonly allowedHosts: readonly string[];
 }
 
+/** An `mcpServers` entry that was not started because the entry itself is unusable. */
+export interface SkippedServer {
+  readonly name: string;
+  /** One line: the JSON path and the problem, as `--strict` would have refused it. */
+  readonly reason: string;
+}
+
 export interface SwitchboardConfig {
   /** Absolute path of the config file, or `<inline>` for configs built in code. */
   readonly file: string;
   /** Directory relative paths resolve against. */
   readonly dir: string;
   readonly listen: ListenConfig;
-  /** Every configured server in file order, disabled ones included. */
+  /** Every configured server in file order, disabled ones included; skipped entries are not here. */
   readonly servers: readonly ServerConfig[];
+  /**
+   * Entries that could not be used (a remote `url`, a command not found, a bad field), each with
+   * its reason: the rest of the file is served. Always empty when loaded with `strict`.
+   */
+  readonly skipped: readonly SkippedServer[];
   readonly namespace: { readonly separator: string; readonly maxLength: number };
   readonly limits: {
     /** Largest HTTP request body accepted, bytes. */

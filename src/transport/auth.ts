@@ -11,6 +11,8 @@ export interface Identity {
   /** The profile bounding this identity's views (resolveViewFilter's `bound`), undefined for none. */
   readonly profile: string | undefined;
   readonly anonymous: boolean;
+  /** May read operations data and restart servers (TokenConfig.admin; everyone when auth is off). */
+  readonly admin: boolean;
 }
 
 /**
@@ -68,9 +70,9 @@ export class Authenticator {
     this.enabled = isAuthEnabled(config);
     this.known = config.auth.tokens.map((t) => ({
       digest: sha256(t.secret.reveal()),
-      identity: Object.freeze({ name: t.name, profile: t.profile, anonymous: false }),
+      identity: Object.freeze({ name: t.name, profile: t.profile, anonymous: false, admin: t.admin }),
     }));
-    this.anonymous = Object.freeze({ name: 'anonymous', profile: config.defaultProfile, anonymous: true });
+    this.anonymous = Object.freeze({ name: 'anonymous', profile: config.defaultProfile, anonymous: true, admin: true });
     this.anonymousResult = Object.freeze({ ok: true, identity: this.anonymous });
   }
 

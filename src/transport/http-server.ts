@@ -280,9 +280,9 @@ export class HttpFrontDoor {
         return;
       }
       // Operations data names every server, its errors and findings: not for a token whose
-      // profile hides some of them.
-      if (auth.identity.profile !== undefined && !auth.identity.anonymous) {
-        sendError(res, 403, ErrorCode.InvalidRequest, `Forbidden: ${path} needs a token without a profile`);
+      // profile hides some of them, unless the operator marked it admin.
+      if (!auth.identity.admin) {
+        sendError(res, 403, ErrorCode.InvalidRequest, `Forbidden: ${path} needs an admin token ("admin": true, or a token without a profile)`);
         return;
       }
     }
@@ -303,7 +303,7 @@ export class HttpFrontDoor {
     const report = healthReport(this.core);
     const ready = report.ready && !this.core.router.draining;
     const auth = this.access.authEnabled ? this.access.authenticate(req) : undefined;
-    const detailed = auth === undefined || (auth.ok && (auth.identity.profile === undefined || auth.identity.anonymous));
+    const detailed = auth === undefined || (auth.ok && auth.identity.admin);
     res.writeHead(ready ? 200 : 503, { 'content-type': 'application/json', 'cache-control': 'no-store' });
     res.end(JSON.stringify(detailed ? { ...report, ready } : { ready }));
   }

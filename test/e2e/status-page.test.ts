@@ -103,14 +103,26 @@ describe('status page in Chromium', () => {
 
 describe('status page with auth on', () => {
   const TOKEN = `page-${randomBytes(18).toString('base64url')}`;
+  const READER = `reader-${randomBytes(18).toString('base64url')}`;
   let browser: Browser;
   let proxy: RunningSwitchboard;
 
   beforeAll(async () => {
     browser = await launch();
+    // As in the README's team example: a defaultProfile, so the operator's token opts out with "profile": null.
     proxy = await startProxy(
-      { mcpServers: { fx: fixture('fx'), two: fixture('two') }, auth: { tokens: [{ name: 'ops', tokenEnv: 'SB_TEST_PAGE_TOKEN' }] } },
-      { env: { ...process.env, SB_TEST_PAGE_TOKEN: TOKEN } },
+      {
+        mcpServers: { fx: fixture('fx'), two: fixture('two') },
+        profiles: { reader: { tools: { allow: ['fx__*'] } } },
+        defaultProfile: 'reader',
+        auth: {
+          tokens: [
+            { name: 'ops', tokenEnv: 'SB_TEST_PAGE_TOKEN', profile: null },
+            { name: 'reader', tokenEnv: 'SB_TEST_PAGE_READER' },
+          ],
+        },
+      },
+      { env: { ...process.env, SB_TEST_PAGE_TOKEN: TOKEN, SB_TEST_PAGE_READER: READER } },
     );
     fs.mkdirSync(ARTIFACTS, { recursive: true });
   });
@@ -131,6 +143,13 @@ describe('status page with auth on', () => {
       await page.locator('#token').fill('not-the-right-token-at-all');
       await page.locator('#token').press('Enter');
       await page.locator('#banner-text', { hasText: 'not accepted' }).waitFor({ timeout: 10_000 });
+      expect(await page.locator('#token-form').isVisible()).toBe(true);
+
+      // A valid token bound to a profile: the page says why it cannot show the status instead of retrying.
+      await page.locator('#token').fill(READER);
+      await page.locator('#token').press('Enter');
+      await page.locator('#banner-text', { hasText: 'may not read the status' }).waitFor({ timeout: 10_000 });
+      expect(await page.locator('#banner-text').textContent()).toContain('needs an admin token');
       expect(await page.locator('#token-form').isVisible()).toBe(true);
 
       await page.locator('#token').fill(TOKEN);

@@ -13,7 +13,9 @@ vi.mock('node:crypto', async (importOriginal) => {
 const ALICE = 'alice-Zq8vN3kP1xR7tY2wB5mC9dF4';
 const BOB = 'bob-Hj6sL0aQ3eU8iO1pV7nK2gT5==';
 const CAROL = 'carol/Xw4+Yt7.Lm2_Nb9~Qp3Rs6';
-const env = { PATH: path.dirname(process.execPath), A: ALICE, B: BOB, C: CAROL };
+const DAN = 'dan-Op5rT8uV1wX4yZ7aB0cD3';
+const ERIN = 'erin-Fg6hJ9kL2mN5pQ8rS1tU4';
+const env = { PATH: path.dirname(process.execPath), A: ALICE, B: BOB, C: CAROL, D: DAN, E: ERIN };
 
 function config(withTokens: boolean) {
   return resolveConfig(
@@ -27,6 +29,8 @@ function config(withTokens: boolean) {
               { name: 'alice', tokenEnv: 'A', profile: 'admin' },
               { name: 'bob', tokenEnv: 'B' },
               { name: 'carol', tokenEnv: 'C', profile: 'reader' },
+              { name: 'dan', tokenEnv: 'D', profile: null },
+              { name: 'erin', tokenEnv: 'E', profile: 'reader', admin: true },
             ],
           }
         : {},
@@ -78,7 +82,7 @@ describe('Authenticator', () => {
     const auth = new Authenticator(config(false));
     expect(auth.enabled).toBe(false);
     expect(isAuthEnabled(config(false))).toBe(false);
-    const anonymous = { ok: true, identity: { name: 'anonymous', profile: 'reader', anonymous: true } };
+    const anonymous = { ok: true, identity: { name: 'anonymous', profile: 'reader', anonymous: true, admin: true } };
     expect(auth.authenticate(undefined)).toEqual(anonymous);
     expect(auth.authenticate('Bearer whatever-it-is-here')).toEqual(anonymous);
     expect(auth.authenticate('garbage')).toEqual(anonymous);
@@ -87,9 +91,15 @@ describe('Authenticator', () => {
   it('finds each identity, with its own profile or the default one', () => {
     const auth = new Authenticator(config(true));
     expect(auth.enabled).toBe(true);
-    expect(auth.authenticate(`Bearer ${ALICE}`)).toEqual({ ok: true, identity: { name: 'alice', profile: 'admin', anonymous: false } });
-    expect(auth.authenticate(`bearer ${BOB}`)).toEqual({ ok: true, identity: { name: 'bob', profile: 'reader', anonymous: false } });
-    expect(auth.authenticate(`Bearer ${CAROL}`)).toEqual({ ok: true, identity: { name: 'carol', profile: 'reader', anonymous: false } });
+    expect(auth.authenticate(`Bearer ${ALICE}`)).toEqual({ ok: true, identity: { name: 'alice', profile: 'admin', anonymous: false, admin: false } });
+    expect(auth.authenticate(`bearer ${BOB}`)).toEqual({ ok: true, identity: { name: 'bob', profile: 'reader', anonymous: false, admin: false } });
+    expect(auth.authenticate(`Bearer ${CAROL}`)).toEqual({ ok: true, identity: { name: 'carol', profile: 'reader', anonymous: false, admin: false } });
+  });
+
+  it('with defaultProfile set, "profile": null is an unrestricted operator token and "admin": true a bound one that may monitor', () => {
+    const auth = new Authenticator(config(true));
+    expect(auth.authenticate(`Bearer ${DAN}`)).toEqual({ ok: true, identity: { name: 'dan', profile: undefined, anonymous: false, admin: true } });
+    expect(auth.authenticate(`Bearer ${ERIN}`)).toEqual({ ok: true, identity: { name: 'erin', profile: 'reader', anonymous: false, admin: true } });
   });
 
   it('refuses near misses: prefixes, extensions, other case', () => {
@@ -107,7 +117,7 @@ describe('Authenticator', () => {
     for (const token of [ALICE, BOB, CAROL, 'not-a-known-token-at-all']) {
       compare.mockClear();
       auth.authenticate(`Bearer ${token}`);
-      expect(compare).toHaveBeenCalledTimes(3);
+      expect(compare).toHaveBeenCalledTimes(5);
       for (const [a, b] of compare.mock.calls) {
         // Fixed-length digests, never the token text.
         expect((a as Buffer).length).toBe(32);

@@ -141,7 +141,30 @@ describe('auth.tokens', () => {
     // A token without a profile is bounded by the default profile.
     expect(bob).toMatchObject({ name: 'bob', profile: 'reader', source: `file ${file}` });
     expect(bob!.secret.reveal()).toBe(BOB);
+    // Both are bound to a profile: nobody could read /metrics or /status.json, and the config says so.
+    expect(config.warnings).toEqual([
+      '<inline>: $.auth.tokens: no token can read /metrics, /status.json, the status page or /readyz detail (each is bound to a profile); give an operator\'s token "admin": true, or "profile": null to see everything',
+    ]);
+  });
+
+  it('"profile": null opts a token out of defaultProfile and makes it an operator\'s; "admin": true keeps the profile', () => {
+    tokenFile('bob.token', `${BOB}\n`);
+    const config = resolve({
+      profiles: { reader: {} },
+      defaultProfile: 'reader',
+      auth: {
+        tokens: [
+          { name: 'alice', tokenEnv: 'TOKEN_ALICE', profile: null },
+          { name: 'bob', tokenFile: 'bob.token', admin: true },
+        ],
+      },
+    });
+    const [alice, bob] = config.auth.tokens;
+    expect(alice).toMatchObject({ name: 'alice', profile: undefined, admin: true });
+    expect(bob).toMatchObject({ name: 'bob', profile: 'reader', admin: true });
     expect(config.warnings).toEqual([]);
+    const typo = configError(() => resolve({ auth: { tokens: [{ name: 'alice', tokenEnv: 'TOKEN_ALICE', admin: 'yes' }] } }));
+    expect(typo.message).toContain('$.auth.tokens[0].admin: expected true or false');
   });
 
   it('never serialize a token value: JSON, inspect, string conversion, structuredClone, pino', () => {
@@ -223,7 +246,7 @@ describe('auth.tokens', () => {
       '<inline>: $.auth.token: unknown key; expected tokens (a misspelt key here could widen access)',
     );
     expect(configError(() => resolve({ profiles: { r: {} }, auth: { tokens: [{ name: 'a', tokenEnv: 'TOKEN_ALICE', profiel: 'r' }] } })).message).toBe(
-      '<inline>: $.auth.tokens[0].profiel: unknown key; expected name, tokenEnv, tokenFile, profile (a misspelt key here could widen access)',
+      '<inline>: $.auth.tokens[0].profiel: unknown key; expected name, tokenEnv, tokenFile, profile, admin (a misspelt key here could widen access)',
     );
   });
 

@@ -18,7 +18,7 @@ afterEach(() => {
 });
 
 function resolve(raw: unknown, env: NodeJS.ProcessEnv = baseEnv): SwitchboardConfig {
-  return resolveConfig(raw, { file: '<inline>', dir }, env);
+  return resolveConfig(raw, { file: '<inline>', dir }, env, { strict: true });
 }
 
 function writeConfig(body: unknown): string {
@@ -297,5 +297,59 @@ describe('result', () => {
     expect(Object.isFrozen(config.profiles)).toBe(true);
     expect(Object.isFrozen(config.profiles['p']!.tools.deny)).toBe(true);
     expect(Object.isFrozen(config.warnings)).toBe(true);
+  });
+});
+
+describe('one unusable server entry', () => {
+  // As in a Cursor or VS Code file: a remote entry and a server that is not installed beside a good one.
+  const mixed = {
+    mcpServers: {
+      good: { command: 'node' },
+      remote: { url: 'https://tools.example.com/mcp', headers: { Authorization: 'Bearer x' } },
+      missing: { command: 'no-such-mcp-server-anywhere' },
+      typo: { command: 'node', timeoutMs: 'soon' },
+    },
+  };
+
+  it('is skipped with its reason by default, and the rest is served', () => {
+    const config = resolveConfig(mixed, { file: '<inline>', dir }, baseEnv);
+    expect(config.servers.map((s) => s.name)).toEqual(['good']);
+    expect(config.skipped).toEqual([
+      { name: 'remote', reason: '$.mcpServers.remote.url: remote servers are not supported; only stdio servers (command) are' },
+      { name: 'missing', reason: expect.stringMatching(/^\$\.mcpServers\.missing\.command: command "no-such-mcp-server-anywhere" not found in /) },
+      { name: 'typo', reason: '$.mcpServers.typo.timeoutMs: expected an integer between 1 and 2147483647, got "soon"' },
+    ]);
+  });
+
+  it('refuses the whole file with --strict', () => {
+    const err = configError(() => resolveConfig(mixed, { file: '<inline>', dir }, baseEnv, { strict: true }));
+    expect(err.message).toContain('$.mcpServers.remote.url: remote servers are not supported');
+    expect(err.message).toContain('$.mcpServers.missing.command');
+  });
+
+  it('still refuses problems outside server entries, and a profile naming a skipped server is no typo', () => {
+    const config = resolveConfig({ ...mixed, profiles: { p: { servers: { allow: ['remote'] } } } }, { file: '<inline>', dir }, baseEnv);
+    expect(config.warnings).toEqual([]);
+    expect(configError(() => resolveConfig({ ...mixed, listen: { port: 'x' } }, { file: '<inline>', dir }, baseEnv)).message).toContain('$.listen.port');
+  });
+});
+
+describe('listen overrides', () => {
+  it('SWITCHBOARD_HOST and SWITCHBOARD_PORT win over the file, and --host/--port over both', () => {
+    const file = writeConfig({ listen: { host: '127.0.0.1', port: 8808 }, mcpServers: { a: { command: 'node' } } });
+    expect(loadConfig(file, baseEnv).listen).toMatchObject({ host: '127.0.0.1', port: 8808 });
+    const env = { ...baseEnv, SWITCHBOARD_HOST: '::1', SWITCHBOARD_PORT: '9100' };
+    expect(loadConfig(file, env).listen).toMatchObject({ host: '::1', port: 9100 });
+    expect(loadConfig(file, env, { listen: { host: 'localhost', port: 0 } }).listen).toMatchObject({ host: 'localhost', port: 0 });
+    // A Claude Desktop file has no listen section at all.
+    const bare = writeConfig({ mcpServers: { a: { command: 'node' } } });
+    expect(loadConfig(bare, env).listen).toMatchObject({ host: '::1', port: 9100 });
+  });
+
+  it('checks an override like the file: a bad port names the variable, a public host still needs tokens', () => {
+    const file = writeConfig({ mcpServers: { a: { command: 'node' } } });
+    expect(configError(() => loadConfig(file, { ...baseEnv, SWITCHBOARD_PORT: '80a' })).message).toContain('SWITCHBOARD_PORT: expected a port number from 0 to 65535, got "80a"');
+    expect(configError(() => loadConfig(file, { ...baseEnv, SWITCHBOARD_PORT: '70000' })).message).toContain('SWITCHBOARD_PORT');
+    expect(configError(() => loadConfig(file, baseEnv, { listen: { host: '0.0.0.0' } })).message).toContain('0.0.0.0 is not loopback: configure auth.tokens');
   });
 });

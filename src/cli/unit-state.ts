@@ -1,0 +1,127 @@
+// Where an installed service keeps its state: the CLI run from a shell must read the same pins and
+// sanitization log as the daemon its unit runs, whose XDG_STATE_HOME (/var/lib for a system unit)
+// is not the shell's (~/.local/state).
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { unitDir } from '../ops/systemd.js';
+
+/** The environment to load the config with, and the unit it came from when one serves this config. */
+export interface StateEnvironment {
+  readonly env: NodeJS.ProcessEnv;
+  /** Absolute path of the unit file whose daemon serves this config, if one was found. */
+  readonly unit: string | undefined;
+}
+
+/** Unit files read at most per directory: /etc/systemd/system holds dozens, never thousands. */
+const MAX_UNITS = 500;
+/** Bytes; a unit file is a few KiB, anything larger is not ours. */
+const MAX_UNIT_BYTES = 256 * 1024;
+
+/**
+ * The environment the daemon of `configFile` sees for its state: when a unit in the user's or the
+ * system's unit directory runs `switchboard start -c <that file>`, its XDG_STATE_HOME (or HOME)
+ * replaces the shell's. A config that names `sanitize.pins`/`sanitize.log` needs none of this:
+ * those paths are the same for everyone.
+ */
+export function stateEnvironment(configFile: string, env: NodeJS.ProcessEnv = process.env): StateEnvironment {
+  const config = path.resolve(configFile);
+  const home = env['HOME'] || os.homedir();
+  for (const dir of [unitDir('user', env, home), unitDir('system', env, home)]) {
+    for (const file of unitFiles(dir)) {
+      const unit = readUnit(file);
+      if (unit === undefined || unit.config !== config) continue;
+      const overrides: Record<string, string> = {};
+      if (unit.env['XDG_STATE_HOME'] !== undefined) overrides['XDG_STATE_HOME'] = unit.env['XDG_STATE_HOME'];
+      else if (unit.env['HOME'] !== undefined) overrides['HOME'] = unit.env['HOME'];
+      return { env: { ...env, ...overrides }, unit: file };
+    }
+  }
+  return { env, unit: undefined };
+}
+
+function unitFiles(dir: string): string[] {
+  try {
+    return fs
+      .readdirSync(dir)
+      .filter((name) => name.endsWith('.service'))
+      .sort()
+      .slice(0, MAX_UNITS)
+      .map((name) => path.join(dir, name));
+  } catch {
+    return [];
+  }
+}
+
+interface ServedUnit {
+  /** The absolute config path after `start -c`. */
+  readonly config: string;
+  readonly env: Readonly<Record<string, string>>;
+}
+
+/** A unit that runs `switchboard start -c FILE`, with its Environment= settings; else undefined. */
+export function readUnit(file: string): ServedUnit | undefined {
+  let text: string;
+  try {
+    if (fs.statSync(file).size > MAX_UNIT_BYTES) return undefined;
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  return parseUnit(text);
+}
+
+export function parseUnit(text: string): ServedUnit | undefined {
+  let config: string | undefined;
+  const env: Record<string, string> = {};
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    if (line.startsWith('ExecStart=')) {
+      const words = unitWords(line.slice('ExecStart='.length));
+      const start = words.indexOf('start');
+      const flag = words.indexOf('-c', start);
+      const value = flag === -1 ? undefined : words[flag + 1];
+      if (start !== -1 && value !== undefined && path.isAbsolute(value)) config = path.normalize(value);
+    } else if (line.startsWith('Environment=')) {
+      for (const word of unitWords(line.slice('Environment='.length))) {
+        const eq = word.indexOf('=');
+        if (eq > 0) env[word.slice(0, eq)] = word.slice(eq + 1);
+      }
+    }
+  }
+  return config === undefined ? undefined : { config, env };
+}
+
+/**
+ * The words of a unit setting (systemd.syntax "Quoting"): whitespace-separated, double or single
+ * quotes group, a backslash escapes the next character; `%%` and `$$` stand for `%` and `$`.
+ */
+export function unitWords(value: string): string[] {
+  const words: string[] = [];
+  let word = '';
+  let inWord = false;
+  let quote: string | undefined;
+  for (let i = 0; i < value.length; i += 1) {
+    const c = value[i]!;
+    if (c === '\\' && i + 1 < value.length) {
+      word += value[i + 1];
+      inWord = true;
+      i += 1;
+    } else if (quote !== undefined) {
+      if (c === quote) quote = undefined;
+      else word += c;
+    } else if (c === '"' || c === "'") {
+      quote = c;
+      inWord = true;
+    } else if (c === ' ' || c === '\t') {
+      if (inWord) words.push(word);
+      word = '';
+      inWord = false;
+    } else {
+      word += c;
+      inWord = true;
+    }
+  }
+  if (inWord) words.push(word);
+  return words.map((w) => w.replaceAll('%%', '%').replaceAll('$$', '$'));
+}
