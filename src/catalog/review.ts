@@ -210,7 +210,9 @@ export class CatalogReview {
           const still = remembered?.generation === this.pinsGeneration && remembered.id === id && this.currentPins.stillHolds(id, name, remembered.check);
           let check = still ? remembered.check : undefined;
           if (check === undefined) {
-            check = this.currentPins.checkEntity(id, name, item, config.name);
+            // The rules that withhold it whatever the pin says: `approve` must not promise to serve it.
+            const blockedBy = result.blocked ? [...new Set(result.findings.filter((f) => f.action === 'block').map((f) => f.rule))] : [];
+            check = this.currentPins.checkEntity(id, name, item, config.name, blockedBy);
             verdict.pin = { generation: this.pinsGeneration, id, check };
           }
           // acceptUpdates: the server's own updates are trusted; re-pin instead of withholding, and

@@ -1,6 +1,6 @@
 // `switchboard audit`: what the sanitizer found, per server and rule, from its log (current and rotated files).
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config/load.js';
+import { loadConfigAsServed } from './unit-state.js';
 import { ACTIONS, logFiles, parseSince, readEntries, summarize, type ServerSummary } from './audit-summary.js';
 import { table, terminalWidth } from './render.js';
 
@@ -42,7 +42,9 @@ export async function runAudit(args: string[]): Promise<number> {
   const { values } = parseArgs({ args, options: AUDIT_OPTIONS, strict: true, allowPositionals: false });
   // The duration is checked before the config is read: a typo is the first thing to report.
   const windowMs = values.since === undefined ? undefined : parseSince(values.since);
-  const config = loadConfig(values.config ?? 'proxy.config.json');
+  const { config, unit } = loadConfigAsServed(values.config ?? 'proxy.config.json');
+  // The daemon's log, not this shell's: a unit serving this config names its state directory.
+  if (unit !== undefined && values.json !== true) process.stderr.write(`switchboard: reading the log of ${unit}\n`);
   const log = config.sanitize.log;
   const files = await logFiles(log, config.sanitize.logKeep);
   if (files.length === 0) {

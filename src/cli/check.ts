@@ -1,6 +1,6 @@
 // `switchboard check`: validates the config, starts every server once, and reports per server and per profile what clients would get.
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config/load.js';
+import { loadConfigAsServed, stateFilesLine } from './unit-state.js';
 import type { SwitchboardConfig } from '../config/types.js';
 import type { SwitchboardCore } from '../switchboard.js';
 import type { Reviewed } from '../catalog/review.js';
@@ -41,7 +41,7 @@ interface CheckReport {
 export async function runCheck(args: string[]): Promise<number> {
   const { values } = parseArgs({ args, options: CHECK_OPTIONS, strict: true, allowPositionals: false });
   const timeout = timeoutMs(values.timeout);
-  const config = loadConfig(values.config ?? 'proxy.config.json');
+  const { config, unit } = loadConfigAsServed(values.config ?? 'proxy.config.json');
   const result = await probe(config, { timeoutMs: timeout, verbose: values.verbose === true }, (core, outcomes) => inspect(core, outcomes));
   if (result.interrupted) {
     process.stderr.write('switchboard: interrupted; every server was stopped\n');
@@ -50,8 +50,10 @@ export async function runCheck(args: string[]): Promise<number> {
   const report = result.value;
   // The table's REASON column is cut to the terminal; the whole story goes to stderr, as `tools` does.
   for (const s of report.servers) if (s.status === 'failed') process.stderr.write(`switchboard: server ${s.name} failed to start: ${describeFailure(s)}\n`);
-  const ok = report.servers.every((server) => server.status !== 'failed');
-  process.stdout.write(values.json === true ? `${JSON.stringify(toJson(config, report, ok), null, 2)}\n` : toText(config, report));
+  for (const s of report.servers) if (s.status === 'skipped') process.stderr.write(`switchboard: server ${s.name} skipped: ${s.reason ?? 'unusable entry'}\n`);
+  // A skipped entry is as unserved as a failed server: `start` would run without it.
+  const ok = report.servers.every((server) => server.status !== 'failed' && server.status !== 'skipped');
+  process.stdout.write(values.json === true ? `${JSON.stringify({ ...toJson(config, report, ok), state: { pins: config.sanitize.pins, log: config.sanitize.log, unit: unit ?? null } }, null, 2)}\n` : `${toText(config, report)}${stateFilesLine(config, unit)}\n`);
   return ok ? 0 : 1;
 }
 
@@ -161,10 +163,12 @@ function toText(config: SwitchboardConfig, report: CheckReport): string {
   const count = (status: ServerOutcome['status']) => report.servers.filter((s) => s.status === status);
   const failed = count('failed');
   const disabled = count('disabled').length;
+  const skipped = count('skipped');
   lines.push(
     '',
     `${report.servers.length} server${report.servers.length === 1 ? '' : 's'}: ${count('ready').length} ready, ${failed.length} failed${disabled > 0 ? `, ${disabled} disabled` : ''}` +
-      (failed.length > 0 ? ` (${failed.map((s) => s.name).join(', ')})` : ''),
+      (failed.length > 0 ? ` (${failed.map((s) => s.name).join(', ')})` : '') +
+      (skipped.length > 0 ? `, ${skipped.length} skipped (${skipped.map((s) => s.name).join(', ')}; start serves the rest, --strict refuses the file)` : ''),
   );
   return `${lines.join('\n')}\n`;
 }

@@ -6,7 +6,8 @@ import { SwitchboardCore } from '../switchboard.js';
 import { printable, truncate } from './render.js';
 import type { ServerHandle } from '../upstream/server-handle.js';
 
-export type ServerStatus = 'ready' | 'failed' | 'disabled';
+/** `skipped`: the config entry itself is unusable (a remote url, a command not installed); never started. */
+export type ServerStatus = 'ready' | 'failed' | 'disabled' | 'skipped';
 
 export interface ServerOutcome {
   /** The key under `mcpServers`. */
@@ -74,6 +75,9 @@ export async function probe<T>(
       }
       return outcome(handle, waited, tail);
     });
+    for (const skipped of config.skipped) {
+      outcomes.push({ name: skipped.name, status: 'skipped', reason: skipped.reason, stderr: undefined, pid: undefined, restarts: 0 });
+    }
     return { interrupted: false, outcomes, value: inspect(core, outcomes) };
   } finally {
     await core.stop();

@@ -103,6 +103,7 @@ function install(values: ServiceFlags): number {
   // Before the config: a config only root may read would otherwise fail as "permission denied".
   if (!dryRun) requireRoot(t, 'installing');
   const config = loadConfig(values.config ?? 'proxy.config.json');
+  for (const skipped of config.skipped) warn(`server ${skipped.name} will be skipped by the service: ${skipped.reason}`);
 
   const entryPath = path.join(packageRoot(), 'dist', 'cli', 'main.js');
   if (!fs.existsSync(entryPath)) {

@@ -1,6 +1,6 @@
 // `switchboard tools`: the aggregated tool list one profile's sessions get, with estimated tokens, from servers started just to list them.
 import { parseArgs } from 'node:util';
-import { loadConfig } from '../config/load.js';
+import { loadConfigAsServed } from './unit-state.js';
 import { PROBE_HELP, PROBE_OPTIONS, timeoutMs } from './flags.js';
 import { INTERRUPTED_EXIT, describeFailure, probe, type ServerOutcome } from './probe.js';
 import { firstLine, printable, table, terminalWidth, truncate } from './render.js';
@@ -26,7 +26,7 @@ ${PROBE_HELP}`;
 export async function runTools(args: string[]): Promise<number> {
   const { values } = parseArgs({ args, options: TOOLS_OPTIONS, strict: true, allowPositionals: false });
   const timeout = timeoutMs(values.timeout);
-  const config = loadConfig(values.config ?? 'proxy.config.json');
+  const { config } = loadConfigAsServed(values.config ?? 'proxy.config.json');
   checkProfile(config, values.profile);
   const result = await probe(config, { timeoutMs: timeout, verbose: values.verbose === true }, (core) => {
     const summary = summarizeView(core, values.profile);
@@ -36,8 +36,10 @@ export async function runTools(args: string[]): Promise<number> {
     process.stderr.write('switchboard: interrupted; every server was stopped\n');
     return INTERRUPTED_EXIT;
   }
-  const failed = result.outcomes.filter((outcome) => outcome.status === 'failed');
-  for (const outcome of failed) process.stderr.write(`switchboard: server ${outcome.name} failed to start: ${describeFailure(outcome)}\n`);
+  const failed = result.outcomes.filter((outcome) => outcome.status === 'failed' || outcome.status === 'skipped');
+  for (const outcome of failed) {
+    process.stderr.write(`switchboard: server ${outcome.name} ${outcome.status === 'skipped' ? 'skipped' : 'failed to start'}: ${describeFailure(outcome)}\n`);
+  }
   const failedNames = new Set(failed.map((outcome) => outcome.name));
   const { summary, withheld } = result.value;
   const output =

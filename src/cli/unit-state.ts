@@ -4,6 +4,8 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { loadConfig, type LoadOptions } from '../config/load.js';
+import type { SwitchboardConfig } from '../config/types.js';
 import { unitDir } from '../ops/systemd.js';
 
 /** The environment to load the config with, and the unit it came from when one serves this config. */
@@ -20,8 +22,8 @@ const MAX_UNIT_BYTES = 256 * 1024;
 
 /**
  * The environment the daemon of `configFile` sees for its state: when a unit in the user's or the
- * system's unit directory runs `switchboard start -c <that file>`, its XDG_STATE_HOME (or HOME)
- * replaces the shell's. A config that names `sanitize.pins`/`sanitize.log` needs none of this:
+ * system's unit directory runs `switchboard start -c <that file>`, its XDG_STATE_HOME replaces
+ * the shell's. A config that names `sanitize.pins`/`sanitize.log` needs none of this:
  * those paths are the same for everyone.
  */
 export function stateEnvironment(configFile: string, env: NodeJS.ProcessEnv = process.env): StateEnvironment {
@@ -31,10 +33,10 @@ export function stateEnvironment(configFile: string, env: NodeJS.ProcessEnv = pr
     for (const file of unitFiles(dir)) {
       const unit = readUnit(file);
       if (unit === undefined || unit.config !== config) continue;
-      const overrides: Record<string, string> = {};
-      if (unit.env['XDG_STATE_HOME'] !== undefined) overrides['XDG_STATE_HOME'] = unit.env['XDG_STATE_HOME'];
-      else if (unit.env['HOME'] !== undefined) overrides['HOME'] = unit.env['HOME'];
-      return { env: { ...env, ...overrides }, unit: file };
+      const stateHome = unit.env['XDG_STATE_HOME'];
+      // Units this package writes always set it; a hand-written one without it uses its user's home.
+      if (stateHome === undefined || !path.isAbsolute(stateHome)) continue;
+      return { env: { ...env, XDG_STATE_HOME: stateHome }, unit: file };
     }
   }
   return { env, unit: undefined };
@@ -124,4 +126,16 @@ export function unitWords(value: string): string[] {
   }
   if (inWord) words.push(word);
   return words.map((w) => w.replaceAll('%%', '%').replaceAll('$$', '$'));
+}
+
+/** `loadConfig` for the commands that read the daemon's state (approve, audit, check, tools). */
+export function loadConfigAsServed(file: string, options: LoadOptions = {}): { readonly config: SwitchboardConfig; readonly unit: string | undefined } {
+  const state = stateEnvironment(file);
+  return { config: loadConfig(file, state.env, options), unit: state.unit };
+}
+
+/** One line naming the state files a command reads, and the unit they were found through. */
+export function stateFilesLine(config: SwitchboardConfig, unit: string | undefined): string {
+  const source = unit === undefined ? '' : ` (the state of ${unit})`;
+  return `pins: ${config.sanitize.pins}, log: ${config.sanitize.log}${source}`;
 }

@@ -89,6 +89,7 @@ export function resolveConfig(
     // Iterate the input, not zod's copy: a record copy may lose keys like `__proto__`.
     const entries = Object.entries(rawServers);
     if (entries.length === 0) findings.error(['mcpServers'], 'no servers configured');
+    const problems: ConfigProblem[] = [];
     for (const [name, value] of entries) {
       // Each entry's problems are its own: like Claude Desktop, one unusable server (a remote
       // `url`, a command that is not installed) is skipped with its reason and the rest start.
@@ -96,8 +97,15 @@ export function resolveConfig(
       const server = resolveServer(name, value, { dir, env, findings: own });
       findings.warnings.push(...own.warnings);
       if (own.count === 0 && server !== undefined) resolved.push(server);
-      else if (options.strict === true) findings.problems.push(...own.problems);
-      else skipped.push({ name, reason: describeProblem(own.problems[0]) });
+      else {
+        problems.push(...own.problems);
+        skipped.push({ name, reason: describeProblem(own.problems[0]) });
+      }
+    }
+    // Strict, or nothing left to serve: a daemon without a single usable server is a mistake to report.
+    if (options.strict === true || (resolved.length === 0 && skipped.length > 0)) {
+      findings.problems.push(...problems);
+      skipped.length = 0;
     }
     checkUniqueAliases(resolved, findings);
   }

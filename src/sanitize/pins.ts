@@ -21,12 +21,44 @@ export interface PinCheck {
 
 interface Pinned {
   sha256: string;
-  /** Hash of each top-level field, so a change can be named without storing the definition. */
+  /** Hash of each top-level field, so a change can be named even where no definition is kept. */
   fields: Record<string, string>;
   firstSeen: string;
   approvedAt: string;
+  /** The approved definition as received, for `approve` to show a diff; absent when too large or pinned by an older version. */
+  definition?: unknown;
   /** The latest differing definition, waiting for approval. */
-  pending?: { sha256: string; fields: Record<string, string>; seen: string };
+  pending?: {
+    sha256: string;
+    fields: Record<string, string>;
+    seen: string;
+    definition?: unknown;
+    /** Other rules that withheld this definition when it was listed: approving cannot serve it. */
+    blockedBy?: string[];
+  };
+}
+
+/** A pending change as `approve` shows it. */
+export interface PendingChange {
+  readonly key: string;
+  readonly pinnedSha256: string;
+  readonly sha256: string;
+  readonly changedFields: string[];
+  /** The approved and the changed definition, when both were kept. */
+  readonly before: unknown;
+  readonly after: unknown;
+  /** Rules other than the pin that withheld the changed definition when last listed. */
+  readonly blockedBy: readonly string[];
+}
+
+/**
+ * Characters of canonical JSON kept per definition: enough for any real tool (the largest of the
+ * public servers' tools are ~10 KiB) while a hostile 4 MiB schema cannot bloat the pin file.
+ */
+export const MAX_KEPT_DEFINITION = 64 * 1024;
+
+function kept(entity: unknown): unknown {
+  return canonicalJson(entity).length <= MAX_KEPT_DEFINITION ? entity : undefined;
 }
 
 interface PinFile {
@@ -101,9 +133,12 @@ export class PinStore {
     return this.record(serverId, key, hash, {}).status;
   }
 
-  /** Compares an entity with its pin, pinning it when first seen and remembering a change as pending. */
-  checkEntity(serverId: string, key: string, entity: unknown, serverName?: string): PinCheck {
-    return this.record(serverId, key, canonicalHash(entity), fieldHashes(entity), serverName);
+  /**
+   * Compares an entity with its pin, pinning it when first seen and remembering a change as
+   * pending, with its definition and `blockedBy`: the other rules that withhold it anyway.
+   */
+  checkEntity(serverId: string, key: string, entity: unknown, serverName?: string, blockedBy: readonly string[] = []): PinCheck {
+    return this.record(serverId, key, canonicalHash(entity), fieldHashes(entity), serverName, entity, blockedBy);
   }
 
   /**
@@ -125,7 +160,9 @@ export class PinStore {
     let n = 0;
     for (const [k, pin] of Object.entries(server.entries)) {
       if ((key !== undefined && k !== key) || !pin.pending) continue;
-      server.entries[k] = { sha256: pin.pending.sha256, fields: pin.pending.fields, firstSeen: pin.firstSeen, approvedAt: now() };
+      const approved: Pinned = { sha256: pin.pending.sha256, fields: pin.pending.fields, firstSeen: pin.firstSeen, approvedAt: now() };
+      if (pin.pending.definition !== undefined) approved.definition = pin.pending.definition;
+      server.entries[k] = approved;
       n++;
     }
     if (n > 0) this.touch();
@@ -133,12 +170,23 @@ export class PinStore {
   }
 
   /** Entities of a server waiting for approval, with what changed. */
-  pending(serverId: string): { key: string; pinnedSha256: string; sha256: string; changedFields: string[] }[] {
+  pending(serverId: string): PendingChange[] {
     const server = this.data.servers[serverId];
     if (!server) return [];
-    return Object.entries(server.entries)
-      .filter(([, p]) => p.pending)
-      .map(([key, p]) => ({ key, pinnedSha256: p.sha256, sha256: p.pending!.sha256, changedFields: diffFields(p.fields, p.pending!.fields) }));
+    const out: PendingChange[] = [];
+    for (const [key, p] of Object.entries(server.entries)) {
+      if (p.pending === undefined) continue;
+      out.push({
+        key,
+        pinnedSha256: p.sha256,
+        sha256: p.pending.sha256,
+        changedFields: diffFields(p.fields, p.pending.fields),
+        before: p.definition,
+        after: p.pending.definition,
+        blockedBy: p.pending.blockedBy ?? [],
+      });
+    }
+    return out;
   }
 
   get changed(): boolean {
@@ -170,7 +218,15 @@ export class PinStore {
     this.version += 1;
   }
 
-  private record(serverId: string, key: string, hash: string, fields: Record<string, string>, serverName?: string): PinCheck {
+  private record(
+    serverId: string,
+    key: string,
+    hash: string,
+    fields: Record<string, string>,
+    serverName?: string,
+    entity?: unknown,
+    blockedBy: readonly string[] = [],
+  ): PinCheck {
     const server = (this.data.servers[serverId] ??= { entries: {} });
     if (serverName !== undefined && server.name !== serverName) {
       server.name = serverName;
@@ -179,7 +235,10 @@ export class PinStore {
     const pin = server.entries[key];
     if (!pin) {
       const at = now();
-      server.entries[key] = { sha256: hash, fields, firstSeen: at, approvedAt: at };
+      const pinned: Pinned = { sha256: hash, fields, firstSeen: at, approvedAt: at };
+      const definition = entity === undefined ? undefined : kept(entity);
+      if (definition !== undefined) pinned.definition = definition;
+      server.entries[key] = pinned;
       this.touch();
       return { status: 'new', sha256: hash, pinnedSha256: null, changedFields: [] };
     }
@@ -190,8 +249,12 @@ export class PinStore {
       }
       return { status: 'same', sha256: hash, pinnedSha256: pin.sha256, changedFields: [] };
     }
-    if (pin.pending?.sha256 !== hash) {
+    const blocked = [...blockedBy].sort();
+    if (pin.pending?.sha256 !== hash || (pin.pending.blockedBy ?? []).join() !== blocked.join()) {
       pin.pending = { sha256: hash, fields, seen: now() };
+      const definition = entity === undefined ? undefined : kept(entity);
+      if (definition !== undefined) pin.pending.definition = definition;
+      if (blocked.length > 0) pin.pending.blockedBy = blocked;
       this.touch();
     }
     const changedFields = Object.keys(fields).length > 0 ? diffFields(pin.fields, fields) : [];

@@ -223,9 +223,9 @@ export interface CliOutcome {
 }
 
 /** Runs `switchboard ARGS` from the sources (tsx), as a user would, and collects its output. */
-export function runCli(args: readonly string[], timeoutMs = 20_000): Promise<CliOutcome> {
+export function runCli(args: readonly string[], timeoutMs = 20_000, env: NodeJS.ProcessEnv = process.env): Promise<CliOutcome> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), ...args], { cwd: ROOT, timeout: timeoutMs }, (error, stdout, stderr) => {
+    execFile(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), ...args], { cwd: ROOT, timeout: timeoutMs, env }, (error, stdout, stderr) => {
       resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr });
     });
   });

@@ -1,0 +1,219 @@
+// A new user's first hour, run as a user would: the daemon as a process on a busy port, on
+// another port by flag or environment, with a Cursor-style config holding entries it cannot use,
+// and the CLI reading the state of a systemd unit that serves the same config.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../../src/config/load.js';
+import { pinIdentity } from '../../src/catalog/review.js';
+import { PinStore } from '../../src/sanitize/index.js';
+import { FIXTURE, ROOT, freePort, runCli, waitFor } from './helpers.js';
+
+let dir: string;
+const daemons: ChildProcess[] = [];
+
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-first-run-'));
+});
+afterEach(async () => {
+  await Promise.all(daemons.splice(0).map(stopDaemon));
+});
+afterAll(() => {
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+function writeConfig(name: string, body: unknown): string {
+  const file = path.join(dir, `${name}.json`);
+  fs.writeFileSync(file, JSON.stringify(body, null, 2));
+  return file;
+}
+
+/** A server entry whose child writes `marker` as soon as it runs: proof that a child was started. */
+function markingServer(marker: string): Record<string, unknown> {
+  return { command: process.execPath, args: ['-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, 'started'); setInterval(() => {}, 1000)`] };
+}
+
+const fixtureServer = (name: string) => ({ command: process.execPath, args: [FIXTURE], env: { FIXTURE_NAME: name } });
+
+interface Daemon {
+  readonly process: ChildProcess;
+  output(): string;
+}
+
+function startDaemon(args: readonly string[], env: NodeJS.ProcessEnv = process.env): Daemon {
+  let output = '';
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), ...args], {
+    cwd: ROOT,
+    env: { ...env, SWITCHBOARD_LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  daemons.push(child);
+  return { process: child, output: () => output };
+}
+
+async function stopDaemon(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 15_000))]);
+  if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+}
+
+function exitOf(child: ChildProcess, timeoutMs: number): Promise<number | string | undefined> {
+  if (child.exitCode !== null) return Promise.resolve(child.exitCode);
+  return Promise.race([
+    new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? -1))),
+    new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), timeoutMs)),
+  ]);
+}
+
+async function healthy(port: number): Promise<boolean> {
+  const reply = await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => undefined);
+  return reply?.status === 200;
+}
+
+describe('switchboard start', () => {
+  it('exits non-zero at once on a busy port, before starting any server', async () => {
+    const blocker = net.createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const port = (blocker.address() as net.AddressInfo).port;
+    try {
+      const marker = path.join(dir, 'busy-marker');
+      const file = writeConfig('busy', { listen: { port }, mcpServers: { marking: markingServer(marker) } });
+      const daemon = startDaemon(['start', '-c', file]);
+      const code = await exitOf(daemon.process, 15_000);
+      expect(code, daemon.output()).toBe(1);
+      expect(daemon.output()).toContain(`127.0.0.1:${port} is already in use`);
+      // One line, no stack trace.
+      expect(daemon.output().trim().split('\n').filter((line) => line.startsWith('switchboard:'))).toHaveLength(1);
+      expect(daemon.output()).not.toMatch(/\n\s+at /);
+      expect(fs.existsSync(marker)).toBe(false);
+    } finally {
+      blocker.close();
+    }
+  }, 30_000);
+
+  it('serves a Claude Desktop file unchanged on the port of --port, or of SWITCHBOARD_PORT', async () => {
+    const file = writeConfig('desktop', { mcpServers: { fx: fixtureServer('fx') } });
+    const [byFlag, byEnv] = [await freePort(), await freePort()];
+    startDaemon(['start', '-c', file, '--port', String(byFlag), '--host', '127.0.0.1']);
+    startDaemon(['start', '-c', file], { ...process.env, SWITCHBOARD_PORT: String(byEnv), SWITCHBOARD_HOST: '127.0.0.1' });
+    await waitFor(() => healthy(byFlag), 20_000, 'the daemon on --port');
+    await waitFor(() => healthy(byEnv), 20_000, 'the daemon on SWITCHBOARD_PORT');
+    // The flag wins over the environment.
+    const flagWins = await freePort();
+    startDaemon(['start', '-c', file, '--port', String(flagWins)], { ...process.env, SWITCHBOARD_PORT: String(byEnv) });
+    await waitFor(() => healthy(flagWins), 20_000, 'the daemon on --port despite SWITCHBOARD_PORT');
+  }, 60_000);
+
+  it('refuses a bad --port as a usage error', async () => {
+    const file = writeConfig('desktop2', { mcpServers: { fx: fixtureServer('fx') } });
+    const outcome = await runCli(['start', '-c', file, '--port', 'eighty']);
+    expect(outcome.code).toBe(2);
+    expect(outcome.stderr).toBe('switchboard: --port expects a port number from 0 to 65535, got "eighty"\n');
+  });
+
+  it('skips a remote entry and a server that is not installed, with their reasons, and serves the rest; --strict refuses the file', async () => {
+    const port = await freePort();
+    const file = writeConfig('cursor', {
+      listen: { port },
+      mcpServers: {
+        fx: fixtureServer('fx'),
+        linear: { url: 'https://mcp.linear.example/sse' },
+        notion: { command: 'notion-mcp-server-not-installed' },
+      },
+    });
+    const daemon = startDaemon(['start', '-c', file]);
+    await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.status === 200, 20_000, 'ready with the usable server');
+    expect(daemon.output()).toContain('switchboard: server linear skipped: $.mcpServers.linear.url: remote servers are not supported');
+    expect(daemon.output()).toContain('switchboard: server notion skipped: $.mcpServers.notion.command: command "notion-mcp-server-not-installed" not found');
+
+    const strict = await runCli(['start', '--strict', '-c', file]);
+    expect(strict.code).toBe(2);
+    expect(strict.stderr.trim().split('\n')).toHaveLength(1);
+    expect(strict.stderr).toContain('$.mcpServers.linear.url');
+
+    const check = await runCli(['check', '-c', file]);
+    expect(check.code).toBe(1);
+    expect(check.stdout).toMatch(/^fx\s+ready/m);
+    expect(check.stdout).toMatch(/^linear\s+skipped\s+-\s+-\s+-\s+\$\.mcpServers\.linear\.url: remote servers/m);
+    expect(check.stdout).toContain('2 skipped (linear, notion;');
+    expect(check.stderr).toContain('switchboard: server notion skipped:');
+  }, 60_000);
+});
+
+describe('the CLI reads the state of the service that serves the config', () => {
+  it('approve, check and audit find the pins and log of a unit with its own XDG_STATE_HOME, and say which files they read', async () => {
+    // A shell whose home and state directory are not the unit's.
+    const home = path.join(dir, 'home');
+    const unitState = path.join(dir, 'var-lib');
+    const configHome = path.join(dir, 'xdg-config');
+    fs.mkdirSync(path.join(configHome, 'systemd', 'user'), { recursive: true });
+    fs.mkdirSync(home, { recursive: true });
+    const file = writeConfig('served', { mcpServers: { fx: fixtureServer('fx') } });
+    fs.writeFileSync(
+      path.join(configHome, 'systemd', 'user', 'mcp-switchboard.service'),
+      [
+        '[Service]',
+        `ExecStart=${process.execPath} --max-semi-space-size=8 /opt/switchboard/dist/cli/main.js start -c ${file}`,
+        'Environment=PATH=/usr/bin:/bin',
+        `Environment=XDG_STATE_HOME=${unitState}`,
+        '',
+      ].join('\n'),
+    );
+    const env = { ...process.env, HOME: home, XDG_CONFIG_HOME: configHome, XDG_STATE_HOME: '' };
+    const pinsFile = path.join(unitState, 'mcp-switchboard', 'pins.json');
+    const logFile = path.join(unitState, 'mcp-switchboard', 'sanitize.jsonl');
+
+    // What the service saw: a tool pinned, then changed (withheld until approved).
+    const config = loadConfig(file, { ...env, XDG_STATE_HOME: unitState });
+    expect(config.sanitize.pins).toBe(pinsFile);
+    const pins = await PinStore.open(pinsFile);
+    const id = pinIdentity(config.servers[0]!, config.servers);
+    pins.checkEntity(id, 'echo', { name: 'echo', description: 'Echoes.' }, 'fx');
+    pins.checkEntity(id, 'echo', { name: 'echo', description: 'Echoes, now louder.' }, 'fx');
+    expect((await pins.save()).ok).toBe(true);
+    fs.writeFileSync(logFile, `${JSON.stringify({ time: new Date().toISOString(), server: 'fx', tool: 'echo', rule: 'rug-pull', action: 'block', severity: 'high', field: '', key: 'k1' })}\n`);
+
+    const approve = await runCli(['approve', 'fx', '--dry-run', '-c', file], 20_000, env);
+    expect(approve.code, approve.stderr).toBe(0);
+    const unit = path.join(configHome, 'systemd', 'user', 'mcp-switchboard.service');
+    expect(approve.stdout.split('\n')[0]).toBe(`pins: ${pinsFile}, log: ${logFile} (the state of ${unit})`);
+    expect(approve.stdout).toMatch(/echo\s+changed: description/);
+    expect(approve.stdout).toContain('+  "description": "Echoes, now louder.",');
+
+    const audit = await runCli(['audit', '-c', file], 20_000, env);
+    expect(audit.code).toBe(0);
+    expect(audit.stdout).toContain(`${logFile}: 1 finding`);
+    expect(audit.stderr).toContain(`reading the log of ${unit}`);
+
+    const check = await runCli(['check', '-c', file, '--json'], 30_000, env);
+    expect(JSON.parse(check.stdout)).toMatchObject({ state: { pins: pinsFile, log: logFile, unit } });
+
+    // Without the unit, the shell's own state directory: nothing is waiting there.
+    fs.rmSync(unit);
+    const own = await runCli(['approve', 'fx', '-c', file], 20_000, env);
+    expect(own.stdout).toContain(`pins: ${path.join(home, '.local', 'state', 'mcp-switchboard', 'pins.json')}`);
+    expect(own.stdout).toContain('nothing to approve');
+  }, 60_000);
+});
+
+describe('monitoring access', () => {
+  it('check warns when no token can read /metrics and /status.json', async () => {
+    const file = writeConfig('team', {
+      mcpServers: { fx: fixtureServer('fx') },
+      profiles: { reader: {} },
+      defaultProfile: 'reader',
+      auth: { tokens: [{ name: 'alice', tokenEnv: 'SB_FIRST_RUN_ALICE' }] },
+    });
+    const env = { ...process.env, SB_FIRST_RUN_ALICE: 'alice-0123456789abcdef0123' };
+    const check = await runCli(['check', '-c', file], 30_000, env);
+    expect(check.code).toBe(0);
+    expect(check.stdout).toContain('no token can read /metrics, /status.json');
+  }, 40_000);
+});
