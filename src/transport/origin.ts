@@ -1,5 +1,6 @@
 // Origin and Host checks against cross-site requests and DNS rebinding (transports.mdx "Security Warning").
 import type { IncomingMessage } from 'node:http';
+import { isIP } from 'node:net';
 import { isLoopbackHost } from '../config/listen.js';
 
 const LOOPBACK_HOSTNAMES = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
@@ -33,9 +34,24 @@ export function refusal(req: IncomingMessage, policy: OriginPolicy): string | un
   if (origin === 'null') return 'Origin null is not allowed';
   if (policy.checkHost) {
     const host = hostname(req.headers.host);
-    if (host === undefined || !policy.allowedHosts.has(host)) return `Host ${req.headers.host ?? '(missing)'} is not allowed`;
+    if (host === undefined || (!policy.allowedHosts.has(host) && !isArrivalAddress(host, req.socket?.localAddress))) {
+      return `Host ${req.headers.host ?? '(missing)'} is not allowed (add its name to listen.allowedHosts)`;
+    }
   }
   return undefined;
+}
+
+/**
+ * A Host that is the very IP address the connection arrived on: a client that typed the address
+ * the proxy listens on. DNS rebinding cannot produce it (the rebound page's Host is the attacker's
+ * name, never an address literal), so it needs no entry in allowedHosts.
+ */
+function isArrivalAddress(host: string, localAddress: string | undefined): boolean {
+  if (localAddress === undefined) return false;
+  const local = localAddress.toLowerCase();
+  const ipv4 = local.startsWith('::ffff:') ? local.slice('::ffff:'.length) : local;
+  if (host.startsWith('[')) return isIP(local) === 6 && isIP(host.slice(1, -1)) === 6 && ipv6Text(host) === ipv6Text(`[${local}]`);
+  return isIP(host) === 4 && host === ipv4;
 }
 
 function originAllowed(origin: string, policy: OriginPolicy): boolean {
@@ -59,4 +75,13 @@ function hostname(hostHeader: string | undefined): string | undefined {
   }
   const colon = lower.indexOf(':');
   return colon === -1 ? lower : lower.slice(0, colon);
+}
+
+/** One spelling of an IPv6 literal (`[0:0::1]` and `[::1]` alike), as the WHATWG URL parser writes it. */
+function ipv6Text(bracketed: string): string | undefined {
+  try {
+    return new URL(`http://${bracketed}/`).hostname;
+  } catch {
+    return undefined;
+  }
 }
