@@ -1,4 +1,5 @@
 // JSON-RPC 2.0 message shapes, guards and error codes; the one place raw JSON becomes typed.
+import { exactNumberIdText, isExactNumberId } from './exact-id.js';
 
 export type JsonRpcId = string | number;
 export type JsonObject = { [key: string]: unknown };
@@ -108,7 +109,8 @@ export function classify(value: unknown): Classified {
 
 /** An id as JSON text, for splicing it into a message already encoded. */
 export function idJson(id: JsonRpcId): string {
-  return typeof id === 'number' ? String(id) : JSON.stringify(id);
+  if (typeof id === 'number') return String(id);
+  return isExactNumberId(id) ? exactNumberIdText(id) : JSON.stringify(id);
 }
 
 export function errorResponse(id: JsonRpcId | null, code: number, message: string, data?: unknown): JsonRpcErrorResponse {
@@ -130,12 +132,21 @@ export function isErrorResponse(message: JsonRpcResponse): message is JsonRpcErr
  */
 export function encode(message: JsonRpcMessage): string | undefined {
   try {
+    const id = (message as { id?: unknown }).id;
+    if (isExactNumberId(id)) return encodeWithExactId(message, id);
     return JSON.stringify(message);
   } catch {
     const { id, method } = message as { id?: JsonRpcId | null; method?: unknown };
     if (method !== undefined || id === undefined) return undefined;
     return JSON.stringify(errorResponse(id, ErrorCode.InternalError, 'the server answered with a value too deeply nested to forward'));
   }
+}
+
+/** The message with its id written as the client's digits: jsonrpc and id first, then the rest as JSON.stringify writes them. */
+function encodeWithExactId(message: JsonRpcMessage, id: string): string {
+  const { jsonrpc: _jsonrpc, id: _id, ...rest } = message as unknown as Record<string, unknown>;
+  const tail = JSON.stringify(rest);
+  return `{"jsonrpc":"2.0","id":${exactNumberIdText(id)}${tail === '{}' ? '' : `,${tail.slice(1, -1)}`}}`;
 }
 
 /** JSON.stringify that answers undefined instead of throwing (cycles, absurd nesting). */

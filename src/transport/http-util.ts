@@ -1,7 +1,8 @@
 // Small HTTP helpers shared by the transports: bounded body reading and one-line error replies.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StringDecoder } from 'node:string_decoder';
-import { ErrorCode, type JsonRpcId } from '../jsonrpc/messages.js';
+import { ErrorCode, idJson, type JsonRpcId } from '../jsonrpc/messages.js';
+import { keepExactId } from '../jsonrpc/exact-id.js';
 import { keepRawText, routedRequest } from '../jsonrpc/raw-request.js';
 import { BufferPool } from '../jsonrpc/buffer-pool.js';
 
@@ -156,6 +157,7 @@ export async function readJsonBody(req: IncomingMessage, res: ServerResponse, li
   try {
     const parsed: unknown = routedRequest(text) ?? JSON.parse(text);
     keepRawText(parsed, text);
+    keepExactId(parsed, text);
     return parsed;
   } catch {
     sendError(res, 400, ErrorCode.ParseError, 'Parse error: the body is not valid JSON');
@@ -170,7 +172,7 @@ export function sendError(res: ServerResponse, status: number, code: number, mes
     return;
   }
   res.writeHead(status, JSON_HEADERS);
-  res.end(JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } }));
+  res.end(`{"jsonrpc":"2.0","id":${id === null ? 'null' : idJson(id)},"error":${JSON.stringify({ code, message })}}`);
 }
 
 /** A plain-text reply, for paths that are not JSON-RPC endpoints (404 for unknown paths, health). */

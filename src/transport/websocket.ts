@@ -6,6 +6,7 @@ import type { Logger } from '../log.js';
 import { ErrorCode, classify, encode, errorResponse, type JsonRpcMessage } from '../jsonrpc/messages.js';
 import type { Serialized } from '../jsonrpc/spliced-text.js';
 import { keepRawText, routedRequest } from '../jsonrpc/raw-request.js';
+import { keepExactId } from '../jsonrpc/exact-id.js';
 import type { ViewScope } from '../catalog/catalog.js';
 import type { SwitchboardCore } from '../switchboard.js';
 import type { Session, SessionChannel, SessionGrant } from '../session/session.js';
@@ -103,6 +104,7 @@ export class WebSocketDoor {
       const text = data.toString();
       parsed = routedRequest(text) ?? JSON.parse(text);
       keepRawText(parsed, text);
+      keepExactId(parsed, text);
     } catch {
       session.deliver(errorResponse(null, ErrorCode.ParseError, 'Parse error: the frame is not valid JSON'), undefined);
       return;

@@ -102,9 +102,9 @@ export function restoreTaskId(result: JsonObject, downstreamTaskId: string): boo
 
 /**
  * The child's line with our id replaced by the caller's, or undefined when that cannot be done
- * safely: the token `"id":<ours>` must occur exactly once, followed by `,` or `}`. The line parsed
- * to a response whose top-level id is ours, so a single such occurrence is that id (inside JSON
- * strings a quote is always escaped, and a nested `"id":<ours>` would make two occurrences).
+ * safely: the token `"id":<ours>` must occur exactly once, followed by `,` or `}`, and stand in the
+ * top-level object. Uniqueness alone is not enough: a child may write the top-level id as
+ * `"id": 12` and carry a compact `"id":12` inside its result, which must stay as it is.
  */
 export function spliceId(line: string, upstreamId: number, downstreamId: JsonRpcId): string | undefined {
   const token = `"id":${upstreamId}`;
@@ -113,7 +113,27 @@ export function spliceId(line: string, upstreamId: number, downstreamId: JsonRpc
   const after = line.charCodeAt(at + token.length);
   if (after !== 0x2c /* , */ && after !== 0x7d /* } */) return undefined;
   if (line.indexOf(token, at + token.length) !== -1) return undefined;
+  if (!atTopLevel(line, at)) return undefined;
   return `${line.slice(0, at)}"id":${idJson(downstreamId)}${line.slice(at + token.length)}`;
+}
+
+/**
+ * Whether offset `at` of a JSON object's text is a member name of the outermost object: outside
+ * strings, one brace deep. A walk over the text before it, without allocating.
+ */
+function atTopLevel(text: string, at: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < at; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c /* \ */) i++;
+      else if (c === 0x22 /* " */) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b /* { */ || c === 0x5b /* [ */) depth++;
+    else if (c === 0x7d /* } */ || c === 0x5d /* ] */) depth--;
+  }
+  return depth === 1 && !inString;
 }
 
 /** The value of a span that holds a plain non-negative integer (the ids we mint), else -1. */
