@@ -11,9 +11,10 @@ export interface Substituted {
 
 export type ProblemSink = (path: readonly PathSegment[], problem: string) => void;
 
-// Alternation order matters: `$${` must win over `${` at the same position to act as an escape; the
-// last branch catches a `${` that is not a well-formed reference so it is reported, not passed on.
-const REFERENCE = /\$\$\{|\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}|\$\{/g;
+/** Defaults may hold references (`${A:-${B:-x}}`); deeper than this is surely a mistake. */
+const MAX_NESTING = 8;
+const NAME = /[A-Za-z_][A-Za-z0-9_]*/y;
+const MALFORMED = 'invalid variable reference: expected ${NAME} or ${NAME:-default} (write $${ for a literal ${)';
 
 export function substitute(
   text: string,
@@ -21,21 +22,78 @@ export function substitute(
   env: NodeJS.ProcessEnv,
   report: ProblemSink,
 ): Substituted {
-  let fromEnv = false;
-  const value = text.replace(REFERENCE, (match, name: string | undefined, fallback: string | undefined) => {
-    if (match === '$${') return '${';
-    if (name === undefined) {
-      report(path, 'invalid variable reference: expected ${NAME} or ${NAME:-default} (write $${ for a literal ${)');
-      return match;
+  // Plain text, the common case, costs one indexOf.
+  if (!text.includes('${')) return { value: text, fromEnv: false };
+  const state: ExpandState = { fromEnv: false, report: (problem) => report(path, problem) };
+  const { value } = expand(text, 0, 0, env, state, true);
+  return { value, fromEnv: state.fromEnv };
+}
+
+interface ExpandState {
+  fromEnv: boolean;
+  readonly report: (problem: string) => void;
+}
+
+/**
+ * Expands `text` from `start` to its end, or, inside a default (`depth` > 0), to the `}` that closes
+ * it; returns the expansion and the index after that `}`. A default is itself expanded, so
+ * `${UNSET:-${HOME}}` is HOME's value; `$${` is a literal `${`.
+ */
+function expand(
+  text: string,
+  start: number,
+  depth: number,
+  env: NodeJS.ProcessEnv,
+  state: ExpandState,
+  /** False inside a default that is not used: an unset variable there is no error, bad syntax still is. */
+  used: boolean,
+): { value: string; end: number } {
+  const report = state.report;
+  let out = '';
+  let i = start;
+  while (i < text.length) {
+    const c = text[i];
+    if (depth > 0 && c === '}') return { value: out, end: i + 1 };
+    if (c === '$' && text.startsWith('$${', i)) {
+      out += '${';
+      i += 3;
+      continue;
     }
-    fromEnv = true;
+    if (c !== '$' || text[i + 1] !== '{') {
+      out += c;
+      i += 1;
+      continue;
+    }
+    NAME.lastIndex = i + 2;
+    const name = NAME.exec(text)?.[0];
+    const after = i + 2 + (name?.length ?? 0);
+    if (name === undefined || (text[after] !== '}' && !text.startsWith(':-', after))) {
+      report(MALFORMED);
+      out += '${';
+      i += 2;
+      continue;
+    }
+    state.fromEnv = true;
     const set = env[name];
-    if (fallback !== undefined) return set === undefined || set === '' ? fallback : set;
-    if (set === undefined) {
-      report(path, `environment variable ${name} is not set`);
-      return '';
+    if (text[after] === '}') {
+      if (set === undefined && used) report(`environment variable ${name} is not set`);
+      out += set ?? '';
+      i = after + 1;
+      continue;
     }
-    return set;
-  });
-  return { value, fromEnv };
+    if (depth + 1 > MAX_NESTING) {
+      report(`variable defaults nest deeper than ${MAX_NESTING} levels`);
+      return { value: out, end: text.length };
+    }
+    // The default is read (and its syntax checked) even when the variable is set: a typo is still a typo.
+    const useDefault = set === undefined || set === '';
+    const fallback = expand(text, after + 2, depth + 1, env, state, used && useDefault);
+    if (fallback.end > text.length || text[fallback.end - 1] !== '}') {
+      report(`unterminated default of \${${name}:-...}: a "}" is missing`);
+      return { value: out, end: text.length };
+    }
+    out += useDefault ? fallback.value : set;
+    i = fallback.end;
+  }
+  return { value: out, end: depth > 0 ? text.length + 1 : text.length };
 }

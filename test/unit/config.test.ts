@@ -165,6 +165,27 @@ describe('variable substitution', () => {
     const err = configError(() => resolve({ mcpServers: { s: { command: 'node', args: ['${oops'] } } }));
     expect(err.message).toContain('$.mcpServers.s.args[0]: invalid variable reference');
   });
+
+  it('expands references inside defaults, to any depth a person writes', () => {
+    const env = { ...baseEnv, NAME: 'alice', EMPTY: '' };
+    const config = resolve(
+      { mcpServers: { s: { command: 'node', args: ['${UNSET:-${HOME}}', '${UNSET:-${EMPTY:-${NAME}}}/x', '${NAME:-${UNSET}}', 'a${UNSET:-b}c}', '${UNSET:-$${NAME}}'] } } },
+      env,
+    );
+    // A default is used only when needed: the unset variable in an unused default is no error.
+    expect(config.servers[0]!.args).toEqual(['/home/tester', 'alice/x', 'alice', 'abc}', '${NAME}']);
+  });
+
+  it('refuses an unset variable in a used default, and an unterminated default, naming the problem', () => {
+    expect(configError(() => resolve({ mcpServers: { s: { command: 'node', args: ['${UNSET:-${ALSO_UNSET}}'] } } })).message).toBe(
+      '<inline>: $.mcpServers.s.args[0]: environment variable ALSO_UNSET is not set',
+    );
+    expect(configError(() => resolve({ mcpServers: { s: { command: 'node', args: ['${UNSET:-${HOME}'] } } })).message).toContain(
+      '$.mcpServers.s.args[0]: unterminated default of ${UNSET:-...}',
+    );
+    const deep = `${'${U:-'.repeat(9)}x${'}'.repeat(9)}`;
+    expect(configError(() => resolve({ mcpServers: { s: { command: 'node', args: [deep] } } })).message).toContain('nest deeper than 8 levels');
+  });
 });
 
 describe('command resolution', () => {
