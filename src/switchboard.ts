@@ -9,7 +9,7 @@ import { diffConfigs, type ConfigDiff } from './config/reload-diff.js';
 import type { ShutdownTimings } from './upstream/child.js';
 import type { ServerHandle } from './upstream/server-handle.js';
 import type { ListKind } from './upstream/types.js';
-import { SessionRegistry } from './session/registry.js';
+import { SessionRegistry, type SessionRefusal } from './session/registry.js';
 import { RequestStats } from './session/stats.js';
 import type { Session, SessionChannel, SessionGrant, TransportKind } from './session/session.js';
 import { Router } from './router/router.js';
@@ -69,6 +69,7 @@ export class SwitchboardCore {
     this.catalog = new Catalog(config, rootLog.child({ component: 'catalog' }), options.review);
     this.sessions = new SessionRegistry({
       maxSessions: config.limits.maxSessions,
+      maxPerIdentity: config.limits.maxSessionsPerIdentity,
       idleMs: config.limits.sessionIdleMs,
       onClose: (session, reason) => this.release(session, reason),
       isBusy: (session) => this.busyProbe?.(session) ?? false,
@@ -160,10 +161,14 @@ export class SwitchboardCore {
     this.busyProbe = probe;
   }
 
-  /** A new client session bound to a view, or undefined when the session limit is reached. */
-  openSession(transport: TransportKind, grant: SessionGrant, channel: SessionChannel, protocolVersion: string): Session | undefined {
+  /** A new client session bound to a view, or why none could be opened (a session limit, all busy). */
+  openSession(transport: TransportKind, grant: SessionGrant, channel: SessionChannel, protocolVersion: string): Session | SessionRefusal {
     const session = this.sessions.create(transport, grant, channel, protocolVersion);
-    if (session !== undefined) this.catalog.attach(grant.scope);
+    if ('refused' in session) {
+      this.log.warn({ identity: grant.principal, limit: session.refused, sessions: this.sessions.size }, 'session refused: limit reached and every session is busy');
+      return session;
+    }
+    this.catalog.attach(grant.scope);
     return session;
   }
 

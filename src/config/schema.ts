@@ -23,6 +23,8 @@ export const DEFAULTS = {
   maxLineBytes: 16 * 1024 * 1024,
   /** Client sessions held at once. */
   maxSessions: 10_000,
+  /** Sessions one token may hold at once (auth off: only maxSessions applies). */
+  maxSessionsPerIdentity: 1_000,
   /** Items per list page sent to clients. */
   pageSize: 100,
   /** Milliseconds (30 min). */
@@ -193,6 +195,8 @@ const limitsObject = z.object(
     maxBodyBytes: int(1, 2 ** 30).default(DEFAULTS.maxBodyBytes),
     maxLineBytes: int(1, 2 ** 30).default(DEFAULTS.maxLineBytes),
     maxSessions: int(1, 10_000_000).default(DEFAULTS.maxSessions),
+    // One token must not be able to open every session and lock the rest of the team out.
+    maxSessionsPerIdentity: int(1, 10_000_000).default(DEFAULTS.maxSessionsPerIdentity),
     pageSize: int(1, 10_000).default(DEFAULTS.pageSize),
     sessionIdleMs: int(1, MAX_TIMER_MS).default(DEFAULTS.sessionIdleMs),
     shutdownGraceMs: int(0, MAX_TIMER_MS).default(DEFAULTS.shutdownGraceMs),

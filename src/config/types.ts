@@ -131,6 +131,11 @@ export interface SwitchboardConfig {
     readonly maxLineBytes: number;
     /** Most client sessions held at once. */
     readonly maxSessions: number;
+    /**
+     * Most sessions one token holds at once; at the cap its least recently active idle session
+     * makes room. Sessions without a token (auth off: one local user) are bounded by maxSessions only.
+     */
+    readonly maxSessionsPerIdentity: number;
     /** Items per page in list results sent to clients. */
     readonly pageSize: number;
     /** A session with no traffic for this long is closed, ms. */

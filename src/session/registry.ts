@@ -4,8 +4,16 @@ import type { ViewScope } from '../catalog/catalog.js';
 import { Session, type SessionChannel, type SessionGrant, type TransportKind } from './session.js';
 import type { RequestStats } from './stats.js';
 
+/** Why no session was opened: the proxy's total, or this identity's share, is taken by busy sessions. */
+export type SessionRefusal = { readonly refused: 'total' | 'identity' };
+
+/** The identity of sessions opened without a token (auth off): one local user, no share to enforce. */
+const ANONYMOUS = 'anonymous';
+
 export interface RegistryOptions {
   readonly maxSessions: number;
+  /** Most sessions per principal (token name); `anonymous` is bounded by maxSessions only. */
+  readonly maxPerIdentity: number;
   /** Sessions silent this long are closed, ms. */
   readonly idleMs: number;
   /** Releases what a session holds upstream; runs before its channel closes. */
@@ -19,6 +27,7 @@ export interface RegistryOptions {
 export class SessionRegistry {
   private readonly sessions = new Map<string, Session>();
   private readonly byScope = new Map<string, Set<Session>>();
+  private readonly byPrincipal = new Map<string, Set<Session>>();
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(private readonly options: RegistryOptions) {
@@ -30,15 +39,43 @@ export class SessionRegistry {
     return this.sessions.size;
   }
 
-  /** A new session, or undefined when the limit is reached. */
-  create(transport: TransportKind, grant: SessionGrant, channel: SessionChannel, protocolVersion: string): Session | undefined {
-    if (this.sessions.size >= this.options.maxSessions) return undefined;
+  /**
+   * A new session. At a cap (this identity's share, then the total) the least recently active idle
+   * session (no request in flight, no open stream) of that identity, or of anyone for the total,
+   * is closed to make room; only when every one of them is busy is the new one refused.
+   */
+  create(transport: TransportKind, grant: SessionGrant, channel: SessionChannel, protocolVersion: string): Session | SessionRefusal {
+    const own = this.byPrincipal.get(grant.principal);
+    if (grant.principal !== ANONYMOUS && own !== undefined && own.size >= this.options.maxPerIdentity) {
+      if (!this.evictIdle(own, 'session limit of its identity reached')) return { refused: 'identity' };
+    }
+    if (this.sessions.size >= this.options.maxSessions && !this.evictIdle(this.sessions.values(), 'session limit reached')) return { refused: 'total' };
     // 128 random bits, base64url: unguessable and visible ASCII (transports.mdx, session management).
     const id = randomBytes(16).toString('base64url');
     const session = new Session(id, transport, grant, channel, protocolVersion, this.options.stats);
     this.sessions.set(id, session);
     this.index(session);
+    let mine = this.byPrincipal.get(session.principal);
+    if (mine === undefined) this.byPrincipal.set(session.principal, (mine = new Set()));
+    mine.add(session);
     return session;
+  }
+
+  /** Sessions a principal holds now. */
+  countOf(principal: string): number {
+    return this.byPrincipal.get(principal)?.size ?? 0;
+  }
+
+  /** Closes the least recently active idle session among `candidates`; false when all are busy. */
+  private evictIdle(candidates: Iterable<Session>, reason: string): boolean {
+    let oldest: Session | undefined;
+    for (const session of candidates) {
+      if (session.inflight.size > 0 || this.options.isBusy?.(session) === true) continue;
+      if (oldest === undefined || session.lastActivity < oldest.lastActivity) oldest = session;
+    }
+    if (oldest === undefined) return false;
+    this.close(oldest, reason);
+    return true;
   }
 
   /** Moves a session to another view (a reload changed what its identity may see). */
@@ -82,6 +119,9 @@ export class SessionRegistry {
     if (this.sessions.get(session.id) !== session) return;
     this.sessions.delete(session.id);
     this.unindex(session);
+    const mine = this.byPrincipal.get(session.principal);
+    mine?.delete(session);
+    if (mine?.size === 0) this.byPrincipal.delete(session.principal);
     this.options.onClose(session, reason);
     session.closeChannel(reason);
   }

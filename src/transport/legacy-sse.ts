@@ -7,6 +7,7 @@ import type { ViewScope } from '../catalog/catalog.js';
 import type { AccessControl, Identity } from './access.js';
 import type { SwitchboardCore } from '../switchboard.js';
 import type { Session, SessionChannel } from '../session/session.js';
+import { refusalReply } from './streamable-http.js';
 import { NO_BODY, SSE_HEADERS, readJsonBody, sendError, sendText } from './http-util.js';
 
 /** The version a legacy SSE client speaks until its initialize says otherwise. */
@@ -74,11 +75,13 @@ export class LegacySse {
       this.log.warn({ session: session?.id }, 'SSE reader is not keeping up; closing its session');
       if (session !== undefined) this.core.closeSession(session, 'client not reading');
     }, () => this.live.delete(channel));
-    session = this.core.openSession('sse', access.grant, channel, LEGACY_VERSION);
-    if (session === undefined) {
-      sendError(res, 503, ErrorCode.Overloaded, 'Too many sessions; try again later');
+    const result = this.core.openSession('sse', access.grant, channel, LEGACY_VERSION);
+    if ('refused' in result) {
+      const [status, message] = refusalReply(result);
+      sendError(res, status, ErrorCode.Overloaded, message);
       return;
     }
+    session = result;
     const opened = session;
     this.live.add(channel);
     res.writeHead(200, SSE_HEADERS);

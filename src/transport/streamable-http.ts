@@ -4,6 +4,7 @@ import type { Logger } from '../log.js';
 import { ErrorCode, classify, errorResponse, type JsonRpcErrorResponse, type JsonRpcRequest } from '../jsonrpc/messages.js';
 import type { ViewScope } from '../catalog/catalog.js';
 import type { SwitchboardCore } from '../switchboard.js';
+import type { SessionRefusal } from '../session/registry.js';
 import type { Session } from '../session/session.js';
 import { SUPPORTED_PROTOCOL_VERSIONS, negotiateVersion } from '../protocol.js';
 import { HttpChannel, RequestStream } from './http-channel.js';
@@ -170,11 +171,12 @@ export class StreamableHttp {
       () => this.live.delete(channel),
     );
     const session = this.core.openSession('streamable-http', access.grant, channel, version);
-    opened = session;
-    if (session === undefined) {
-      sendError(res, 503, ErrorCode.Overloaded, 'Too many sessions; try again later', request.id);
+    if ('refused' in session) {
+      const [status, message] = refusalReply(session);
+      sendError(res, status, ErrorCode.Overloaded, message, request.id);
       return;
     }
+    opened = session;
     this.channels.set(session, channel);
     this.live.add(channel);
     res.setHeader('mcp-session-id', session.id);
@@ -251,4 +253,14 @@ export class StreamableHttp {
     }
     return session;
   }
+}
+
+/**
+ * 429 when this identity holds its share of sessions (its own clients must end some), 503 when the
+ * proxy holds its total; either way every one of them is busy, or an idle one would have made room.
+ */
+export function refusalReply(refusal: SessionRefusal): [status: number, message: string] {
+  return refusal.refused === 'identity'
+    ? [429, 'Too many sessions for this token; end some (DELETE) or try again later']
+    : [503, 'Too many sessions; try again later'];
 }

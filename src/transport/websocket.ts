@@ -80,11 +80,12 @@ export class WebSocketDoor {
       this.log.warn({ session: session?.id }, 'WebSocket reader is not keeping up; closing its session');
       ws.close(CLOSE_POLICY, 'not reading');
     });
-    session = this.core.openSession('websocket', grant, channel, LEGACY_VERSION);
-    if (session === undefined) {
-      ws.close(CLOSE_GOING_AWAY, 'too many sessions');
+    const result = this.core.openSession('websocket', grant, channel, LEGACY_VERSION);
+    if ('refused' in result) {
+      ws.close(CLOSE_GOING_AWAY, result.refused === 'identity' ? 'too many sessions for this token' : 'too many sessions');
       return;
     }
+    session = result;
     const opened = session;
     this.alive.add(ws);
     this.log.info({ session: opened.id, scope: scope.endpoint, identity: grant.principal, view: scope.policy.label }, 'WebSocket session opened');

@@ -74,6 +74,7 @@ describe('Claude Desktop shape', () => {
       maxBodyBytes: 4 * 1024 * 1024,
       maxLineBytes: 16 * 1024 * 1024,
       maxSessions: 10_000,
+      maxSessionsPerIdentity: 1_000,
       pageSize: 100,
       sessionIdleMs: 30 * 60 * 1000,
       shutdownGraceMs: 10_000,
