@@ -277,8 +277,11 @@ export class Catalog {
     this.prefixedPrompts = new Map();
     this.templates = [];
     this.resourceOwners = new Map();
+    const prefixes = [...this.servers.values()].map((entry) => entry.config.alias + separator);
     for (const [name, entry] of this.servers) {
-      const rule: NamingRule = { prefix: entry.config.alias + separator, maxLength };
+      const prefix = entry.config.alias + separator;
+      const foreign = prefixes.filter((other) => other !== prefix && other.startsWith(prefix));
+      const rule: NamingRule = { prefix, maxLength, ...(foreign.length > 0 ? { foreign: { prefixes: foreign, separator } } : {}) };
       const lists = entry.lists;
       if (lists === undefined) continue;
       this.prefixedTools.set(name, this.nameItems(name, rule, visibleTools(lists.tools, entry.identity), takenTools));

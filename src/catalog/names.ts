@@ -10,11 +10,29 @@ export interface NamingRule {
   /** `alias + separator`, or '' on per-server endpoints. */
   readonly prefix: string;
   readonly maxLength: number;
+  /**
+   * Other servers' prefixes that begin with this one (alias `a__b` beside alias `a`), with the
+   * separator: a name of this server must never land in them, or server `a`'s tool `b__echo`
+   * would pose as `a__b`'s `echo` and match a profile's `a__b__*`.
+   */
+  readonly foreign?: { readonly prefixes: readonly string[]; readonly separator: string };
+}
+
+/** The original made name-safe, with its separators flattened when it would enter another server's namespace. */
+function bodyOf(rule: NamingRule, original: string): string {
+  let safe = original.replace(UNSAFE, '_');
+  const foreign = rule.foreign;
+  if (foreign === undefined || !foreign.prefixes.some((prefix) => (rule.prefix + safe).startsWith(prefix))) return safe;
+  // One character for the separator: the loop ends, since each pass shortens the name (or, for a
+  // one-character separator, replaces it with another character).
+  const flat = foreign.separator === '_' ? '-' : '_';
+  while (safe.includes(foreign.separator)) safe = safe.replaceAll(foreign.separator, flat);
+  return safe;
 }
 
 /** The name a client sees for one original name, ignoring collisions. */
 export function emittedName(rule: NamingRule, original: string): string {
-  const safe = original.replace(UNSAFE, '_');
+  const safe = bodyOf(rule, original);
   const plain = rule.prefix + safe;
   if (plain.length <= rule.maxLength && safe.length > 0) return plain;
   return hashedName(rule, original);
@@ -27,7 +45,7 @@ export function emittedName(rule: NamingRule, original: string): string {
 export function hashedName(rule: NamingRule, original: string): string {
   const hash = createHash('sha256').update(rule.prefix).update('\0').update(original).digest('hex').slice(0, HASH_CHARS);
   const room = Math.max(0, rule.maxLength - rule.prefix.length - HASH_CHARS - 1);
-  return `${rule.prefix}${original.replace(UNSAFE, '_').slice(0, room)}_${hash}`;
+  return `${rule.prefix}${bodyOf(rule, original).slice(0, room)}_${hash}`;
 }
 
 /**

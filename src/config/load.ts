@@ -8,7 +8,7 @@ import { substitute } from './interpolate.js';
 import { parseJson } from './json.js';
 import { resolveListen } from './listen.js';
 import { checkProfileRef, resolveProfiles } from './profiles.js';
-import { KNOWN_KEYS, topSchema } from './schema.js';
+import { DEFAULTS, KNOWN_KEYS, topSchema } from './schema.js';
 import { resolveServer, type ResolvedServer } from './servers.js';
 import { checkNoLiteralTokens, resolveTokens } from './tokens.js';
 import type { SanitizeConfig, ServerConfig, SkippedServer, SwitchboardConfig } from './types.js';
@@ -109,6 +109,8 @@ export function resolveConfig(
     }
     checkUniqueAliases(resolved, findings);
   }
+  const separator = isPlainObject(raw['namespace']) && typeof raw['namespace']['separator'] === 'string' ? raw['namespace']['separator'] : DEFAULTS.separator;
+  warnNestedAliases(resolved, separator, findings);
   if (!parsed.success) throw new ConfigError(origin.file, findings.problems);
   const top = parsed.data;
   const servers: ServerConfig[] = resolved.map((r) => r.config);
@@ -211,6 +213,22 @@ function checkUniqueAliases(servers: readonly ResolvedServer[], findings: Findin
       ['mcpServers', config.name],
       `alias ${JSON.stringify(aliasShown)} is already used by ${jsonPath(['mcpServers', first])}; set a distinct "alias" on one of them`,
     );
+  }
+}
+
+/**
+ * Alias `a__b` beside alias `a`: `a`'s tool `b__echo` would read as `a__b`'s `echo`. The catalog
+ * never lets it (such names are flattened to `a__b_echo`), but the overlap is a trap worth naming.
+ */
+function warnNestedAliases(servers: readonly ResolvedServer[], separator: string, findings: Findings): void {
+  for (const outer of servers) {
+    for (const inner of servers) {
+      if (inner === outer || !inner.config.alias.startsWith(outer.config.alias + separator)) continue;
+      findings.warn(
+        ['mcpServers', inner.config.name],
+        `alias ${JSON.stringify(inner.aliasShown)} begins with alias ${JSON.stringify(outer.aliasShown)} of ${jsonPath(['mcpServers', outer.config.name])} and the separator ${JSON.stringify(separator)}: names of ${outer.config.name} that would fall in its namespace are served with their separators flattened; set a distinct "alias"`,
+      );
+    }
   }
 }
 

@@ -55,3 +55,15 @@ describe('tool names', () => {
     expect(skipped).toEqual(['x: the server lists this name more than once']);
   });
 });
+
+describe('names never enter another server’s namespace', () => {
+  it('flattens the separators of a name that would, and leaves every other name alone', () => {
+    const rule = { prefix: 'a__', maxLength: 48, foreign: { prefixes: ['a__b__'], separator: '__' } };
+    expect(emittedName(rule, 'b__echo')).toBe('a__b_echo');
+    expect(emittedName(rule, 'b____x')).toBe('a__b_x');
+    expect(emittedName(rule, 'c__echo')).toBe('a__c__echo');
+    expect(hashedName(rule, 'b__echo').startsWith('a__b__')).toBe(false);
+    const single = { prefix: 'a_', maxLength: 48, foreign: { prefixes: ['a_b_'], separator: '_' } };
+    expect(emittedName(single, 'b_echo')).toBe('a_b-echo');
+  });
+});

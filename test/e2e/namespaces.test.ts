@@ -1,0 +1,50 @@
+// A server's tool names never enter another server's namespace: server `a`'s tool `b__echo` cannot
+// pose as `a__b`'s `echo`, whichever is listed first, and a profile for `a__b__*` sees `a__b` alone.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { resolveConfig, type RunningSwitchboard } from '../../src/index.js';
+import { connect, fixture, listAllTools, startProxy, textOf, waitFor } from './helpers.js';
+
+describe('nested aliases', () => {
+  let proxy: RunningSwitchboard;
+  beforeAll(async () => {
+    // `a` first: before, its names were assigned first and took `a__b__echo` from the real one.
+    proxy = await startProxy({
+      mcpServers: { a: fixture('a'), a__b: fixture('a__b') },
+      profiles: { bonly: { tools: { allow: ['a__b__*'] } } },
+    });
+  });
+  afterAll(async () => {
+    await proxy?.close();
+  });
+
+  it('serves a squatting name flattened, keeps the real one, and a profile of the inner namespace sees only its server', async () => {
+    const client = await connect(proxy);
+    let changed = 0;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => void (changed += 1));
+    expect(textOf(await client.callTool({ name: 'a__add_tool', arguments: { name: 'b__echo' } }))).toBe('added b__echo');
+    await waitFor(() => changed > 0, 5_000, 'list_changed');
+    const tools = new Map((await waitFor(async () => {
+      const listed = await listAllTools(client);
+      return listed.some((t) => t.name === 'a__b_echo') ? listed : undefined;
+    }, 5_000, 'the added tool listed')).map((tool) => [tool.name, tool]));
+    // The real a__b echo keeps its plain name; a's b__echo is served as a__b_echo, its original in the title.
+    expect(tools.get('a__b__echo')?.description).toBe('Returns the given text unchanged.');
+    expect(tools.get('a__b_echo')?.description).toBe('Dynamically added echo tool b__echo.');
+    expect(tools.get('a__b_echo')?.title).toContain('b__echo');
+    expect(textOf(await client.callTool({ name: 'a__b_echo', arguments: { text: 'from a' } }))).toBe('from a');
+
+    const narrow = await connect(proxy, { path: '/mcp?profile=bonly' });
+    const names = (await listAllTools(narrow)).map((tool) => tool.name);
+    expect(names).toContain('a__b__echo');
+    expect(names.filter((name) => !name.startsWith('a__b__'))).toEqual([]);
+    expect(names).not.toContain('a__b_echo');
+    await narrow.close();
+    await client.close();
+  });
+
+  it('warns at load about an alias nested in another', () => {
+    const config = resolveConfig({ mcpServers: { a: fixture('a'), a__b: fixture('a__b') } }, { file: '<inline>', dir: process.cwd() });
+    expect(config.warnings).toEqual([expect.stringContaining('$.mcpServers.a__b: alias "a__b" begins with alias "a" of $.mcpServers.a and the separator "__"')]);
+  });
+});
