@@ -13,12 +13,23 @@ import type { ServerHandle } from '../upstream/server-handle.js';
 import { LOG_LEVELS, Session, type LogLevel } from '../session/session.js';
 import type { SessionRegistry } from '../session/registry.js';
 import type { Subscriptions } from './subscriptions.js';
+import { Throttle } from '../throttle.js';
 
 /** Client capability a server-to-client request needs before we may send it (lifecycle.mdx: only negotiated features). */
 const NEEDED_CAPABILITY: ReadonlyMap<string, string> = new Map([
   ['sampling/createMessage', 'sampling'],
   ['elicitation/create', 'elicitation'],
 ]);
+
+/**
+ * Server requests one session may have waiting for its client at once. A client answers sampling
+ * or elicitation one at a time (a person is often in the loop); a child that sends thousands is
+ * broken or hostile, and each waiting one is an entry here until the session ends.
+ */
+export const MAX_PENDING_SERVER_REQUESTS = 64;
+/** Refusals of a server's requests logged per server per minute; the rest are counted in the next line. */
+const REFUSAL_LOG_BURST = 10;
+const REFUSAL_LOG_WINDOW_MS = 60_000;
 
 type Attribution = { session: Session; relatedTo: string | number | undefined } | { reason: string };
 
@@ -38,6 +49,8 @@ type Attribution = { session: Session; relatedTo: string | number | undefined } 
  *   no client can widen what a shared child (a filesystem server, say) may reach.
  */
 export class ChildMessages {
+  private readonly refusalLog = new Throttle(REFUSAL_LOG_BURST, REFUSAL_LOG_WINDOW_MS);
+
   constructor(
     private readonly sessions: SessionRegistry,
     private readonly subscriptions: Subscriptions,
@@ -80,8 +93,7 @@ export class ChildMessages {
     }
     const target = this.attribute(handle, connection, request.params?._meta);
     if (!('session' in target)) {
-      this.log.warn({ server: handle.name, method: request.method, reason: target.reason }, 'server request refused');
-      connection.notify(errorResponse(request.id, ErrorCode.InternalError, `${request.method} refused: ${target.reason}`));
+      this.refuse(handle, connection, request, target.reason);
       return;
     }
     const { session, relatedTo } = target;
@@ -89,11 +101,24 @@ export class ChildMessages {
       connection.notify(errorResponse(request.id, ErrorCode.MethodNotFound, `the client of this session does not support ${capability}`));
       return;
     }
+    if (session.serverRequests.size >= MAX_PENDING_SERVER_REQUESTS) {
+      this.refuse(handle, connection, request, `the client already has ${MAX_PENDING_SERVER_REQUESTS} requests of servers waiting for an answer`);
+      return;
+    }
     const childId = request.id;
     const downstreamId = session.mintServerRequestId();
     session.serverRequests.set(downstreamId, { connection, childId });
     request.id = downstreamId;
     session.deliver(request, relatedTo);
+  }
+
+  /** Answers a server request with an error; the log line is rate-limited per server (a flood must not flood the log). */
+  private refuse(handle: ServerHandle, connection: UpstreamConnection, request: JsonRpcRequest, reason: string): void {
+    connection.notify(errorResponse(request.id, ErrorCode.InternalError, `${request.method} refused: ${reason}`));
+    const verdict = this.refusalLog.take(handle.name);
+    if (!verdict.allowed) return;
+    const suppressed = verdict.dropped > 0 ? { suppressed: verdict.dropped } : {};
+    this.log.warn({ server: handle.name, method: request.method, reason, ...suppressed }, 'server request refused');
   }
 
   /**

@@ -1,0 +1,61 @@
+// A child that misbehaves on purpose cannot grow the daemon's memory or its log without bound.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningSwitchboard } from '../../src/index.js';
+import { MAX_PENDING_SERVER_REQUESTS } from '../../src/router/child-messages.js';
+import { PROTOCOL_VERSION, fixture, rawPost, startProxy, textOf } from './helpers.js';
+
+let dir: string;
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-hostile-'));
+});
+afterAll(() => {
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const logLines = (file: string, msg: string): Array<Record<string, unknown>> =>
+  fs
+    .readFileSync(file, 'utf8')
+    .split('\n')
+    .filter((line) => line.includes(msg))
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+
+describe('server-to-client request flood', () => {
+  let proxy: RunningSwitchboard;
+  const logFile = () => path.join(dir, 'requests.log');
+  beforeAll(async () => {
+    proxy = await startProxy({ mcpServers: { fx: fixture('fx') } }, { logFile: logFile() });
+  });
+  afterAll(async () => {
+    await proxy?.close();
+  });
+
+  it('keeps at most a bounded number waiting for one client, refuses the rest, and logs refusals at a bounded rate', async () => {
+    const init = await rawPost(proxy, {
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: PROTOCOL_VERSION, capabilities: { sampling: {} }, clientInfo: { name: 'silent', version: '1' } },
+    });
+    const sessionId = init.headers.get('mcp-session-id') ?? '';
+    await rawPost(proxy, { jsonrpc: '2.0', method: 'notifications/initialized' }, { sessionId });
+    // This client never answers: every forwarded request stays waiting.
+    const reply = await rawPost(
+      proxy,
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'fx__flood_sample', arguments: { count: 500, waitMs: 3000 } } },
+      { sessionId },
+    );
+    const forwarded = reply.messages.filter((m) => m.method === 'sampling/createMessage');
+    expect(forwarded).toHaveLength(MAX_PENDING_SERVER_REQUESTS);
+    const result = reply.messages.find((m) => m.id === 1 && 'result' in m);
+    expect(textOf(result?.result)).toBe(`refused ${500 - MAX_PENDING_SERVER_REQUESTS}, answered 0`);
+    const session = proxy.core.sessions.get(sessionId);
+    expect(session?.serverRequests.size).toBe(MAX_PENDING_SERVER_REQUESTS);
+    // 436 refusals, at most 10 log lines for them.
+    const refusals = logLines(logFile(), 'server request refused');
+    expect(refusals.length).toBeGreaterThan(0);
+    expect(refusals.length).toBeLessThanOrEqual(10);
+  }, 20_000);
+});
