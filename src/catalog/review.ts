@@ -3,6 +3,7 @@
 // logged once. Runs when a list changes, never per request.
 import fs from 'node:fs';
 import { LRUCache } from 'lru-cache';
+import { Throttle } from '../throttle.js';
 import { basename, dirname } from 'node:path';
 import type { Logger } from '../log.js';
 import type { ServerConfig, SwitchboardConfig } from '../config/types.js';
@@ -86,6 +87,9 @@ interface Verdict {
 
 /** Verdicts remembered by entity JSON; more than a few catalogs' worth only bounds a hostile server. */
 const MAX_MEMO_ENTRIES = 20_000;
+/** Log records per entity and rule per window (10 min); the rest are counted (see withinBudget). */
+const FINDINGS_PER_ENTITY = 20;
+const FINDINGS_WINDOW_MS = 10 * 60_000;
 
 /** Finding keys remembered when no log file dedupes them. */
 const MAX_SEEN_KEYS = 100_000;
@@ -96,6 +100,12 @@ export class CatalogReview {
   private indexSignature = '';
   private watcher: fs.FSWatcher | undefined;
   private readonly memo = new LRUCache<string, Verdict>({ max: MAX_MEMO_ENTRIES });
+  private saving = false;
+  private saveAgain = false;
+  private readonly findingBudget = new Throttle(FINDINGS_PER_ENTITY, FINDINGS_WINDOW_MS, 100_000);
+  private readonly dropWarnings = new Throttle(1, 60_000);
+  /** The pin save in flight; close() waits for it, so a stop never leaves a half-written temp file. */
+  private saved: Promise<void> = Promise.resolve();
   /** Bumped whenever the pins change under the memo (a reload of the file, an approval). */
   private pinsGeneration = 0;
   /** Told of each finding the first time it is seen (the status page, metrics). */
@@ -147,8 +157,30 @@ export class CatalogReview {
   }
 
   /** Stops watching and flushes the log. */
+  /**
+   * One save at a time, and at most one more after it: a server relisting in a loop changes pins on
+   * every pass, and a write per pass would pile up temp files and promises faster than the disk.
+   */
+  private savePins(): void {
+    if (this.saving) {
+      this.saveAgain = true;
+      return;
+    }
+    this.saving = true;
+    const pins = this.currentPins;
+    this.saved = pins.save().then((saved) => {
+      if (!saved.ok) this.options.log.error({ err: saved.error.message, file: pins.path }, 'could not save tool pins');
+      this.saving = false;
+      if (this.saveAgain) {
+        this.saveAgain = false;
+        if (this.currentPins.changed) this.savePins();
+      }
+    });
+  }
+
   async close(): Promise<void> {
     this.watcher?.close();
+    while (this.saving) await this.saved;
     await this.options.auditLog?.close();
   }
 
@@ -172,11 +204,7 @@ export class CatalogReview {
     const out = new Map<string, Reviewed>();
     const records: AuditRecord[] = [];
     for (const input of inputs) out.set(input.config.name, this.reviewServer(input, pinIdentity(input.config, configured), index, records));
-    if (this.options.persistPins && this.currentPins.changed) {
-      void this.currentPins.save().then((saved) => {
-        if (!saved.ok) this.options.log.error({ err: saved.error.message, file: this.currentPins.path }, 'could not save tool pins');
-      });
-    }
+    if (this.options.persistPins && this.currentPins.changed) this.savePins();
     if (records.length > 0) this.writeLog(records);
     return out;
   }
@@ -277,6 +305,22 @@ export class CatalogReview {
   }
 
   /** Appends in the background: a slow or full disk never delays a listing. */
+  /**
+   * At most FINDINGS_PER_ENTITY records per entity and rule per window reach the log: a server that
+   * rewrites a tool in a loop (a counter in its description) makes a new finding each time, and
+   * those must not rotate the earlier, real findings out of the log. The next record logged for
+   * that entity and rule says how many were left out.
+   */
+  private withinBudget(records: readonly AuditRecord[]): AuditRecord[] {
+    const out: AuditRecord[] = [];
+    for (const record of records) {
+      const verdict = this.findingBudget.take(`${record.server_id}\u0000${record.entity}\u0000${record.tool}\u0000${record.rule}`);
+      if (!verdict.allowed) continue;
+      out.push(verdict.dropped > 0 ? { ...record, suppressed: verdict.dropped } : record);
+    }
+    return out;
+  }
+
   private writeLog(records: AuditRecord[]): void {
     const auditLog = this.options.auditLog;
     // The log learns a key only when its append completes, and listings can follow each other
@@ -287,8 +331,15 @@ export class CatalogReview {
     for (const record of fresh) this.seen.add(record.key);
     for (const record of fresh) this.onFinding?.({ server: record.server, tool: record.tool, rule: record.rule, action: record.action, time: record.time });
     if (auditLog === undefined) return;
-    void auditLog.append(fresh).then((result) => {
-      if (result.ok) return;
+    const logged = this.withinBudget(fresh);
+    if (logged.length === 0) return;
+    void auditLog.append(logged).then((result) => {
+      if (result.ok) {
+        if (result.dropped !== undefined && this.dropWarnings.take('queue').allowed) {
+          this.options.log.warn({ dropped: auditLog.dropped, file: auditLog.path }, 'sanitization log writes are falling behind; findings were left out of the log');
+        }
+        return;
+      }
       this.options.log.error({ err: result.error.message, file: auditLog.path }, 'could not write the sanitization log');
       // Not written: the next listing tries these records again.
       for (const record of fresh) this.seen.delete(record.key);

@@ -14,8 +14,15 @@ export interface AuditLogOptions {
 }
 
 export type AppendResult =
-  | { readonly ok: true; readonly written: number; readonly skipped: number }
+  | { readonly ok: true; readonly written: number; readonly skipped: number; readonly dropped?: number }
   | { readonly ok: false; readonly written: number; readonly skipped: number; readonly error: Error };
+
+/**
+ * Records waiting to be written at most. Appends queue behind each other; a server that changes
+ * its tools faster than the disk takes them must not grow that queue without end: past this,
+ * a batch is dropped (and counted) rather than queued.
+ */
+export const MAX_QUEUED_RECORDS = 5_000;
 
 const DEFAULT_MAX_BYTES = 10 * 1024 * 1024;
 const DEFAULT_KEEP = 4;
@@ -31,6 +38,9 @@ export class AuditLog {
   private readonly keys = new Set<string>();
   private size = 0;
   private queue: Promise<unknown> = Promise.resolve();
+  private queued = 0;
+  /** Records dropped because the queue was full, since open. */
+  dropped = 0;
   private readonly maxBytes: number;
   private readonly keep: number;
   private readonly maxKeys: number;
@@ -62,7 +72,12 @@ export class AuditLog {
 
   /** Appends the records not written before, in order. Calls are serialized; the promise never rejects. */
   append(records: readonly AuditRecord[]): Promise<AppendResult> {
-    const result = this.queue.then(() => this.write(records));
+    if (this.queued + records.length > MAX_QUEUED_RECORDS) {
+      this.dropped += records.length;
+      return Promise.resolve({ ok: true, written: 0, skipped: 0, dropped: records.length });
+    }
+    this.queued += records.length;
+    const result = this.queue.then(() => this.write(records)).finally(() => (this.queued -= records.length));
     this.queue = result;
     return result;
   }

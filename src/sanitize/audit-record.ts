@@ -35,6 +35,8 @@ export interface AuditRecord {
   readonly listing: number;
   readonly reason: string;
   readonly key: string;
+  /** Findings of the same entity and rule left out of the log before this one (a flood of changes); absent when none. */
+  readonly suppressed?: number;
 }
 
 export interface RecordMeta {

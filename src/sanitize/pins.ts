@@ -1,8 +1,8 @@
 // The pin store: each tool's canonical hash when first seen, what changed since, and operator approvals (rug-pull defence).
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, rename, unlink, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { excerpt } from './escape.js';
 import { canonicalHash, canonicalJson } from './hash.js';
 import type { Finding, SanitizeResult } from './types.js';
@@ -102,6 +102,7 @@ export class PinStore {
 
   /** A missing file is an empty store. A corrupt one is an error: starting empty would silently re-pin every tool. */
   static async open(path: string = defaultPinPath()): Promise<PinStore> {
+    await removeStaleTemps(path);
     let text: string;
     try {
       text = await readFile(path, 'utf8');
@@ -289,6 +290,37 @@ export function withPinCheck<T>(result: SanitizeResult<T>, check: PinCheck, enti
   if (!drift) return result;
   const withheld = result.findings.map((f) => ({ ...f, after: null, afterSha256: null }));
   return { ...result, findings: [...withheld, drift], blocked: true, outcome: 'block' };
+}
+
+/**
+ * Temp files of saves that never finished: the writer was killed between write and rename. Named
+ * `<pins>.<pid>.<hex>.tmp`; those of a process that no longer exists are removed (never a live
+ * writer's, which may be about to rename its file).
+ */
+async function removeStaleTemps(path: string): Promise<void> {
+  const dir = dirname(path);
+  const prefix = `${basename(path)}.`;
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
+    const match = /^(\d+)\.[0-9a-f]+\.tmp$/.exec(name.slice(prefix.length));
+    if (match === null || processAlive(Number(match[1]))) continue;
+    await unlink(join(dir, name)).catch(() => undefined);
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as { code?: unknown }).code === 'EPERM';
+  }
 }
 
 function textDigest(text: string): string {

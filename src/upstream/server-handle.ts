@@ -246,7 +246,12 @@ export class ServerHandle {
     }
     this.relisting.set(first, false);
     try {
+      let passes = 0;
       do {
+        // A child announcing list_changed nonstop gets one pass per RELIST_SPACING_MS per kind:
+        // every pass re-sanitizes, re-pins and tells sessions, and must not run at the child's pace.
+        if (passes++ > 0) await new Promise((resolve) => setTimeout(resolve, RELIST_SPACING_MS));
+        if (connection !== this.connection) return;
         this.relisting.set(first, false);
         const fresh = await Promise.all(kinds.map((kind) => this.fetchList(connection, kind)));
         if (connection !== this.connection) return;
@@ -294,6 +299,13 @@ export class ServerHandle {
     this.events.onStateChange?.(this, state);
   }
 }
+
+/**
+ * Least time between two re-list passes of one kind after a pass, ms: a burst of list_changed is one
+ * or two passes; a flood is at most 5 per second (the catalog, the sanitizer and every session's
+ * list_changed are then paced, while a real change is still shown within a fifth of a second).
+ */
+export const RELIST_SPACING_MS = 200;
 
 const LIST_CHANGED = new Map<string, readonly ListKind[]>([
   ['notifications/tools/list_changed', ['tools']],

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSwitchboard } from '../../src/index.js';
 import { MAX_PENDING_SERVER_REQUESTS } from '../../src/router/child-messages.js';
-import { PROTOCOL_VERSION, fixture, rawPost, startProxy, textOf } from './helpers.js';
+import { PROTOCOL_VERSION, connect, fixture, rawPost, startProxy, textOf } from './helpers.js';
 
 let dir: string;
 beforeAll(() => {
@@ -58,4 +58,42 @@ describe('server-to-client request flood', () => {
     expect(refusals.length).toBeGreaterThan(0);
     expect(refusals.length).toBeLessThanOrEqual(10);
   }, 20_000);
+});
+
+describe('list_changed flood with changing definitions', () => {
+  it('re-lists at a bounded pace, keeps serving, logs a bounded number of findings per tool, and leaves no temp files', async () => {
+    const proxy = await startProxy({ mcpServers: { fx: fixture('fx') } });
+    const { log, pins } = proxy.core.config.sanitize;
+    let closed = false;
+    try {
+      const client = await connect(proxy);
+      const started = Date.now();
+      expect(textOf(await client.callTool({ name: 'fx__churn', arguments: { ms: 2000, perTick: 20 } }))).toBe('churning');
+      // Calls keep being answered while the child floods.
+      let calls = 0;
+      while (Date.now() - started < 2200) {
+        expect(textOf(await client.callTool({ name: 'fx__echo', arguments: { text: 'still here' } }))).toBe('still here');
+        calls += 1;
+      }
+      expect(calls).toBeGreaterThan(5);
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      // ~2,000 ticks of 20 list_changed each: one re-list per 200 ms at most, plus the initial listing.
+      const lists = Number(textOf(await client.callTool({ name: 'fx__list_count', arguments: {} })));
+      expect(lists).toBeGreaterThan(1);
+      expect(lists).toBeLessThanOrEqual(20);
+      await client.close();
+      await proxy.close();
+      closed = true;
+      const records = fs.existsSync(log)
+        ? fs.readFileSync(log, 'utf8').split('\n').filter((line) => line.includes('"tool":"churned"')).map((line) => JSON.parse(line) as { rule: string })
+        : [];
+      const perRule = new Map<string, number>();
+      for (const record of records) perRule.set(record.rule, (perRule.get(record.rule) ?? 0) + 1);
+      expect(perRule.size).toBeGreaterThan(0);
+      for (const count of perRule.values()) expect(count).toBeLessThanOrEqual(20);
+      expect(fs.readdirSync(path.dirname(pins)).filter((name) => name.endsWith('.tmp'))).toEqual([]);
+    } finally {
+      if (!closed) await proxy.close();
+    }
+  }, 30_000);
 });

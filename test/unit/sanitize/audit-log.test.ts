@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AuditLog, canonicalHash, sanitizeEntity, serverId, toRecords, type AuditRecord } from '../../../src/sanitize/index.js';
+import { MAX_QUEUED_RECORDS } from '../../../src/sanitize/audit-log.js';
 import { CTX, tags } from './helpers.js';
 
 let dir: string;
@@ -93,6 +94,19 @@ describe('AuditLog', () => {
     expect(again.has(recs[0]!.key)).toBe(true);
     expect(await again.append(recs)).toEqual({ ok: true, written: 0, skipped: 2 });
     expect(await lines(path)).toHaveLength(3);
+  });
+
+  it('drops batches (and counts them) instead of queueing past MAX_QUEUED_RECORDS', async () => {
+    const log = await AuditLog.open({ path: join(dir, 'q.jsonl') });
+    const one = recordsFor('x\u200by')[0]!;
+    // Distinct keys, all appended before the first write can finish.
+    const batch = (n: number, tag: string): AuditRecord[] => Array.from({ length: n }, (_, i) => ({ ...one, key: `${tag}-${i}` }));
+    const results = await Promise.all([log.append(batch(MAX_QUEUED_RECORDS, 'a')), log.append(batch(10, 'b'))]);
+    expect(results[0]).toMatchObject({ ok: true, written: MAX_QUEUED_RECORDS });
+    expect(results[1]).toEqual({ ok: true, written: 0, skipped: 0, dropped: 10 });
+    expect(log.dropped).toBe(10);
+    // Once written, the queue has room again.
+    expect(await log.append(batch(10, 'c'))).toMatchObject({ ok: true, written: 10 });
   });
 
   it('a changed value is a new record (the key includes the original hash)', async () => {

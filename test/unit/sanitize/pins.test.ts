@@ -120,3 +120,16 @@ describe('PinStore', () => {
     expect(defaultPinPath({ HOME: '/home/u' })).toBe('/home/u/.local/state/mcp-switchboard/pins.json');
   });
 });
+
+describe('stale temp files', () => {
+  it('open removes the temp files of writers that no longer exist, never a live one\'s', async () => {
+    const path = join(dir, 'pins.json');
+    // A pid far above any real one: no such process.
+    const dead = `pins.json.${2 ** 22 + 12345}.0a1b2c3d.tmp`;
+    const live = `pins.json.${process.pid}.deadbeef.tmp`;
+    const foreign = 'other.json.1.aa.tmp';
+    for (const name of [dead, live, foreign]) await writeFile(join(dir, name), '{}');
+    await PinStore.open(path);
+    expect((await readdir(dir)).sort()).toEqual([foreign, live].sort());
+  });
+});
