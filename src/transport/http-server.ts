@@ -30,6 +30,11 @@ const ENDPOINT_KINDS = new Map<string, EndpointKind>([
   ['ws', 'ws'],
 ]);
 
+/** `/s/<name>/<endpoint>`: a per-server path, whether or not a server of that name exists. */
+function isServerPath(path: string): boolean {
+  return path.startsWith('/s/') && ENDPOINT_KINDS.has(path.slice(path.lastIndexOf('/') + 1));
+}
+
 function pathOf(url: string | undefined): string {
   const raw = url ?? '/';
   const query = raw.indexOf('?');
@@ -191,13 +196,9 @@ export class HttpFrontDoor {
       return;
     }
     const endpoint = this.endpointFor(path);
-    if (endpoint === undefined) {
-      const unauthorized = this.strangerOnServerPath(req, path);
-      if (unauthorized !== undefined) sendUnauthorized(res, unauthorized);
-      else sendText(res, 404, 'Not found\n');
-      return;
-    }
-    if (req.headers.origin !== undefined) {
+    // A CORS preflight never carries credentials (Fetch spec), so it cannot be authenticated; it
+    // is answered alike for every /s/<name>/ path, configured or not, and names no server.
+    if (req.headers.origin !== undefined && (endpoint !== undefined || isServerPath(path))) {
       res.setHeader('access-control-allow-origin', req.headers.origin);
       res.setHeader('vary', 'Origin');
       for (const [name, value] of Object.entries(CORS_HEADERS)) res.setHeader(name, value);
@@ -206,16 +207,23 @@ export class HttpFrontDoor {
         return;
       }
     }
-    if (endpoint.kind === 'ws') {
-      res.setHeader('upgrade', 'websocket');
-      sendText(res, 426, 'This endpoint speaks WebSocket (subprotocol mcp)\n');
+    if (endpoint === undefined) {
+      const unauthorized = this.strangerOnServerPath(req, path);
+      if (unauthorized !== undefined) sendUnauthorized(res, unauthorized);
+      else sendText(res, 404, 'Not found\n');
       return;
     }
+    // Credentials before anything that depends on the endpoint existing (a 426 would say it does).
     const auth = this.access.authenticate(req);
     if (!auth.ok) {
       // Never the header itself: it may be a mistyped real token.
       this.log.warn({ reason: auth.reason, path }, 'request unauthorized');
       sendUnauthorized(res, auth);
+      return;
+    }
+    if (endpoint.kind === 'ws') {
+      res.setHeader('upgrade', 'websocket');
+      sendText(res, 426, 'This endpoint speaks WebSocket (subprotocol mcp)\n');
       return;
     }
     const identity = auth.identity;

@@ -208,9 +208,17 @@ describe('profiles, tokens and URL filters', () => {
     expect(await (await get('/readyz', ALICE)).json()).toEqual({ ready: true });
     const detailed = (await (await get('/readyz', DAVE)).json()) as { servers?: Record<string, unknown> };
     expect(Object.keys(detailed.servers ?? {}).sort()).toEqual(['fx', 'two']);
-    // Existing and made-up per-server paths look the same without a token.
+    // Existing and made-up per-server paths look the same without a token, whatever the door or method.
     expect((await get('/s/fx/mcp')).status).toBe(401);
     expect((await get('/s/no-such-server/mcp')).status).toBe(401);
+    expect((await get('/s/fx/ws')).status).toBe(401);
+    expect((await get('/s/no-such-server/ws')).status).toBe(401);
+    const preflight = async (path: string) => {
+      const reply = await fetch(`${proxy.url}${path}`, { method: 'OPTIONS', headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'POST' } });
+      return [reply.status, reply.headers.get('access-control-allow-methods'), await reply.text()];
+    };
+    expect(await preflight('/s/fx/mcp')).toEqual(await preflight('/s/no-such-server/mcp'));
+    expect((await preflight('/s/fx/mcp'))[0]).toBe(204);
     expect((await get('/s/no-such-server/mcp', DAVE)).status).toBe(404);
   });
 
