@@ -25,6 +25,14 @@ export const DEFAULTS = {
   maxSessions: 10_000,
   /** Sessions one token may hold at once (auth off: only maxSessions applies). */
   maxSessionsPerIdentity: 1_000,
+  /** Milliseconds to receive a whole request (headers and body); a response may take as long as it needs. */
+  requestTimeoutMs: 30_000,
+  /** Milliseconds to receive a request's headers. */
+  headersTimeoutMs: 10_000,
+  /** Open client connections at once (each holds a file descriptor). */
+  maxConnections: 4_096,
+  /** Open connections from one non-loopback address at once. */
+  maxConnectionsPerAddress: 256,
   /** Items per list page sent to clients. */
   pageSize: 100,
   /** Milliseconds (30 min). */
@@ -197,6 +205,11 @@ const limitsObject = z.object(
     maxSessions: int(1, 10_000_000).default(DEFAULTS.maxSessions),
     // One token must not be able to open every session and lock the rest of the team out.
     maxSessionsPerIdentity: int(1, 10_000_000).default(DEFAULTS.maxSessionsPerIdentity),
+    // A client that trickles its request must not hold a connection (and a file descriptor) forever.
+    requestTimeoutMs: int(1000, MAX_TIMER_MS).default(DEFAULTS.requestTimeoutMs),
+    headersTimeoutMs: int(1000, MAX_TIMER_MS).default(DEFAULTS.headersTimeoutMs),
+    maxConnections: int(1, 10_000_000).default(DEFAULTS.maxConnections),
+    maxConnectionsPerAddress: int(1, 10_000_000).default(DEFAULTS.maxConnectionsPerAddress),
     pageSize: int(1, 10_000).default(DEFAULTS.pageSize),
     sessionIdleMs: int(1, MAX_TIMER_MS).default(DEFAULTS.sessionIdleMs),
     shutdownGraceMs: int(0, MAX_TIMER_MS).default(DEFAULTS.shutdownGraceMs),

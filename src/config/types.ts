@@ -136,6 +136,14 @@ export interface SwitchboardConfig {
      * makes room. Sessions without a token (auth off: one local user) are bounded by maxSessions only.
      */
     readonly maxSessionsPerIdentity: number;
+    /** Time to receive a whole request, ms (not its response: a tool call may run for minutes). */
+    readonly requestTimeoutMs: number;
+    /** Time to receive a request's headers, ms. */
+    readonly headersTimeoutMs: number;
+    /** Open client connections at once; more are closed on arrival. */
+    readonly maxConnections: number;
+    /** Open connections from one non-loopback address; loopback clients are bounded by maxConnections only. */
+    readonly maxConnectionsPerAddress: number;
     /** Items per page in list results sent to clients. */
     readonly pageSize: number;
     /** A session with no traffic for this long is closed, ms. */

@@ -83,7 +83,8 @@ function querystring(url: string | undefined): string {
 
 /** 401 with the RFC 6750 challenge; the body is a JSON-RPC error like every other refusal. */
 export function sendUnauthorized(res: ServerResponse, failure: Extract<AuthResult, { ok: false }>): void {
-  res.writeHead(401, { ...JSON_HEADERS, 'www-authenticate': wwwAuthenticate(failure.reason) });
+  // Closing the connection also ends a body still trickling in: a stranger cannot hold it open.
+  res.writeHead(401, { ...JSON_HEADERS, 'www-authenticate': wwwAuthenticate(failure.reason), connection: 'close' });
   res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: ErrorCode.InvalidRequest, message: `Unauthorized: ${failure.message}` } }));
 }
 

@@ -14,6 +14,7 @@ import { originPolicy, refusal, type OriginPolicy } from './origin.js';
 import { AccessControl, sendUnauthorized, unauthorizedUpgrade } from './access.js';
 import type { AuthResult } from './auth.js';
 import { sendError, sendText } from './http-util.js';
+import { limitConnections, serverTimeouts } from './connection-limits.js';
 import { healthReport } from '../ops/health.js';
 
 type EndpointKind = 'mcp' | 'sse' | 'messages' | 'ws';
@@ -84,7 +85,7 @@ export class HttpFrontDoor {
     this.keepAliveTimer.unref();
     for (const name of core.catalog.serverNames()) this.scopes.set(name, serverScope(name));
     const tls = core.config.listen.tls;
-    const options = { keepAliveTimeout: 65_000 };
+    const options = { keepAliveTimeout: 65_000, ...serverTimeouts(core.config.limits) };
     const handler = (req: IncomingMessage, res: ServerResponse): void => {
       try {
         this.route(req, res);
@@ -97,8 +98,8 @@ export class HttpFrontDoor {
     };
     // The files were checked when the config loaded; read here so a renewed certificate is picked up on restart.
     this.server = tls === undefined ? createServer(options, handler) : createHttpsServer({ ...options, cert: readFileSync(tls.cert), key: readFileSync(tls.key) }, handler);
-    // Long tool calls hold a request open for minutes; Node's 5-minute default would cut them.
-    this.server.requestTimeout = 0;
+    // requestTimeout bounds receiving a request only: a tool call may answer after minutes.
+    limitConnections(this.server, core.config.limits, log);
     this.server.on('upgrade', (req, socket: Duplex, head: Buffer) => {
       try {
         this.upgrade(req, socket, head);
@@ -183,6 +184,7 @@ export class HttpFrontDoor {
     const refused = refusal(req, this.policy);
     if (refused !== undefined) {
       this.log.warn({ reason: refused, path }, 'request refused');
+      res.setHeader('connection', 'close');
       sendError(res, 403, ErrorCode.InvalidRequest, `Forbidden: ${refused}`);
       return;
     }
