@@ -20,13 +20,31 @@ export function createRootLogger(options: LogOptions = {}): Logger {
     censor: '[redacted]',
   };
   if (typeof options.destination === 'object') return pino({ level, redact }, options.destination);
-  if (options.destination !== undefined) {
-    return pino({ level, redact }, pino.destination({ dest: options.destination, sync: false }));
-  }
+  if (options.destination !== undefined) return pino({ level, redact }, boundedDestination(options.destination));
   if (process.stdout.isTTY && process.env.CI !== 'true') {
     return pino({ level, redact, transport: { target: 'pino-pretty', options: { destination: 1, translateTime: 'SYS:HH:MM:ss.l' } } });
   }
-  return pino({ level, redact });
+  return pino({ level, redact }, boundedDestination(1));
+}
+
+/**
+ * Bytes of log lines waiting for a slow reader (a busy journal, a full pipe) before new lines are
+ * dropped: pino's own stdout stream buffers without limit, so a flood of child stderr lines once
+ * grew the daemon to gigabytes.
+ */
+export const MAX_LOG_BUFFER_BYTES = 16 * 1024 * 1024;
+
+let droppedBytes = 0;
+
+/** Log bytes dropped because the reader fell MAX_LOG_BUFFER_BYTES behind, since start. */
+export function droppedLogBytes(): number {
+  return droppedBytes;
+}
+
+function boundedDestination(dest: number | string): DestinationStream {
+  const stream = pino.destination({ dest, sync: false, maxLength: MAX_LOG_BUFFER_BYTES });
+  stream.on('drop', (data: string | Buffer) => (droppedBytes += typeof data === 'string' ? Buffer.byteLength(data) : data.length));
+  return stream;
 }
 
 /** A logger that drops everything; for library use and tests that do not read logs. */

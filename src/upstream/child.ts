@@ -4,6 +4,7 @@ import type { Logger } from '../log.js';
 import { LineDecoder } from '../jsonrpc/ndjson.js';
 import { BufferPool } from '../jsonrpc/buffer-pool.js';
 import type { ServerConfig } from '../config/types.js';
+import { Throttle } from '../throttle.js';
 
 export interface ChildExit {
   readonly code: number | null;
@@ -40,8 +41,15 @@ process.on('exit', () => {
   for (const child of LIVE) child.killNow();
 });
 
-/** Longest stderr line logged whole, bytes; longer lines are cut (servers dump stack traces and blobs there). */
+/** Longest stderr line decoded, bytes; longer ones are skipped whole (servers dump blobs there). */
 const MAX_STDERR_LINE_BYTES = 64 * 1024;
+/** Characters of a stderr line that reach the log; the rest is cut, with the length said. */
+export const MAX_LOGGED_STDERR_CHARS = 2_000;
+/**
+ * stderr lines logged per child per second; the rest are counted and the count logged with the next
+ * line that is. A child printing 200 MB/s must cost the daemon a bounded log, not its memory.
+ */
+export const STDERR_LINES_PER_SECOND = 50;
 
 export class ChildProcess {
   readonly pid: number | undefined;
@@ -65,8 +73,14 @@ export class ChildProcess {
       onLine: events.onLine,
       onOversize: (bytes) => this.log.warn({ bytes, limit: maxLineBytes }, 'dropped an oversize line from stdout'),
     });
+    const stderrLog = new Throttle(STDERR_LINES_PER_SECOND, 1000, 1);
     const stderr = new LineDecoder(MAX_STDERR_LINE_BYTES, {
-      onLine: (line) => this.log.info({ stderr: line }, 'server stderr'),
+      onLine: (line) => {
+        const verdict = stderrLog.take('');
+        if (!verdict.allowed) return;
+        const shown = line.length > MAX_LOGGED_STDERR_CHARS ? `${line.slice(0, MAX_LOGGED_STDERR_CHARS)}… (${line.length} chars)` : line;
+        this.log.info(verdict.dropped > 0 ? { stderr: shown, suppressed: verdict.dropped } : { stderr: shown }, 'server stderr');
+      },
       onOversize: (bytes) => this.log.info({ bytes }, 'server wrote an oversize stderr line (not shown)'),
     });
     this.process.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk));

@@ -97,3 +97,31 @@ describe('list_changed flood with changing definitions', () => {
     }
   }, 30_000);
 });
+
+describe('stderr flood', () => {
+  it('logs a bounded number of a flooding child’s stderr lines, cut to a bounded length, and keeps serving', async () => {
+    const logFile = path.join(dir, 'stderr.log');
+    const proxy = await startProxy({ mcpServers: { fx: fixture('fx') } }, { logFile });
+    try {
+      const client = await connect(proxy);
+      const started = Date.now();
+      const flood = client.callTool({ name: 'fx__stderr_flood', arguments: { mb: 40, lineBytes: 80 } }, undefined, { timeout: 60_000 });
+      expect(textOf(await client.callTool({ name: 'fx__echo', arguments: { text: 'during' } }))).toBe('during');
+      expect(textOf(await flood)).toBe('flooded');
+      // The next window's first line says how many were left out.
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      const long = await client.callTool({ name: 'fx__stderr_flood', arguments: { mb: 0.1, lineBytes: 10_000 } });
+      expect(textOf(long)).toBe('flooded');
+      const seconds = (Date.now() - started) / 1000;
+      await client.close();
+      await proxy.close();
+      const lines = logLines(logFile, '"server stderr"');
+      // ~520,000 lines were written; at most 50 a second (plus one window's worth) reach the log.
+      expect(lines.length).toBeLessThanOrEqual(50 * (Math.ceil(seconds) + 2) + 100);
+      expect(lines.some((line) => typeof line.suppressed === 'number' && line.suppressed > 1000)).toBe(true);
+      expect(Math.max(...lines.map((line) => String(line.stderr).length))).toBeLessThanOrEqual(2_000 + 40);
+    } finally {
+      await proxy.close();
+    }
+  }, 90_000);
+});
