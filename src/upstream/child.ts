@@ -37,9 +37,14 @@ const STDOUT_DRAIN_MS = 200;
 
 /** Children alive right now, so that even an abrupt exit of the daemon takes them along. */
 const LIVE = new Set<ChildProcess>();
+/** Children that exited while helpers of their group may still run (see reapGroup). */
+const LINGERING = new Set<ChildProcess>();
 process.on('exit', () => {
   for (const child of LIVE) child.killNow();
+  for (const child of LINGERING) child.killNow();
 });
+/** How often a stop checks whether a child's helpers are gone, ms. */
+const GROUP_POLL_MS = 50;
 
 /** Longest stderr line decoded, bytes; longer ones are skipped whole (servers dump blobs there). */
 const MAX_STDERR_LINE_BYTES = 64 * 1024;
@@ -57,6 +62,8 @@ export class ChildProcess {
   private exited: ChildExit | undefined;
   private readonly exitWaiters: Array<() => void> = [];
   private stopping: Promise<void> | undefined;
+  /** Settles once the child's process group is gone (or was SIGKILLed) after the child exited. */
+  private groupGone: Promise<void> = Promise.resolve();
   private readonly lineBuffers = new BufferPool();
 
   constructor(
@@ -112,10 +119,42 @@ export class ChildProcess {
     if (this.exited !== undefined) return;
     this.exited = exit;
     LIVE.delete(this);
-    // Helpers the server started (its process group) must not outlive it.
-    this.signalGroup('SIGTERM');
+    // Helpers the server started (its process group) must not outlive it: SIGTERM now, SIGKILL
+    // after the grace for any that ignore it.
+    if (this.groupAlive()) {
+      this.signalGroup('SIGTERM');
+      this.groupGone = this.reapGroup();
+    }
     for (const wake of this.exitWaiters.splice(0)) wake();
     events.onExit(exit);
+  }
+
+  /**
+   * Waits up to afterTermMs for the group to go, then SIGKILLs what is left. Until then the group
+   * stays in LINGERING, so a daemon exiting meanwhile still kills it. What cannot be reached: a
+   * helper that left the group (setsid) once the daemon itself is SIGKILLed; under systemd the
+   * unit's cgroup takes care of those.
+   */
+  private async reapGroup(): Promise<void> {
+    LINGERING.add(this);
+    const deadline = Date.now() + this.shutdown.afterTermMs;
+    while (this.groupAlive() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, GROUP_POLL_MS).unref());
+    if (this.groupAlive()) {
+      this.log.warn({ childPid: this.pid }, 'helpers of the server ignored SIGTERM; sending SIGKILL to its process group');
+      this.signalGroup('SIGKILL');
+    }
+    LINGERING.delete(this);
+  }
+
+  /** True while any process of the child's group exists. */
+  private groupAlive(): boolean {
+    if (this.pid === undefined) return false;
+    try {
+      process.kill(-this.pid, 0);
+      return true;
+    } catch (error) {
+      return (error as { code?: unknown }).code === 'EPERM';
+    }
   }
 
   /** Signals the child's whole process group (it leads its own: spawned detached). */
@@ -187,15 +226,20 @@ export class ChildProcess {
   }
 
   private async runShutdown(): Promise<void> {
-    if (this.exited !== undefined) return;
-    this.process.stdin?.end();
-    if (await this.waitForExit(this.shutdown.afterStdinCloseMs)) return;
-    this.log.info({ childPid: this.pid }, 'server did not exit after stdin closed; sending SIGTERM');
-    this.signalGroup('SIGTERM');
-    if (await this.waitForExit(this.shutdown.afterTermMs)) return;
-    this.log.warn({ childPid: this.pid }, 'server ignored SIGTERM; sending SIGKILL');
-    this.signalGroup('SIGKILL');
-    await this.waitForExit(5000);
+    if (this.exited === undefined) {
+      this.process.stdin?.end();
+      if (!(await this.waitForExit(this.shutdown.afterStdinCloseMs))) {
+        this.log.info({ childPid: this.pid }, 'server did not exit after stdin closed; sending SIGTERM');
+        this.signalGroup('SIGTERM');
+        if (!(await this.waitForExit(this.shutdown.afterTermMs))) {
+          this.log.warn({ childPid: this.pid }, 'server ignored SIGTERM; sending SIGKILL');
+          this.signalGroup('SIGKILL');
+          await this.waitForExit(5000);
+        }
+      }
+    }
+    // A stop is done when the helpers are gone too.
+    await this.groupGone;
   }
 
   private waitForExit(ms: number): Promise<boolean> {

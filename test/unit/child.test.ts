@@ -76,10 +76,11 @@ describe('ChildProcess with helpers of its own', () => {
     }
   }
 
-  async function startForker() {
+  async function startForker(env: Record<string, string> = {}) {
     let helperPid = 0;
     let exit: ChildExit | undefined;
-    const child = new ChildProcess(server('forker.mjs'), silentLogger(), 1 << 20, {
+    const config = server('forker.mjs');
+    const child = new ChildProcess({ ...config, env: { ...config.env, ...env } }, silentLogger(), 1 << 20, {
       onLine: (line) => (helperPid = (JSON.parse(line) as { params: { pid: number } }).params.pid),
       onExit: (e) => (exit = e),
     }, { afterStdinCloseMs: 200, afterTermMs: 200 });
@@ -109,6 +110,24 @@ describe('ChildProcess with helpers of its own', () => {
   it('stops the helper too when the server is stopped', async () => {
     const { child, helperPid } = await startForker();
     await child.stop();
+    expect(await until(() => !alive(helperPid), 3000)).toBe(true);
+  });
+
+  it('SIGKILLs a helper that ignores SIGTERM after the grace, also when the server itself exited on stdin close', async () => {
+    const { child, helperPid, exit } = await startForker({ FORKER_STUBBORN_HELPER: '1', FORKER_EXIT_ON_EOF: '1' });
+    const started = Date.now();
+    await child.stop();
+    // The stop returns once the helper is gone: after SIGTERM was ignored for afterTermMs (200 ms).
+    expect(exit()?.code).toBe(0);
+    expect(Date.now() - started).toBeLessThan(3000);
+    // SIGKILLed by then; the kernel may take a moment to reap it.
+    expect(await until(() => !alive(helperPid), 3000)).toBe(true);
+  });
+
+  it('SIGKILLs a stubborn helper after the grace when the server crashes on its own', async () => {
+    const { child, helperPid, exit } = await startForker({ FORKER_STUBBORN_HELPER: '1' });
+    process.kill(child.pid as number, 'SIGKILL');
+    expect(await until(() => exit() !== undefined, 2000)).toBe(true);
     expect(await until(() => !alive(helperPid), 3000)).toBe(true);
   });
 });
