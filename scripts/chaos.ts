@@ -24,6 +24,7 @@ import { randomBytes } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { INITIALIZED, descendants, freePort, httpDelete, now, sleep } from './bench-lib.js';
+import { hostileChildLeg } from './hostile-legs.js';
 import {
   NoReply, Samples, getJson, isResponse, memoryMb, openGetStream, pidExists, postRpc, procCmdline, procStat, prng, scanProc,
   type GetStream, type RpcId, type RpcMessage, type RpcReply,
@@ -608,6 +609,7 @@ async function stopProxy(): Promise<StopResult> {
 // ---------- report ----------
 
 interface Report {
+  hostile_child: Record<string, number>;
   seed: number;
   sessions: number;
   servers: number;
@@ -737,7 +739,13 @@ async function main(): Promise<number> {
   if (RELOAD_MS > 0 && DURATION_S * 1000 > RELOAD_MS + KILL_MS && stats.reloads === 0) failures.push('no config reload happened');
   if (stats.reloads > 0 && stats.listChanged === 0) failures.push(`${stats.reloads} reload(s) added or removed a server, but no session was told its tool list changed`);
 
+  // The hostile-child leg: a daemon of its own, a child flooding stderr, list_changed and server requests.
+  log('hostile-child leg');
+  const hostile = await hostileChildLeg({ short: SHORT, log });
+  failures.push(...hostile.failures);
+
   const report: Report = {
+    hostile_child: hostile.numbers,
     seed: SEED,
     sessions: SESSIONS,
     servers: SERVERS.length,
@@ -817,6 +825,9 @@ function table(r: Report): string {
     `| proxy RSS at end (before SIGTERM) | ${n(r.proxy_rss_mb_end)} MB | peak ${n(r.proxy_peak_rss_mb)} MB |`,
     `| proxy crashed | ${r.proxy_crashed === false ? 'no' : r.proxy_crashed} | ${must(r.proxy_crashed === false, 'must be no')} |`,
     `| proxy stop after SIGTERM | ${n(r.proxy_stop_ms)} ms, ${r.proxy_exit} | ${must(r.proxy_exit === 'code 0', 'exit 0')} |`,
+    `| hostile child: stderr flood | ${n(r.hostile_child.stderrMb)} MB in ${n(r.hostile_child.stderrSeconds)} s | RSS peak ${n(r.hostile_child.stderrRssPeakMb)} MB (baseline ${n(r.hostile_child.baselineRssMb)}), ${n(r.hostile_child.stderrLinesLogged)} lines logged |`,
+    `| hostile child: list_changed flood | ${n(r.hostile_child.relistSeconds)} s | ${n(r.hostile_child.relistListings)} listings, RSS peak ${n(r.hostile_child.relistRssPeakMb)} MB |`,
+    `| hostile child: request flood | RSS peak ${n(r.hostile_child.requestFloodRssPeakMb)} MB | ${n(r.hostile_child.requestFloodRefusalLines)} refusal lines; fds peak ${n(r.hostile_child.fdPeak)} (baseline ${n(r.hostile_child.baselineFds)}); stop ${n(r.hostile_child.stopMs)} ms |`,
   ];
   const kinds = Object.entries(r.error_kinds as Record<string, { count: number; max_ms: number }>);
   if (kinds.length > 0) {

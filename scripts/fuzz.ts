@@ -46,6 +46,7 @@ import {
   type HttpResult, type HttpSpec, type Json,
 } from './fuzz-lib.js';
 import { descendants, freePort, isAlive, rssMb } from './bench-lib.js';
+import { slowClientLeg } from './hostile-legs.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = path.join(ROOT, 'dist/cli/main.js');
@@ -2076,8 +2077,14 @@ async function main(): Promise<number> {
       p(`  [${v.at}s] ${v.type} (${v.kind}): ${v.detail.replace(/\n/g, '\n      ')}`);
     }
   }
+  // The slow-client leg: a daemon of its own, strangers trickling requests and holding sockets.
+  log('slow-client leg');
+  const slow = await slowClientLeg({ short: args.short === true, log });
+  p();
+  p(`slow clients: ${Object.entries(slow.numbers).map(([k, v]) => `${k} ${v}`).join(', ')}`);
+  p(`slow-client bounds: ${slow.failures.length === 0 ? 'held' : `BROKEN: ${slow.failures.join('; ')}`}`);
   process.stdout.write(out.join('\n') + '\n');
-  const failed = counted.length > 0;
+  const failed = counted.length > 0 || slow.failures.length > 0;
   if (failed || args.keep) log(`config and proxy log kept in ${TEMP}`);
   else fs.rmSync(TEMP, { recursive: true, force: true });
   return failed ? 1 : 0;

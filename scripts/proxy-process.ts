@@ -9,7 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { INITIALIZED, descendants, freePort, initializeMessage, isAlive, now, post, sleep } from './bench-lib.js';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-export const CLI = path.join(ROOT, 'dist/cli/main.js');
+/** The daemon to run; SWITCHBOARD_CLI points at another build (say, to measure a before). */
+export const CLI = process.env.SWITCHBOARD_CLI ?? path.join(ROOT, 'dist/cli/main.js');
 export const ECHO_FIXTURE = path.join(ROOT, 'test/fixtures/echo-server.mjs');
 
 /** Exits with a one-line hint when the daemon was not built. */
@@ -94,13 +95,13 @@ export async function stopProxy(proxy: Proxy, log: (line: string) => void): Prom
 }
 
 /** initialize + notifications/initialized; returns the headers every later request of the session carries. */
-export async function openSession(url: string): Promise<Record<string, string>> {
-  const init = await post(url, {}, initializeMessage(0), 0);
+export async function openSession(url: string, extra: Record<string, string> = {}): Promise<Record<string, string>> {
+  const init = await post(url, extra, initializeMessage(0), 0);
   const sid = init.headers['mcp-session-id'];
   if (init.status !== 200 || typeof sid !== 'string' || !init.msg?.result) {
     throw new Error(`initialize: HTTP ${init.status} ${JSON.stringify(init.msg)}`);
   }
-  const headers = { 'mcp-session-id': sid, 'mcp-protocol-version': init.msg.result.protocolVersion ?? '2025-06-18' };
+  const headers = { ...extra, 'mcp-session-id': sid, 'mcp-protocol-version': init.msg.result.protocolVersion ?? '2025-06-18' };
   const done = await post(url, headers, INITIALIZED, null);
   if (done.status !== 202) throw new Error(`notifications/initialized: HTTP ${done.status}`);
   return headers;
