@@ -8,6 +8,8 @@ import { compileTemplate, type CompiledTemplate } from './uri-template.js';
 import { SHOW_ALL, applyBudget, type ToolCost, type ViewPolicy } from './view-policy.js';
 import { estimateToolTokens } from './token-estimate.js';
 import type { CatalogReview, Reviewed } from './review.js';
+import { ToolIndex, type IndexedServer, type IndexedTool } from '../discovery/tool-index.js';
+import { metaTools } from '../discovery/meta-tools.js';
 
 /** Which servers a view shows, whether names carry the server prefix, and the session's filter. */
 export interface ViewScope {
@@ -43,7 +45,17 @@ export interface Route {
 export interface View {
   readonly scope: ViewScope;
   readonly servers: readonly string[];
+  /** Every tool the view allows (callable), in config order. */
   readonly tools: readonly JsonObject[];
+  /**
+   * What tools/list shows: `tools` in list mode; in search mode the search tools and the pinned
+   * tools (a session adds those it found).
+   */
+  readonly listedTools: readonly JsonObject[];
+  /** Client-facing definitions by client-facing name, for tools a search found. */
+  readonly toolDefinitions: ReadonlyMap<string, JsonObject>;
+  /** Client-facing name by `server \0 original name`: how an index hit is named in this view. */
+  readonly toolNames: ReadonlyMap<string, string>;
   readonly prompts: readonly JsonObject[];
   readonly resources: readonly JsonObject[];
   readonly resourceTemplates: readonly JsonObject[];
@@ -78,6 +90,12 @@ interface ServerEntry {
   review: Reviewed | undefined;
 }
 
+interface BuiltIndex {
+  readonly tools: ToolIndex;
+  /** Index key (the aggregate name) to the tool's server and original name. */
+  readonly routes: ReadonlyMap<string, Route>;
+}
+
 interface NamedItem {
   readonly emitted: string;
   readonly original: string;
@@ -96,6 +114,13 @@ export class Catalog {
   /** Estimated tokens per client-facing definition, computed once per listing (budgets, `tools`, `check`). */
   private readonly tokenCache = new WeakMap<JsonObject, number>();
   private resourceOwners = new Map<string, string>();
+  /** The search index over every tool (search-mode views); one per catalog, never per session. */
+  private index: BuiltIndex | undefined;
+  private indexPending = false;
+  /** Attached search-mode views: while there are any, the index follows every listing. */
+  private searchViews = 0;
+  /** Aggregate name by `server \0 original`. */
+  private prefixedNames = new Map<string, string>();
 
   constructor(
     private config: SwitchboardConfig,
@@ -210,6 +235,10 @@ export class Catalog {
     }
     const view = this.build(scope);
     this.views.set(scope.key, { view, refs: 1 });
+    if (scope.policy.discovery === 'search') {
+      this.searchViews += 1;
+      if (this.index === undefined) this.scheduleIndex();
+    }
     return view;
   }
 
@@ -217,7 +246,9 @@ export class Catalog {
     const held = this.views.get(scope.key);
     if (held === undefined) return;
     held.refs -= 1;
-    if (held.refs <= 0) this.views.delete(scope.key);
+    if (held.refs > 0) return;
+    this.views.delete(scope.key);
+    if (scope.policy.discovery === 'search') this.searchViews -= 1;
   }
 
   /** The current view of an attached scope (a session reads this on every list and call). */
@@ -298,6 +329,10 @@ export class Catalog {
         if (pattern !== undefined) this.templates.push({ server: name, pattern });
       }
     }
+    this.prefixedNames = new Map();
+    for (const [server, items] of this.prefixedTools) for (const item of items) this.prefixedNames.set(`${server}\u0000${item.original}`, item.emitted);
+    // Only once something searches: a catalog nobody searches needs no index.
+    if (this.index !== undefined || this.searchViews > 0) this.scheduleIndex();
   }
 
   /** Items too deeply nested to serialize would break every list they are in; they are left out, loudly. */
@@ -341,6 +376,7 @@ export class Catalog {
     const resources: JsonObject[] = [];
     const resourceTemplates: JsonObject[] = [];
     const toolRoutes = new Map<string, Route>();
+    const toolNames = new Map<string, string>();
     const promptRoutes = new Map<string, Route>();
     const allowed = policy === SHOW_ALL ? undefined : this.allowedTools(servers, policy, scope);
     for (const server of servers) {
@@ -361,6 +397,7 @@ export class Catalog {
         if (allowed !== undefined && !allowed.has(toolName?.get(item.original) ?? item.emitted)) continue;
         tools.push(item.definition);
         toolRoutes.set(item.emitted, { server, original: item.original });
+        toolNames.set(`${server}\u0000${item.original}`, item.emitted);
       }
       for (const item of namedPrompts) {
         if (policy !== SHOW_ALL && !policy.allowsPrompt(promptName?.get(item.original) ?? item.emitted, server)) continue;
@@ -370,13 +407,102 @@ export class Catalog {
       resources.push(...entry.lists.resources);
       resourceTemplates.push(...entry.lists.resourceTemplates);
     }
+    const search = policy.discovery === 'search';
+    const toolDefinitions = new Map<string, JsonObject>();
+    for (const tool of tools) toolDefinitions.set(tool.name as string, tool);
+    const listedTools = search ? this.searchListing(servers, tools, toolRoutes, policy) : tools;
     const signatures = {
-      tools: JSON.stringify(tools),
+      tools: JSON.stringify(listedTools),
       prompts: JSON.stringify(prompts),
       resources: JSON.stringify(resources),
       resourceTemplates: JSON.stringify(resourceTemplates),
     };
-    return { scope, servers, tools, prompts, resources, resourceTemplates, toolRoutes, promptRoutes, signatures };
+    return { scope, servers, tools, listedTools, toolDefinitions, toolNames, prompts, resources, resourceTemplates, toolRoutes, promptRoutes, signatures };
+  }
+
+  /** A search-mode listing: find and call, then the pinned tools the view allows. */
+  private searchListing(servers: readonly string[], tools: readonly JsonObject[], routes: ReadonlyMap<string, Route>, policy: ViewPolicy): JsonObject[] {
+    const summaries = servers.map((server) => ({ server, toolNames: [] as string[] }));
+    const byServer = new Map(summaries.map((summary) => [summary.server, summary.toolNames]));
+    const pinned: JsonObject[] = [];
+    for (const tool of tools) {
+      const route = routes.get(tool.name as string);
+      if (route === undefined) continue;
+      byServer.get(route.server)?.push(route.original);
+      const namespaced = this.namespacedName(route.server, route.original);
+      if (namespaced !== undefined && policy.isPinned(namespaced)) pinned.push(tool);
+    }
+    const shown = summaries.filter((summary) => summary.toolNames.length > 0).map((summary) => ({ name: summary.server, toolNames: summary.toolNames }));
+    return [...metaTools(shown, tools.length), ...pinned];
+  }
+
+  /** The aggregate endpoint's name of a server's tool (profiles and pins speak these everywhere). */
+  private namespacedName(server: string, original: string): string | undefined {
+    return this.prefixedNames.get(`${server}\u0000${original}`);
+  }
+
+  /**
+   * The view's best tools for a request in a person's words: one index over the whole catalog,
+   * the view applied as a filter, so no session ever finds a tool outside its view.
+   */
+  search(view: View, query: string, options: { readonly limit: number; readonly server?: string | undefined }): Array<{ readonly name: string; readonly server: string; readonly definition: JsonObject; readonly score: number }> {
+    const index = this.searchIndex();
+    const inView = (key: string): string | undefined => {
+      const route = index.routes.get(key);
+      return route === undefined ? undefined : view.toolNames.get(`${route.server}\u0000${route.original}`);
+    };
+    const hits = index.tools.search(query, { limit: options.limit, server: options.server, allow: (key) => inView(key) !== undefined });
+    const out: Array<{ name: string; server: string; definition: JsonObject; score: number }> = [];
+    for (const hit of hits) {
+      const name = inView(hit.key);
+      const definition = name === undefined ? undefined : view.toolDefinitions.get(name);
+      const route = index.routes.get(hit.key);
+      if (name === undefined || definition === undefined || route === undefined) continue;
+      out.push({ name, server: route.server, definition, score: hit.score });
+    }
+    return out;
+  }
+
+  /**
+   * The index as of the last listing. Rebuilt in the background after lists change (tools/list
+   * never waits for it); a search before the first build builds it at once. Until a rebuild
+   * lands, searches use the previous index, filtered by the current view.
+   */
+  private searchIndex(): BuiltIndex {
+    if (this.index === undefined) this.index = this.buildIndex();
+    return this.index;
+  }
+
+  private scheduleIndex(): void {
+    if (this.indexPending) return;
+    this.indexPending = true;
+    setImmediate(() => {
+      this.indexPending = false;
+      this.index = this.buildIndex();
+    }).unref();
+  }
+
+  private buildIndex(): BuiltIndex {
+    const tools: IndexedTool[] = [];
+    const routes = new Map<string, Route>();
+    const servers = new Map<string, IndexedServer>();
+    for (const [server, items] of this.prefixedTools) {
+      const entry = this.servers.get(server);
+      servers.set(server, { name: server, alias: entry?.config.alias ?? server, instructions: entry?.instructions });
+      for (const item of items) {
+        const definition = item.definition;
+        tools.push({
+          key: item.emitted,
+          server,
+          name: item.original,
+          title: typeof definition.title === 'string' ? definition.title : undefined,
+          description: typeof definition.description === 'string' ? definition.description : undefined,
+          inputSchema: definition.inputSchema,
+        });
+        routes.set(item.emitted, { server, original: item.original });
+      }
+    }
+    return { tools: ToolIndex.build(tools, servers), routes };
   }
 
   /** Namespaced names of the tools a policy lets through, after its tool budget (config order). */

@@ -9,6 +9,10 @@ export interface ViewPolicy {
   readonly label: string;
   readonly maxTools: number | undefined;
   readonly maxTokens: number | undefined;
+  /** `search`: tools/list shows the search tools and the pinned ones; the rest is found by search. */
+  readonly discovery: 'list' | 'search';
+  /** A namespaced tool name a search-mode view lists in full (when allowed). */
+  isPinned(name: string): boolean;
   allowsServer(server: string): boolean;
   /** `name` is the namespaced name (`fs__read_file`), also where names are served unprefixed. */
   allowsTool(name: string, server: string): boolean;
@@ -21,6 +25,8 @@ export const SHOW_ALL: ViewPolicy = {
   label: 'everything',
   maxTools: undefined,
   maxTokens: undefined,
+  discovery: 'list',
+  isPinned: () => false,
   allowsServer: () => true,
   allowsTool: () => true,
   allowsPrompt: () => true,

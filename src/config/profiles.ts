@@ -48,6 +48,13 @@ export function resolveProfiles(
       servers: resolveRule(value, profile, 'servers', at, ctx),
       maxTools: profile.maxTools,
       maxTokens: profile.maxTokens,
+      discovery: profile.discovery,
+      pinned: profile.pinned.map((g, i) => {
+        const p = [...at, 'pinned', i];
+        const value = substitute(g, p, ctx.env, (path, problem) => ctx.findings.error(path, problem)).value;
+        checkGlob('tools', value, p, ctx);
+        return value;
+      }),
     };
   }
   return out;

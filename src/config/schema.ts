@@ -9,6 +9,8 @@ export const MAX_TIMER_MS = 2_147_483_647;
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 export const ALIAS_PATTERN = /^[A-Za-z0-9_-]{1,24}$/;
+/** The proxy's own tools (search mode: switchboard__find_tools, switchboard__call_tool) live under this alias. */
+export const RESERVED_ALIAS = 'switchboard';
 export const SEPARATOR_PATTERN = /^[A-Za-z0-9_-]{1,4}$/;
 
 export const DEFAULTS = {
@@ -107,6 +109,10 @@ const profileObject = z.object(
     servers: ruleObject.optional(),
     maxTools: int(1, 1_000_000).optional(),
     maxTokens: int(1, 1_000_000_000).optional(),
+    // "search": tools/list shows the search tools and `pinned`; the model finds the rest (README "Search mode").
+    discovery: z.enum(['list', 'search'], { error: 'expected "list" or "search"' }).optional(),
+    // Tools a search-mode session lists in full whatever it searches (namespaced globs).
+    pinned: stringArray(glob).default([]),
   },
   objectError,
 );

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { describeValue, type Findings, type PathSegment } from './errors.js';
 import { substitute, type ProblemSink, type Substituted } from './interpolate.js';
-import { ALIAS_PATTERN, KNOWN_KEYS, serverSchema } from './schema.js';
+import { ALIAS_PATTERN, KNOWN_KEYS, RESERVED_ALIAS, serverSchema } from './schema.js';
 import { reportIssues, warnUnknownKeys, isPlainObject } from './validate.js';
 import type { ServerConfig } from './types.js';
 
@@ -102,6 +102,10 @@ export function resolveServer(name: string, raw: unknown, ctx: ServerContext): R
     if (written.clean && !ALIAS_PATTERN.test(alias)) {
       findings.error([...at, 'alias'], `expected 1 to 24 characters of [A-Za-z0-9_-], got ${describeValue(server.alias)}`);
     }
+  }
+
+  if (alias.toLowerCase() === RESERVED_ALIAS) {
+    findings.error([...at, 'alias'], `the alias "${RESERVED_ALIAS}" is reserved for the proxy's own tools; set another "alias" for this server`);
   }
 
   let cwd = ctx.dir;

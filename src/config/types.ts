@@ -59,6 +59,10 @@ export interface ProfileConfig {
   readonly maxTools: number | undefined;
   /** Most estimated model-context tokens of the view's tool definitions, or undefined for no cap. */
   readonly maxTokens: number | undefined;
+  /** `search`: tools/list holds the search tools and `pinned`, the model finds the rest; undefined: not set (list). */
+  readonly discovery: 'list' | 'search' | undefined;
+  /** Globs over namespaced tool names a search-mode session lists in full. */
+  readonly pinned: readonly string[];
 }
 
 /** One team member's bearer token. */

@@ -20,6 +20,8 @@ import { SWITCHBOARD_INFO, negotiateVersion } from '../protocol.js';
 import type { Upstreams } from './upstreams.js';
 import type { Subscriptions } from './subscriptions.js';
 import { pageText } from './lists.js';
+import { answerFindTools, isMetaTool, listedTools, unwrapCallTool } from './discovery.js';
+import { FIND_TOOLS } from '../discovery/meta-tools.js';
 
 type Handler = (session: Session, request: JsonRpcRequest, view: View) => void;
 
@@ -39,12 +41,12 @@ export class Router {
     this.handlers = new Map<string, Handler>([
       ['initialize', (s, r, v) => this.initialize(s, r, v)],
       ['ping', (s, r) => s.deliver(resultResponse(r.id, {}), r.id)],
-      ['tools/list', (s, r, v) => this.list(s, r, 'tools', v.tools)],
+      ['tools/list', (s, r, v) => this.list(s, r, 'tools', listedTools(s, v))],
       ['prompts/list', (s, r, v) => this.list(s, r, 'prompts', v.prompts)],
       ['resources/list', (s, r, v) => this.list(s, r, 'resources', v.resources)],
       ['resources/templates/list', (s, r, v) => this.list(s, r, 'resourceTemplates', v.resourceTemplates)],
       ['logging/setLevel', (s, r) => this.setLevel(s, r)],
-      ['tools/call', (s, r, v) => this.byName(s, r, v.toolRoutes, 'tool')],
+      ['tools/call', (s, r, v) => this.callTool(s, r, v)],
       ['prompts/get', (s, r, v) => this.byName(s, r, v.promptRoutes, 'prompt')],
       ['resources/read', (s, r, v) => this.byUri(s, r, v)],
       ['resources/subscribe', (s, r, v) => this.subscribe(s, r, v)],
@@ -158,6 +160,19 @@ export class Router {
     session.logLevel = rank;
     // Children are shared, so each keeps logging at its own level and the proxy filters per session.
     session.deliver(resultResponse(request.id, {}), request.id);
+  }
+
+  /** tools/call, and in search mode the proxy's own find_tools and call_tool. */
+  private callTool(session: Session, request: JsonRpcRequest, view: View): void {
+    const name = request.params?.name;
+    if (view.scope.policy.discovery === 'search' && isMetaTool(name)) {
+      if (name === FIND_TOOLS) {
+        answerFindTools(this.catalog, session, request, view);
+        return;
+      }
+      unwrapCallTool(request);
+    }
+    this.byName(session, request, view.toolRoutes, 'tool');
   }
 
   private byName(session: Session, request: JsonRpcRequest, routes: View['toolRoutes'], what: 'tool' | 'prompt'): void {

@@ -44,20 +44,29 @@ export class ViewFilter implements ViewPolicy {
   readonly maxTools: number | undefined;
   /** Most estimated tokens of the view's tool definitions, or undefined. */
   readonly maxTokens: number | undefined;
+  readonly discovery: 'list' | 'search';
   private readonly rules: Readonly<Record<Kind, CompiledRule>>;
+  private readonly pinned: NameMatcher;
 
   /** Use resolveViewFilter (or UNRESTRICTED); this is the one place parts become a filter. */
   constructor(parts: FilterParts, label: string) {
     const canonical = { tools: canonicalRule(parts.tools), prompts: canonicalRule(parts.prompts), servers: canonicalRule(parts.servers) };
     this.maxTools = parts.maxTools;
     this.maxTokens = parts.maxTokens;
+    this.discovery = parts.search ? 'search' : 'list';
+    const pinned = sortedUnique(parts.pinned);
     const open = KINDS.every((k) => canonical[k].allow.length === 0 && canonical[k].deny.length === 0);
     this.key =
-      open && this.maxTools === undefined && this.maxTokens === undefined
+      open && this.maxTools === undefined && this.maxTokens === undefined && !parts.search
         ? 'all'
-        : JSON.stringify([canonical.tools, canonical.prompts, canonical.servers, this.maxTools ?? null, this.maxTokens ?? null]);
+        : JSON.stringify([canonical.tools, canonical.prompts, canonical.servers, this.maxTools ?? null, this.maxTokens ?? null, ...(parts.search ? ['search', pinned] : [])]);
     this.label = label;
     this.rules = { tools: compileRule(canonical.tools), prompts: compileRule(canonical.prompts), servers: compileRule(canonical.servers) };
+    this.pinned = compileGlobs(pinned);
+  }
+
+  isPinned(name: string): boolean {
+    return this.pinned(name);
   }
 
   allowsServer(server: string): boolean {
@@ -79,7 +88,14 @@ export interface RuleParts {
   readonly allow: string[][];
   readonly deny: string[];
 }
-export type FilterParts = Record<Kind, RuleParts> & { maxTools: number | undefined; maxTokens: number | undefined };
+export type FilterParts = Record<Kind, RuleParts> & {
+  maxTools: number | undefined;
+  maxTokens: number | undefined;
+  /** Search mode when any source asks for it: listing less is narrowing. */
+  search: boolean;
+  /** Pinned globs of every profile involved (a pinned tool is still listed only when allowed). */
+  pinned: string[];
+};
 
 function emptyParts(): FilterParts {
   return {
@@ -88,6 +104,8 @@ function emptyParts(): FilterParts {
     servers: { allow: [], deny: [] },
     maxTools: undefined,
     maxTokens: undefined,
+    search: false,
+    pinned: [],
   };
 }
 
@@ -100,6 +118,8 @@ function addProfile(into: FilterParts, profile: ProfileConfig): void {
   for (const kind of KINDS) addRule(into[kind], profile[kind]);
   into.maxTools = minCap(into.maxTools, profile.maxTools);
   into.maxTokens = minCap(into.maxTokens, profile.maxTokens);
+  if (profile.discovery === 'search') into.search = true;
+  into.pinned.push(...profile.pinned);
 }
 
 function minCap(a: number | undefined, b: number | undefined): number | undefined {
@@ -197,6 +217,18 @@ export function resolveViewFilter(
     }
     parts.tools.allow.push(globs);
     label.push(`?tools=${globs.join(',')}`);
+  }
+
+  const discovery = query.getAll('discovery');
+  if (discovery.length > 1) return badQuery('give ?discovery= at most once');
+  const mode = discovery[0];
+  if (mode !== undefined) {
+    // Like the other parameters it only narrows: "search" lists less; "list" is the default and cannot undo a profile's search.
+    if (mode !== 'search' && mode !== 'list') return badQuery(`?discovery= must be "search" or "list", got ${shown(mode)}`);
+    if (mode === 'search') {
+      parts.search = true;
+      label.push('?discovery=search');
+    }
   }
   return { ok: true, filter: new ViewFilter(parts, label.length === 0 ? 'everything' : label.join(', ')) };
 }

@@ -6,6 +6,7 @@ import type { Pending, UpstreamConnection } from '../upstream/connection.js';
 import type { ServerHandle } from '../upstream/server-handle.js';
 import type { Caller } from '../upstream/types.js';
 import { methodSlot, type RequestStats } from './stats.js';
+import { FoundTools } from './found-tools.js';
 
 /** How a transport carries messages to one client. */
 export interface SessionChannel {
@@ -76,6 +77,8 @@ export class Session implements Caller {
   readonly tasks = new Map<string, { readonly connection: UpstreamConnection; readonly childTaskId: string }>();
   /** This session's own instances of servers configured with `isolation: "session"`. */
   readonly isolated = new Map<string, ServerHandle>();
+  /** Search mode: tools this session found, listed after the search tools. */
+  readonly found = new FoundTools();
   private nextServerRequestId = 1;
   /**
    * The request the router is handling now (see `received`): answered before the router returns,

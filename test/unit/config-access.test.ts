@@ -68,6 +68,8 @@ describe('profiles', () => {
       servers: { allow: ['*'], deny: [] },
       maxTools: 20,
       maxTokens: undefined,
+      discovery: undefined,
+      pinned: [],
     });
     expect(config.profiles['none']).toMatchObject({ prompts: { allow: [], deny: [] }, servers: { allow: ['*'], deny: ['fs'] }, maxTokens: 5000 });
     expect(config.warnings).toEqual([]);

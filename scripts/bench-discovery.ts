@@ -1,0 +1,203 @@
+// Retrieval benchmark for search-mode discovery: real tool definitions of public MCP servers
+// (bench/discovery/catalog, provenance in bench/discovery/PROVENANCE.md) and requests in a user's
+// words labelled with the tool that serves them (bench/discovery/queries.jsonl; a third held out,
+// never tuned on). Reports recall@1/5/10 per split for a plain BM25 baseline and for each addition,
+// then the cost at scale: index build time and memory, p50/p99 search time at 5,000 tools.
+//
+//   npm run bench:discovery [-- --json] [-- --split tune|holdout] [-- --misses N]
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import MiniSearch from 'minisearch';
+import { DEFAULT_FEATURES, ToolIndex, type IndexFeatures, type IndexedServer, type IndexedTool } from '../src/discovery/tool-index.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const DATA = path.join(ROOT, 'bench/discovery');
+const args = process.argv.slice(2);
+const JSON_OUT = args.includes('--json');
+const MISSES = Number(args[args.indexOf('--misses') + 1] ?? 0) || 0;
+const ONLY_SPLIT = args.includes('--split') ? args[args.indexOf('--split') + 1] : undefined;
+
+interface CatalogFile {
+  server: string;
+  package: string;
+  instructions?: string;
+  tools: Array<{ name: string; title?: string; description?: string; inputSchema?: unknown }>;
+}
+interface Query {
+  id: string;
+  query: string;
+  server: string;
+  tool: string;
+  also?: Array<{ server: string; tool: string }> | string[];
+  split: 'tune' | 'holdout';
+}
+
+const keyOf = (server: string, tool: string): string => `${server}__${tool}`;
+
+function loadCatalog(): { tools: IndexedTool[]; servers: Map<string, IndexedServer> } {
+  const dir = path.join(DATA, 'catalog');
+  const tools: IndexedTool[] = [];
+  const servers = new Map<string, IndexedServer>();
+  for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
+    const data = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as CatalogFile;
+    servers.set(data.server, { name: data.server, alias: data.server, instructions: data.instructions });
+    for (const tool of data.tools) {
+      tools.push({ key: keyOf(data.server, tool.name), server: data.server, name: tool.name, title: tool.title, description: tool.description, inputSchema: tool.inputSchema });
+    }
+  }
+  return { tools, servers };
+}
+
+function loadQueries(): Query[] {
+  return fs
+    .readFileSync(path.join(DATA, 'queries.jsonl'), 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as Query);
+}
+
+function accepted(query: Query): Set<string> {
+  const keys = new Set([keyOf(query.server, query.tool)]);
+  for (const also of query.also ?? []) keys.add(typeof also === 'string' ? (also.includes('__') ? also : keyOf(query.server, also)) : keyOf(also.server, also.tool));
+  return keys;
+}
+
+type Searcher = (query: string, limit: number) => string[];
+
+/** The baseline: MiniSearch's own BM25 and tokenizer over name, description and parameter names, one field each, no weights. */
+function plainBm25(tools: readonly IndexedTool[]): Searcher {
+  const search = new MiniSearch<{ id: number; name: string; description: string; params: string }>({ fields: ['name', 'description', 'params'] });
+  search.addAll(
+    tools.map((tool, id) => ({
+      id,
+      name: tool.name,
+      description: tool.description ?? '',
+      params: Object.keys((tool.inputSchema as { properties?: object } | undefined)?.properties ?? {}).join(' '),
+    })),
+  );
+  return (query, limit) => search.search(query).slice(0, limit).map((r) => (tools[r.id as number] as IndexedTool).key);
+}
+
+function ours(tools: readonly IndexedTool[], servers: Map<string, IndexedServer>, features: IndexFeatures): Searcher {
+  const index = ToolIndex.build(tools, servers, features);
+  return (query, limit) => index.search(query, { limit }).map((hit) => hit.key);
+}
+
+interface Recall {
+  n: number;
+  r1: number;
+  r5: number;
+  r10: number;
+}
+
+function recall(searcher: Searcher, queries: readonly Query[], misses?: string[]): Recall {
+  let r1 = 0;
+  let r5 = 0;
+  let r10 = 0;
+  for (const query of queries) {
+    const want = accepted(query);
+    const got = searcher(query.query, 10);
+    const rank = got.findIndex((key) => want.has(key));
+    if (rank === 0) r1++;
+    if (rank >= 0 && rank < 5) r5++;
+    if (rank >= 0 && rank < 10) r10++;
+    if ((rank < 0 || rank >= 5) && misses !== undefined) misses.push(`${query.id} [${query.split}] "${query.query}" -> want ${[...want].join('|')}, got ${got.slice(0, 5).join(', ')}`);
+  }
+  const n = queries.length;
+  return { n, r1: r1 / n, r5: r5 / n, r10: r10 / n };
+}
+
+/** The catalog repeated under other server names until it holds `target` tools: the cost at scale. */
+function scaled(tools: readonly IndexedTool[], servers: Map<string, IndexedServer>, target: number): { tools: IndexedTool[]; servers: Map<string, IndexedServer> } {
+  const out: IndexedTool[] = [];
+  const outServers = new Map<string, IndexedServer>();
+  for (let copy = 0; out.length < target; copy++) {
+    for (const [name, server] of servers) outServers.set(`${name}${copy}`, { ...server, name: `${name}${copy}`, alias: `${server.alias}${copy}` });
+    for (const tool of tools) {
+      if (out.length >= target) break;
+      out.push({ ...tool, key: `${tool.server}${copy}__${tool.name}`, server: `${tool.server}${copy}` });
+    }
+  }
+  return { tools: out, servers: outServers };
+}
+
+function percentile(sorted: readonly number[], q: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
+}
+
+function main(): void {
+  const { tools, servers } = loadCatalog();
+  const queries = loadQueries().filter((q) => ONLY_SPLIT === undefined || q.split === ONLY_SPLIT);
+  const known = new Set(tools.map((t) => t.key));
+  const unknown = queries.filter((q) => !known.has(keyOf(q.server, q.tool)));
+  if (unknown.length > 0) throw new Error(`${unknown.length} queries label tools not in the catalog, e.g. ${unknown[0]?.id}`);
+  const splits = { tune: queries.filter((q) => q.split === 'tune'), holdout: queries.filter((q) => q.split === 'holdout') };
+
+  const flat = { name: 1, title: 1, description: 1, params: 1, server: 1 };
+  const variants: Array<[string, Searcher]> = [
+    ['plain BM25 (name, description, parameter names)', plainBm25(tools)],
+    ['+ words split, stop words, stems, all fields', ours(tools, servers, { fieldBoost: flat, synonyms: false, fuzzy: false, prefix: false })],
+    ['+ field weights', ours(tools, servers, { ...DEFAULT_FEATURES, synonyms: false, fuzzy: false, prefix: false })],
+    ['+ synonyms', ours(tools, servers, { ...DEFAULT_FEATURES, fuzzy: false, prefix: false })],
+    ['+ prefix and fuzzy terms (served)', ours(tools, servers, DEFAULT_FEATURES)],
+  ];
+  const rows = variants.map(([name, searcher]) => ({ name, tune: recall(searcher, splits.tune), holdout: recall(searcher, splits.holdout) }));
+  const misses: string[] = [];
+  if (MISSES > 0) recall(variants[variants.length - 1]![1], ONLY_SPLIT === 'holdout' ? splits.holdout : splits.tune, misses);
+
+  // Cost at 5,000 tools.
+  const big = scaled(tools, servers, 5_000);
+  global.gc?.();
+  const heapBefore = process.memoryUsage().heapUsed;
+  const builds: number[] = [];
+  let index = ToolIndex.build(big.tools, big.servers);
+  for (let i = 0; i < 5; i++) {
+    const t0 = performance.now();
+    index = ToolIndex.build(big.tools, big.servers);
+    builds.push(performance.now() - t0);
+  }
+  global.gc?.();
+  const heapMb = (process.memoryUsage().heapUsed - heapBefore) / 1024 / 1024;
+  const times: number[] = [];
+  for (let round = 0; round < 5; round++) {
+    for (const query of queries) {
+      const t0 = performance.now();
+      index.search(query.query, { limit: 5 });
+      times.push(performance.now() - t0);
+    }
+  }
+  times.sort((a, b) => a - b);
+  builds.sort((a, b) => a - b);
+  const cost = {
+    tools: big.tools.length,
+    buildMsMedian: Math.round(percentile(builds, 0.5)),
+    indexHeapMb: Math.round(heapMb * 10) / 10,
+    searchMsP50: Math.round(percentile(times, 0.5) * 1000) / 1000,
+    searchMsP99: Math.round(percentile(times, 0.99) * 1000) / 1000,
+  };
+  const summary = {
+    catalog: { servers: servers.size, tools: tools.length },
+    queries: { tune: splits.tune.length, holdout: splits.holdout.length },
+    recall: rows,
+    cost,
+  };
+  if (JSON_OUT) {
+    process.stdout.write(`${JSON.stringify(summary, null, 2)}\n`);
+    return;
+  }
+  const pct = (x: number): string => `${(x * 100).toFixed(1)} %`;
+  const lines = [
+    `catalog: ${tools.length} tools of ${servers.size} servers; queries: ${splits.tune.length} tune, ${splits.holdout.length} held out`,
+    '',
+    '| variant | tune R@1 | R@5 | R@10 | holdout R@1 | R@5 | R@10 |',
+    '|---|---:|---:|---:|---:|---:|---:|',
+    ...rows.map((r) => `| ${r.name} | ${pct(r.tune.r1)} | ${pct(r.tune.r5)} | ${pct(r.tune.r10)} | ${pct(r.holdout.r1)} | ${pct(r.holdout.r5)} | ${pct(r.holdout.r10)} |`),
+    '',
+    `at ${cost.tools} tools: index build ${cost.buildMsMedian} ms (median of 5), index heap ~${cost.indexHeapMb} MB, search p50 ${cost.searchMsP50} ms, p99 ${cost.searchMsP99} ms`,
+  ];
+  if (misses.length > 0) lines.push('', `misses (top 5) of the served variant:`, ...misses.slice(0, MISSES));
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+main();

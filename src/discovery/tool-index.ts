@@ -1,0 +1,160 @@
+// One search index over every tool of the catalog (never one per session): BM25 over the tool's
+// own words, weighted by field, with query terms widened by synonyms; a session's view is applied
+// as a filter on the hits.
+import MiniSearch from 'minisearch';
+import { expand } from './synonyms.js';
+import { stem, terms, words } from './words.js';
+
+/** What the index knows of one tool; text is the sanitized text clients see. */
+export interface IndexedTool {
+  /** The client-facing name on the aggregate endpoint (`fs__read_file`); the index's key. */
+  readonly key: string;
+  /** The server's key under `mcpServers`. */
+  readonly server: string;
+  /** The name the server gave it. */
+  readonly name: string;
+  readonly title?: string | undefined;
+  readonly description?: string | undefined;
+  readonly inputSchema?: unknown;
+}
+
+/** The server a tool belongs to, as the index reads it: its name, alias and instructions. */
+export interface IndexedServer {
+  readonly name: string;
+  readonly alias: string;
+  readonly instructions?: string | undefined;
+}
+
+export interface SearchHit {
+  readonly key: string;
+  readonly score: number;
+}
+
+/** What the index does beyond plain BM25 over the tool's words; the benchmark turns each off to measure it. */
+export interface IndexFeatures {
+  readonly fieldBoost: Readonly<Record<'name' | 'title' | 'description' | 'params' | 'server', number>>;
+  readonly synonyms: boolean;
+  readonly fuzzy: boolean;
+  readonly prefix: boolean;
+}
+
+export interface SearchOptions {
+  readonly limit: number;
+  /** Only hits this accepts (the session's view); the index is shared by every view. */
+  readonly allow?: ((key: string) => boolean) | undefined;
+  /** Only tools of this server (its key under mcpServers). */
+  readonly server?: string | undefined;
+}
+
+/**
+ * Field weights: a tool's name says what it does most densely, its title next; parameters say what
+ * it works on; the server's name lets "in Slack, ..." find Slack's tools.
+ */
+const FIELD_BOOST = { name: 3, title: 2, description: 1, params: 0.6, server: 1.2 } as const;
+
+export const DEFAULT_FEATURES: IndexFeatures = { fieldBoost: FIELD_BOOST, synonyms: true, fuzzy: true, prefix: true };
+/** Weight of a term that only a synonym put into the query. */
+const SYNONYM_WEIGHT = 0.45;
+/** Characters of a description or instructions that are indexed: the rest is usually examples. */
+const MAX_INDEXED_TEXT = 2_000;
+
+interface Doc {
+  id: number;
+  name: string;
+  title: string;
+  description: string;
+  params: string;
+  server: string;
+}
+
+export class ToolIndex {
+  private readonly search_: MiniSearch<Doc>;
+  private readonly keys: string[] = [];
+  private readonly servers: string[] = [];
+
+  private constructor(
+    search: MiniSearch<Doc>,
+    private readonly features: IndexFeatures,
+  ) {
+    this.search_ = search;
+  }
+
+  /** Builds the index; tools of servers not in `servers` are indexed without server text. */
+  static build(tools: readonly IndexedTool[], servers: ReadonlyMap<string, IndexedServer>, features: IndexFeatures = DEFAULT_FEATURES): ToolIndex {
+    const search = new MiniSearch<Doc>({
+      fields: ['name', 'title', 'description', 'params', 'server'],
+      // Terms are made by the index itself (split, stop words, stems), once per text.
+      tokenize: (text) => text.split(' '),
+      processTerm: (term) => (term === '' ? null : term),
+      searchOptions: { boost: { ...features.fieldBoost }, combineWith: 'OR' },
+    });
+    const index = new ToolIndex(search, features);
+    const serverText = new Map<string, string>();
+    for (const [name, server] of servers) {
+      serverText.set(name, terms(`${server.name} ${server.alias} ${(server.instructions ?? '').slice(0, MAX_INDEXED_TEXT)}`).join(' '));
+    }
+    const docs: Doc[] = tools.map((tool, id) => {
+      index.keys.push(tool.key);
+      index.servers.push(tool.server);
+      return {
+        id,
+        name: terms(tool.name).join(' '),
+        title: terms(tool.title ?? '').join(' '),
+        description: terms((tool.description ?? '').slice(0, MAX_INDEXED_TEXT)).join(' '),
+        params: terms(paramText(tool.inputSchema)).join(' '),
+        server: serverText.get(tool.server) ?? terms(tool.server).join(' '),
+      };
+    });
+    search.addAll(docs);
+    return index;
+  }
+
+  get size(): number {
+    return this.keys.length;
+  }
+
+  /** The best matches for a request in a person's words, best first. */
+  search(query: string, options: SearchOptions): SearchHit[] {
+    const original = terms(query);
+    if (original.length === 0 || options.limit <= 0) return [];
+    const widened = this.features.synonyms ? expand(original, words(query)) : [];
+    const weights = new Map<string, number>();
+    for (const term of original) weights.set(term, 1);
+    for (const term of widened) if (!weights.has(term)) weights.set(term, SYNONYM_WEIGHT);
+    const { allow, server } = options;
+    const results = this.search_.search([...weights.keys()].join(' '), {
+      boostTerm: (term) => weights.get(term) ?? 1,
+      // A typo of a longer word still finds it; a prefix finds "repo" in "repositori".
+      fuzzy: (term) => (this.features.fuzzy && term.length >= 6 ? 0.2 : false),
+      prefix: (term) => this.features.prefix && term.length >= 4,
+      filter: (result) => {
+        const id = result.id as number;
+        if (server !== undefined && this.servers[id] !== server) return false;
+        return allow === undefined || allow(this.keys[id] as string);
+      },
+    });
+    const hits: SearchHit[] = [];
+    for (const result of results) {
+      hits.push({ key: this.keys[result.id as number] as string, score: result.score });
+      if (hits.length >= options.limit) break;
+    }
+    return hits;
+  }
+}
+
+/** Parameter names and descriptions of an input schema, one level deep (what a model fills in). */
+function paramText(schema: unknown): string {
+  if (typeof schema !== 'object' || schema === null) return '';
+  const properties = (schema as { properties?: unknown }).properties;
+  if (typeof properties !== 'object' || properties === null) return '';
+  const parts: string[] = [];
+  for (const [name, property] of Object.entries(properties)) {
+    parts.push(name);
+    const description = typeof property === 'object' && property !== null ? (property as { description?: unknown }).description : undefined;
+    if (typeof description === 'string') parts.push(description.slice(0, 300));
+  }
+  return parts.join(' ');
+}
+
+/** For tests and the benchmark: the stemmer the index uses. */
+export { stem };

@@ -1,0 +1,116 @@
+// Search mode's two tools, answered by the proxy: find_tools searches the session's view (one
+// index for the catalog, the view as a filter); call_tool turns into the tools/call it names, so
+// enforcement, progress, cancellation and errors are exactly those of tools/call.
+import {
+  ErrorCode,
+  SwitchboardError,
+  isObject,
+  resultResponse,
+  type JsonObject,
+  type JsonRpcRequest,
+} from '../jsonrpc/messages.js';
+import { RAW_SPANS, RAW_TEXT, type RawCarrier } from '../jsonrpc/raw-request.js';
+import type { Catalog, View } from '../catalog/catalog.js';
+import { CALL_TOOL, DEFAULT_FIND_LIMIT, FIND_TOOLS, MAX_FIND_LIMIT } from '../discovery/meta-tools.js';
+import type { Session } from '../session/session.js';
+
+/** Characters of a query searched; a request is a sentence, not a document. */
+const MAX_QUERY_CHARS = 1_000;
+
+export interface FoundTool {
+  readonly name: string;
+  readonly server: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly inputSchema: unknown;
+}
+
+export function isMetaTool(name: unknown): boolean {
+  return name === FIND_TOOLS || name === CALL_TOOL;
+}
+
+/**
+ * The matches for find_tools' arguments in a view. Needs no session: the stateless era's
+ * requests carry their view in who they are and the URL, and search the same way.
+ */
+export function findTools(catalog: Catalog, view: View, args: unknown): FoundTool[] {
+  if (!isObject(args)) throw new SwitchboardError(ErrorCode.InvalidParams, `${FIND_TOOLS} needs arguments {query, limit?, server?}`);
+  const { query, limit, server } = args;
+  if (typeof query !== 'string' || query.trim() === '') throw new SwitchboardError(ErrorCode.InvalidParams, `${FIND_TOOLS}: "query" must be a non-empty string`);
+  if (limit !== undefined && (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > MAX_FIND_LIMIT)) {
+    throw new SwitchboardError(ErrorCode.InvalidParams, `${FIND_TOOLS}: "limit" must be an integer from 1 to ${MAX_FIND_LIMIT}`);
+  }
+  if (server !== undefined && typeof server !== 'string') throw new SwitchboardError(ErrorCode.InvalidParams, `${FIND_TOOLS}: "server" must be a string`);
+  const hits = catalog.search(view, query.slice(0, MAX_QUERY_CHARS), { limit: limit ?? DEFAULT_FIND_LIMIT, server });
+  return hits.map((hit) => {
+    const { title, description, inputSchema } = hit.definition;
+    return {
+      name: hit.name,
+      server: hit.server,
+      ...(typeof title === 'string' ? { title } : {}),
+      ...(typeof description === 'string' ? { description } : {}),
+      inputSchema: inputSchema ?? { type: 'object' },
+    };
+  });
+}
+
+/** find_tools' result: structured, and the same JSON as text for clients that show only text (tools.mdx "Structured Content"). */
+export function findToolsResult(found: readonly FoundTool[]): JsonObject {
+  const structuredContent = { tools: found };
+  const text = found.length === 0 ? `${JSON.stringify(structuredContent)}\nNo tool matched; try other words, or no server offers this.` : JSON.stringify(structuredContent);
+  return { content: [{ type: 'text', text }], structuredContent };
+}
+
+/**
+ * Answers find_tools for a session; the tools found join its list (bounded), and it is told so
+ * with tools/list_changed, after the answer, so a client that refreshes can call them directly.
+ */
+export function answerFindTools(catalog: Catalog, session: Session, request: JsonRpcRequest, view: View): void {
+  const found = findTools(catalog, view, request.params?.arguments);
+  session.deliver(resultResponse(request.id, findToolsResult(found)), request.id);
+  if (session.found.add(found.map((tool) => tool.name)) && session.initialized) {
+    session.deliver({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' }, undefined);
+  }
+}
+
+/**
+ * Rewrites a call_tool request into the tools/call it stands for: the named tool, its arguments,
+ * and the caller's `_meta` (progress token) and `task`. A large request that arrived as text to
+ * splice is parsed now: its text names call_tool, and its arguments are nested one level deeper.
+ */
+export function unwrapCallTool(request: JsonRpcRequest & RawCarrier): void {
+  let params = request.params;
+  const raw = request[RAW_TEXT];
+  if (raw !== undefined) {
+    const parsed = JSON.parse(raw) as { params?: unknown };
+    params = isObject(parsed.params) ? parsed.params : undefined;
+    delete request[RAW_TEXT];
+    delete request[RAW_SPANS];
+  }
+  const args = params?.arguments;
+  if (!isObject(args) || typeof args.name !== 'string') throw new SwitchboardError(ErrorCode.InvalidParams, `${CALL_TOOL} needs arguments {name, arguments?}`);
+  if (isMetaTool(args.name)) throw new SwitchboardError(ErrorCode.InvalidParams, `${CALL_TOOL} calls the tools ${FIND_TOOLS} finds, not itself`);
+  if (args.arguments !== undefined && !isObject(args.arguments)) throw new SwitchboardError(ErrorCode.InvalidParams, `${CALL_TOOL}: "arguments" must be an object`);
+  const inner: JsonObject = { name: args.name, arguments: args.arguments ?? {} };
+  if (params?._meta !== undefined) inner._meta = params._meta;
+  if (params?.task !== undefined) inner.task = params.task;
+  request.params = inner;
+}
+
+/** What tools/list shows a session: the view's listing, then (search mode) the tools it found that the view still has. */
+export function listedTools(session: Session, view: View): readonly JsonObject[] {
+  if (view.scope.policy.discovery !== 'search' || session.found.size === 0) return view.listedTools;
+  const cached = listings.get(session);
+  if (cached !== undefined && cached.view === view && cached.version === session.found.version) return cached.items;
+  const items = [...view.listedTools];
+  const listed = new Set(items.map((tool) => tool.name));
+  for (const name of session.found.list()) {
+    const definition = view.toolDefinitions.get(name);
+    if (definition !== undefined && !listed.has(name)) items.push(definition);
+  }
+  listings.set(session, { view, version: session.found.version, items });
+  return items;
+}
+
+/** A session's last listing, reused while neither its view nor its found tools changed (pages are cached per array). */
+const listings = new WeakMap<Session, { readonly view: View; readonly version: number; readonly items: readonly JsonObject[] }>();
