@@ -1,15 +1,17 @@
 // `switchboard tools`: the aggregated tool list one profile's sessions get, with estimated tokens, from servers started just to list them.
 import { parseArgs } from 'node:util';
 import { loadConfigAsServed } from './unit-state.js';
-import { PROBE_HELP, PROBE_OPTIONS, timeoutMs } from './flags.js';
+import { PROBE_HELP, PROBE_OPTIONS, UsageError, timeoutMs } from './flags.js';
+import { searchLimit, searchText, searchView } from './tools-search.js';
+import type { SwitchboardConfig } from '../config/types.js';
 import { INTERRUPTED_EXIT, describeFailure, probe, type ServerOutcome } from './probe.js';
 import { firstLine, printable, table, terminalWidth, truncate } from './render.js';
 import { checkProfile, describeCaps, summarizeView, type ViewSummary } from './view-summary.js';
 import type { SwitchboardCore } from '../switchboard.js';
 
-export const TOOLS_OPTIONS = { ...PROBE_OPTIONS, profile: { type: 'string' } } as const;
+export const TOOLS_OPTIONS = { ...PROBE_OPTIONS, profile: { type: 'string' }, search: { type: 'string' }, limit: { type: 'string' } } as const;
 
-export const TOOLS_HELP = `Usage: switchboard tools [-c FILE] [--profile P] [--json] [--timeout SECS]
+export const TOOLS_HELP = `Usage: switchboard tools [-c FILE] [--profile P] [--search QUERY [--limit N]] [--json] [--timeout SECS]
 
 Starts every enabled server (nothing listens on HTTP), prints the tools a session of that
 profile gets, each with its server and estimated tokens, the totals per server, and the tools
@@ -19,8 +21,13 @@ Without --profile: every tool; no profile is applied, not even defaultProfile.
 
 Exit codes: 0 all servers started, 1 a server failed (named on stderr), 2 bad flag or config.
 
+With --search QUERY: what switchboard__find_tools answers a search-mode session of that
+profile for QUERY (the best matches, with the scores that ranked them) instead of the list.
+
 Options:
       --profile P     the view of profile P (as on /mcp?profile=P)
+      --search QUERY  search the view as find_tools does
+      --limit N       matches shown with --search (default 5, at most 20)
 ${PROBE_HELP}`;
 
 export async function runTools(args: string[]): Promise<number> {
@@ -28,6 +35,8 @@ export async function runTools(args: string[]): Promise<number> {
   const timeout = timeoutMs(values.timeout);
   const { config } = loadConfigAsServed(values.config ?? 'proxy.config.json');
   checkProfile(config, values.profile);
+  if (values.search !== undefined) return runSearch(config, values.profile, values.search, searchLimit(values.limit), { timeout, verbose: values.verbose === true, json: values.json === true });
+  if (values.limit !== undefined) throw new UsageError('--limit goes with --search');
   const result = await probe(config, { timeoutMs: timeout, verbose: values.verbose === true }, (core) => {
     const summary = summarizeView(core, values.profile);
     return { summary, withheld: withheldTools(core, [...summary.servers.keys()]) };
@@ -134,4 +143,17 @@ function wrap(names: readonly string[], width: number, indent: string): string[]
   }
   lines.push(line.trimEnd());
   return lines;
+}
+
+async function runSearch(config: SwitchboardConfig, profile: string | undefined, query: string, limit: number, options: { timeout: number; verbose: boolean; json: boolean }): Promise<number> {
+  if (query.trim() === '') throw new UsageError('--search needs words to search for');
+  const result = await probe(config, { timeoutMs: options.timeout, verbose: options.verbose }, (core) => searchView(core, profile, query, limit));
+  if (result.interrupted) {
+    process.stderr.write('switchboard: interrupted; every server was stopped\n');
+    return INTERRUPTED_EXIT;
+  }
+  const failed = result.outcomes.filter((outcome) => outcome.status === 'failed' || outcome.status === 'skipped');
+  for (const outcome of failed) process.stderr.write(`switchboard: server ${outcome.name} ${outcome.status === 'skipped' ? 'skipped' : 'failed to start'}: ${describeFailure(outcome)}\n`);
+  process.stdout.write(options.json ? `${JSON.stringify(result.value, null, 2)}\n` : searchText(result.value));
+  return failed.length > 0 ? 1 : 0;
 }

@@ -196,3 +196,27 @@ describe('switchboard check', () => {
     expect(markedProcesses()).toEqual([]);
   }, 15_000);
 });
+
+describe('switchboard tools --search', () => {
+  it('prints what find_tools answers a session of the profile, with scores; JSON too; only the view', async () => {
+    const [text, json, narrow, usage] = await Promise.all([
+      cli(['tools', '-c', good, '--search', 'what is the process id of the fixture', '--limit', '3']),
+      cli(['tools', '-c', good, '--search', 'echo text back', '--json']),
+      cli(['tools', '-c', good, '--profile', 'reader', '--search', 'add a new tool', '--json', '--limit', '20']),
+      cli(['tools', '-c', good, '--search', 'x', '--limit', '99']),
+    ]);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(/^TOOL\s+SERVER\s+SCORE\s+DESCRIPTION/);
+    expect(text.stdout).toMatch(/^(alpha|beta)__whoami\s+(alpha|beta)\s+\d+\.\d\d\s/m);
+    expect(text.stdout).toContain('3 best matches of every tool for "what is the process id of the fixture"');
+    const report = JSON.parse(json.stdout) as { tools: Array<{ name: string; server: string; score: number; inputSchema: unknown }> };
+    expect(report.tools[0]?.name).toMatch(/__echo$/);
+    expect(report.tools[0]?.score).toBeGreaterThan(0);
+    expect(report.tools[0]?.inputSchema).toMatchObject({ type: 'object' });
+    // The reader profile allows three tools: a search never shows a fourth.
+    const allowed = ['alpha__echo', 'alpha__whoami', 'beta__echo'];
+    for (const tool of (JSON.parse(narrow.stdout) as { tools: Array<{ name: string }> }).tools) expect(allowed).toContain(tool.name);
+    expect(usage.code).toBe(2);
+    expect(usage.stderr).toBe('switchboard: --limit expects a number from 1 to 20, got "99"\n');
+  }, 40_000);
+});
