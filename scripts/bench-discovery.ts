@@ -10,6 +10,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import MiniSearch from 'minisearch';
 import { DEFAULT_FEATURES, ToolIndex, type IndexFeatures, type IndexedServer, type IndexedTool } from '../src/discovery/tool-index.js';
+import { metaTools } from '../src/discovery/meta-tools.js';
+import { estimateToolTokens } from '../src/catalog/token-estimate.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const DATA = path.join(ROOT, 'bench/discovery');
@@ -176,7 +178,14 @@ function main(): void {
     searchMsP50: Math.round(percentile(times, 0.5) * 1000) / 1000,
     searchMsP99: Math.round(percentile(times, 0.99) * 1000) / 1000,
   };
+  // What a session's tool list costs in the model's context: every tool, or the two search tools.
+  const fullTokens = tools.reduce((sum, tool) => sum + estimateToolTokens({ name: tool.key, description: tool.description, inputSchema: tool.inputSchema ?? {} }), 0);
+  const byServer = new Map<string, string[]>();
+  for (const tool of tools) byServer.set(tool.server, [...(byServer.get(tool.server) ?? []), tool.name]);
+  const meta = metaTools([...byServer].map(([name, toolNames]) => ({ name, toolNames })), tools.length);
+  const searchTokens = meta.reduce((sum, definition) => sum + estimateToolTokens(definition), 0);
   const summary = {
+    listTokens: { full: fullTokens, search: searchTokens },
     catalog: { servers: servers.size, tools: tools.length },
     queries: { tune: splits.tune.length, holdout: splits.holdout.length },
     recall: rows,
@@ -194,6 +203,7 @@ function main(): void {
     '|---|---:|---:|---:|---:|---:|---:|',
     ...rows.map((r) => `| ${r.name} | ${pct(r.tune.r1)} | ${pct(r.tune.r5)} | ${pct(r.tune.r10)} | ${pct(r.holdout.r1)} | ${pct(r.holdout.r5)} | ${pct(r.holdout.r10)} |`),
     '',
+    `initial tool list: every tool ~${fullTokens.toLocaleString('en-US')} tokens; search mode ~${searchTokens.toLocaleString('en-US')} tokens (find_tools + call_tool)`,
     `at ${cost.tools} tools: index build ${cost.buildMsMedian} ms (median of 5), index heap ~${cost.indexHeapMb} MB, search p50 ${cost.searchMsP50} ms, p99 ${cost.searchMsP99} ms`,
   ];
   if (misses.length > 0) lines.push('', `misses (top 5) of the served variant:`, ...misses.slice(0, MISSES));
