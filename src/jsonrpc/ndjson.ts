@@ -60,6 +60,15 @@ export class LineDecoder {
     return this.pendingBytes;
   }
 
+  /**
+   * The stream ended: an unfinished last line counts as a line (a server's final words on stderr
+   * often lack the newline). Nothing is emitted while discarding an oversize line.
+   */
+  end(): void {
+    if (!this.skipping && this.pendingBytes > 0) this.push(Buffer.from([NEWLINE]));
+    this.reset();
+  }
+
   /** Drops a partial line, e.g. when the child that was writing it exited. */
   reset(): void {
     this.pending = [];

@@ -32,7 +32,7 @@ const ENCODE_BEFORE_QUEUE_CHARS = 16 * 1024;
 
 /** Most bytes queued towards a child's stdin before writes are refused, bytes (a child that stopped reading). */
 const MAX_STDIN_BACKLOG_BYTES = 64 * 1024 * 1024;
-/** How long to wait for stdout to finish after the child exited, ms. */
+/** How long to wait for stdout and stderr to finish after the child exited, ms. */
 const STDOUT_DRAIN_MS = 200;
 
 /** Children alive right now, so that even an abrupt exit of the daemon takes them along. */
@@ -92,6 +92,7 @@ export class ChildProcess {
     });
     this.process.stdout?.on('data', (chunk: Buffer) => stdout.push(chunk));
     this.process.stderr?.on('data', (chunk: Buffer) => stderr.push(chunk));
+    this.process.stderr?.on('end', () => stderr.end());
     // A child that exits while we write gives EPIPE; the exit handler reports the real cause.
     this.process.stdin?.on('error', (error) => this.log.debug({ err: error.message }, 'stdin closed'));
 
@@ -99,14 +100,21 @@ export class ChildProcess {
     // grandchild that inherited stderr would hide the exit until it, too, is gone.
     this.process.on('exit', (code, signal) => {
       const done = () => this.finish({ code, signal }, events);
-      // stdout can still hold the child's last lines when 'exit' fires; read them before failing requests.
-      const stdoutStream = this.process.stdout;
-      if (stdoutStream === null || stdoutStream.readableEnded) return done();
+      // The pipes can still hold the child's last lines when 'exit' fires: its last answers on
+      // stdout, and on stderr the line that says why it failed (reported with the exit, so it
+      // must be read first). A grandchild holding a pipe open would keep it from ending: bounded.
+      const open = [this.process.stdout, this.process.stderr].filter((stream) => stream !== null && !stream.readableEnded);
+      if (open.length === 0) return done();
+      let left = open.length;
       const grace = setTimeout(done, STDOUT_DRAIN_MS);
-      stdoutStream.once('end', () => {
-        clearTimeout(grace);
-        done();
-      });
+      for (const stream of open) {
+        stream?.once('end', () => {
+          left -= 1;
+          if (left > 0) return;
+          clearTimeout(grace);
+          done();
+        });
+      }
     });
     void this.process.then((result) => {
       // A spawn failure (missing command) has no 'exit' event; the result is all we get.

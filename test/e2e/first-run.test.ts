@@ -217,3 +217,22 @@ describe('monitoring access', () => {
     expect(check.stdout).toContain('no token can read /metrics, /status.json');
   }, 40_000);
 });
+
+describe('a failed server’s reason', () => {
+  it('quotes the server’s own last stderr line, also when it arrives after the exit and without a newline', async () => {
+    // As npx does: a warning first; then the server's own last words, behind a blob larger than a pipe buffer.
+    // Written synchronously: process.stderr.write before process.exit may never reach a pipe.
+    const script = [
+      "const fs = require('fs'); fs.writeSync(2, 'npm warn exec The following package was not found and will be installed\\n');",
+      "setTimeout(() => { fs.writeSync(2, 'x'.repeat(300000) + '\\nError: GITHUB_PERSONAL_ACCESS_TOKEN is not set'); process.exit(1); }, 100);",
+    ].join(' ');
+    const file = writeConfig('failing', { mcpServers: { gh: { command: process.execPath, args: ['-e', script] } } });
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const check = await runCli(['check', '-c', file, '--json', '--timeout', '10']);
+      expect(check.code).toBe(1);
+      const report = JSON.parse(check.stdout) as { servers: Array<{ name: string; stderr: string | null }> };
+      expect(report.servers[0]?.stderr).toBe('Error: GITHUB_PERSONAL_ACCESS_TOKEN is not set');
+      expect(check.stderr).toContain('its stderr said: Error: GITHUB_PERSONAL_ACCESS_TOKEN is not set');
+    }
+  }, 60_000);
+});

@@ -74,3 +74,17 @@ describe('LineDecoder', () => {
     expect(oversize).toEqual([16]);
   });
 });
+
+describe('LineDecoder.end', () => {
+  it('emits an unfinished last line once, and nothing while skipping an oversize line', () => {
+    const lines: string[] = [];
+    const decoder = new LineDecoder(16, { onLine: (line) => lines.push(line), onOversize: () => lines.push('<oversize>') });
+    decoder.push(Buffer.from('first\nlast words'));
+    decoder.end();
+    decoder.end();
+    expect(lines).toEqual(['first', 'last words']);
+    decoder.push(Buffer.from('x'.repeat(40)));
+    decoder.end();
+    expect(lines).toEqual(['first', 'last words']);
+  });
+});
