@@ -498,6 +498,7 @@ export class Catalog {
           title: typeof definition.title === 'string' ? definition.title : undefined,
           description: typeof definition.description === 'string' ? definition.description : undefined,
           inputSchema: definition.inputSchema,
+          source: definition,
         });
         routes.set(item.emitted, { server, original: item.original });
       }

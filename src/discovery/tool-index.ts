@@ -2,6 +2,7 @@
 // own words, weighted by field, with query terms widened by synonyms; a session's view is applied
 // as a filter on the hits.
 import MiniSearch from 'minisearch';
+import { requestAction, toolAction, type Action } from './actions.js';
 import { expand } from './synonyms.js';
 import { stem, terms, words } from './words.js';
 
@@ -16,6 +17,11 @@ export interface IndexedTool {
   readonly title?: string | undefined;
   readonly description?: string | undefined;
   readonly inputSchema?: unknown;
+  /**
+   * The definition the fields come from, when it is an object kept across listings: its terms are
+   * remembered, so a rebuild after one server's change re-reads only what changed.
+   */
+  readonly source?: object | undefined;
 }
 
 /** The server a tool belongs to, as the index reads it: its name, alias and instructions. */
@@ -34,8 +40,14 @@ export interface SearchHit {
 export interface IndexFeatures {
   readonly fieldBoost: Readonly<Record<'name' | 'title' | 'description' | 'params' | 'server', number>>;
   readonly synonyms: boolean;
+  /** Weight of a term only a synonym put into the query (the query's own terms weigh 1). */
+  readonly synonymWeight: number;
   readonly fuzzy: boolean;
   readonly prefix: boolean;
+  /** Score factor for the tools of a server the request names ("in slack, ..."); 1: none. */
+  readonly serverBoost: number;
+  /** Score factor for tools whose name does what the request asks (create, delete, list, ...); 1: none. */
+  readonly actionBoost: number;
 }
 
 export interface SearchOptions {
@@ -52,9 +64,16 @@ export interface SearchOptions {
  */
 const FIELD_BOOST = { name: 3, title: 2, description: 1, params: 0.6, server: 1.2 } as const;
 
-export const DEFAULT_FEATURES: IndexFeatures = { fieldBoost: FIELD_BOOST, synonyms: true, fuzzy: true, prefix: true };
 /** Weight of a term that only a synonym put into the query. */
 const SYNONYM_WEIGHT = 0.45;
+/** A request that names a server ("on github") is mostly about that server's tools. */
+const SERVER_BOOST = 3;
+/** A query word names a server when it is one of the server's words, or a prefix of one this long ("mongo"). */
+const MIN_SERVER_PREFIX = 4;
+/** A tool that does what the request asks (its name's verb) over one that merely shares words. */
+const ACTION_BOOST = 1.6;
+
+export const DEFAULT_FEATURES: IndexFeatures = { fieldBoost: FIELD_BOOST, synonyms: false, synonymWeight: SYNONYM_WEIGHT, fuzzy: false, prefix: false, serverBoost: SERVER_BOOST, actionBoost: ACTION_BOOST };
 /** Characters of a description or instructions that are indexed: the rest is usually examples. */
 const MAX_INDEXED_TEXT = 2_000;
 
@@ -67,10 +86,32 @@ interface Doc {
   server: string;
 }
 
+type ToolTerms = Pick<Doc, 'name' | 'title' | 'description' | 'params'>;
+
+/** Terms of definitions seen before; a definition that is gone takes its entry with it. */
+const termsOfSource = new WeakMap<object, ToolTerms>();
+
+function toolTerms(tool: IndexedTool): ToolTerms {
+  const known = tool.source === undefined ? undefined : termsOfSource.get(tool.source);
+  if (known !== undefined) return known;
+  const made: ToolTerms = {
+    name: terms(tool.name).join(' '),
+    title: terms(tool.title ?? '').join(' '),
+    description: terms((tool.description ?? '').slice(0, MAX_INDEXED_TEXT)).join(' '),
+    params: terms(paramText(tool.inputSchema)).join(' '),
+  };
+  if (tool.source !== undefined) termsOfSource.set(tool.source, made);
+  return made;
+}
+
 export class ToolIndex {
   private readonly search_: MiniSearch<Doc>;
   private readonly keys: string[] = [];
   private readonly servers: string[] = [];
+  /** The action each tool's name says it does, by document id. */
+  private readonly actions: Array<Action | undefined> = [];
+  /** Lower-case words of each server's name and alias, to notice a request naming it. */
+  private readonly serverWords = new Map<string, string[]>();
 
   private constructor(
     search: MiniSearch<Doc>,
@@ -92,18 +133,13 @@ export class ToolIndex {
     const serverText = new Map<string, string>();
     for (const [name, server] of servers) {
       serverText.set(name, terms(`${server.name} ${server.alias} ${(server.instructions ?? '').slice(0, MAX_INDEXED_TEXT)}`).join(' '));
+      index.serverWords.set(name, [...new Set([...words(server.name), ...words(server.alias), server.name.toLowerCase().replace(/[^a-z0-9]/g, '')])]);
     }
     const docs: Doc[] = tools.map((tool, id) => {
       index.keys.push(tool.key);
       index.servers.push(tool.server);
-      return {
-        id,
-        name: terms(tool.name).join(' '),
-        title: terms(tool.title ?? '').join(' '),
-        description: terms((tool.description ?? '').slice(0, MAX_INDEXED_TEXT)).join(' '),
-        params: terms(paramText(tool.inputSchema)).join(' '),
-        server: serverText.get(tool.server) ?? terms(tool.server).join(' '),
-      };
+      index.actions.push(toolAction(tool.name));
+      return { id, ...toolTerms(tool), server: serverText.get(tool.server) ?? terms(tool.server).join(' ') };
     });
     search.addAll(docs);
     return index;
@@ -113,6 +149,20 @@ export class ToolIndex {
     return this.keys.length;
   }
 
+  /** Servers a request names by one of their words ("github", "slack", "mongo" for mongodb). */
+  private namedServers(queryWords: readonly string[]): Set<string> {
+    const named = new Set<string>();
+    for (const [server, serverWords] of this.serverWords) {
+      for (const word of queryWords) {
+        if (serverWords.some((own) => own === word || (word.length >= MIN_SERVER_PREFIX && own.startsWith(word)))) {
+          named.add(server);
+          break;
+        }
+      }
+    }
+    return named;
+  }
+
   /** The best matches for a request in a person's words, best first. */
   search(query: string, options: SearchOptions): SearchHit[] {
     const original = terms(query);
@@ -120,10 +170,16 @@ export class ToolIndex {
     const widened = this.features.synonyms ? expand(original, words(query)) : [];
     const weights = new Map<string, number>();
     for (const term of original) weights.set(term, 1);
-    for (const term of widened) if (!weights.has(term)) weights.set(term, SYNONYM_WEIGHT);
+    for (const term of widened) if (!weights.has(term)) weights.set(term, this.features.synonymWeight);
     const { allow, server } = options;
+    const named = this.features.serverBoost === 1 ? undefined : this.namedServers(words(query));
+    const action = this.features.actionBoost === 1 ? undefined : requestAction(query);
+    const boost = (id: number): number =>
+      (named !== undefined && named.has(this.servers[id] as string) ? this.features.serverBoost : 1) *
+      (action !== undefined && this.actions[id] === action ? this.features.actionBoost : 1);
     const results = this.search_.search([...weights.keys()].join(' '), {
       boostTerm: (term) => weights.get(term) ?? 1,
+      ...((named !== undefined && named.size > 0) || action !== undefined ? { boostDocument: boost } : {}),
       // A typo of a longer word still finds it; a prefix finds "repo" in "repositori".
       fuzzy: (term) => (this.features.fuzzy && term.length >= 6 ? 0.2 : false),
       prefix: (term) => this.features.prefix && term.length >= 4,
