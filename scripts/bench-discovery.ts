@@ -138,7 +138,7 @@ function main(): void {
   const splits = { tune: queries.filter((q) => q.split === 'tune'), holdout: queries.filter((q) => q.split === 'holdout') };
 
   const flat = { name: 1, title: 1, description: 1, params: 1, server: 1 };
-  const none = { synonyms: false, fuzzy: false, prefix: false, serverBoost: 1, actionBoost: 1 };
+  const none = { synonyms: false, serverBoost: 1, actionBoost: 1 };
   const variants: Array<[string, Searcher]> = [
     ['plain BM25 (name, description, parameter names)', plainBm25(tools)],
     ['+ words split, stop words, stems, all fields', ours(tools, servers, { ...DEFAULT_FEATURES, ...none, fieldBoost: flat })],
@@ -146,8 +146,6 @@ function main(): void {
     ['+ server named in the request', ours(tools, servers, { ...DEFAULT_FEATURES, ...none, serverBoost: DEFAULT_FEATURES.serverBoost })],
     ['+ action of the request (served)', ours(tools, servers, DEFAULT_FEATURES)],
     ['+ synonyms (not served: they cost more than they find)', ours(tools, servers, { ...DEFAULT_FEATURES, synonyms: true })],
-    ['+ prefix terms (not served)', ours(tools, servers, { ...DEFAULT_FEATURES, prefix: true })],
-    ['+ prefix and fuzzy terms (not served)', ours(tools, servers, { ...DEFAULT_FEATURES, prefix: true, fuzzy: true })],
   ];
   const rows = variants.map(([name, searcher]) => ({ name, tune: recall(searcher, splits.tune), holdout: recall(searcher, splits.holdout) }));
   const misses: string[] = [];

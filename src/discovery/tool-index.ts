@@ -1,7 +1,7 @@
 // One search index over every tool of the catalog (never one per session): BM25 over the tool's
-// own words, weighted by field, with query terms widened by synonyms; a session's view is applied
-// as a filter on the hits.
-import MiniSearch from 'minisearch';
+// own words, weighted by field, tools of a server the request names and tools doing the action it
+// asks for ranked up; a session's view is applied as a filter on the hits.
+import { Bm25FIndex } from './bm25f.js';
 import { requestAction, toolAction, type Action } from './actions.js';
 import { expand } from './synonyms.js';
 import { stem, terms, words } from './words.js';
@@ -42,8 +42,6 @@ export interface IndexFeatures {
   readonly synonyms: boolean;
   /** Weight of a term only a synonym put into the query (the query's own terms weigh 1). */
   readonly synonymWeight: number;
-  readonly fuzzy: boolean;
-  readonly prefix: boolean;
   /** Score factor for the tools of a server the request names ("in slack, ..."); 1: none. */
   readonly serverBoost: number;
   /** Score factor for tools whose name does what the request asks (create, delete, list, ...); 1: none. */
@@ -59,34 +57,30 @@ export interface SearchOptions {
 }
 
 /**
- * Field weights: a tool's name says what it does most densely, its title next; parameters say what
- * it works on; the server's name lets "in Slack, ..." find Slack's tools.
+ * Field weights: a tool's name says what it does most densely; parameters say what it works on
+ * but repeat common words. Chosen on the benchmark's tune split (scripts/bench-discovery.ts).
  */
-const FIELD_BOOST = { name: 3, title: 2, description: 1, params: 0.6, server: 1.2 } as const;
+const FIELD_BOOST = { name: 1.5, title: 1, description: 1, params: 0.5, server: 1 } as const;
 
 /** Weight of a term that only a synonym put into the query. */
 const SYNONYM_WEIGHT = 0.45;
 /** A request that names a server ("on github") is mostly about that server's tools. */
-const SERVER_BOOST = 3;
+const SERVER_BOOST = 2;
 /** A query word names a server when it is one of the server's words, or a prefix of one this long ("mongo"). */
 const MIN_SERVER_PREFIX = 4;
 /** A tool that does what the request asks (its name's verb) over one that merely shares words. */
 const ACTION_BOOST = 1.6;
 
-export const DEFAULT_FEATURES: IndexFeatures = { fieldBoost: FIELD_BOOST, synonyms: false, synonymWeight: SYNONYM_WEIGHT, fuzzy: false, prefix: false, serverBoost: SERVER_BOOST, actionBoost: ACTION_BOOST };
+export const DEFAULT_FEATURES: IndexFeatures = { fieldBoost: FIELD_BOOST, synonyms: false, synonymWeight: SYNONYM_WEIGHT, serverBoost: SERVER_BOOST, actionBoost: ACTION_BOOST };
 /** Characters of a description or instructions that are indexed: the rest is usually examples. */
 const MAX_INDEXED_TEXT = 2_000;
 
-interface Doc {
-  id: number;
-  name: string;
-  title: string;
-  description: string;
-  params: string;
-  server: string;
+interface ToolTerms {
+  readonly name: string[];
+  readonly title: string[];
+  readonly description: string[];
+  readonly params: string[];
 }
-
-type ToolTerms = Pick<Doc, 'name' | 'title' | 'description' | 'params'>;
 
 /** Terms of definitions seen before; a definition that is gone takes its entry with it. */
 const termsOfSource = new WeakMap<object, ToolTerms>();
@@ -95,53 +89,43 @@ function toolTerms(tool: IndexedTool): ToolTerms {
   const known = tool.source === undefined ? undefined : termsOfSource.get(tool.source);
   if (known !== undefined) return known;
   const made: ToolTerms = {
-    name: terms(tool.name).join(' '),
-    title: terms(tool.title ?? '').join(' '),
-    description: terms((tool.description ?? '').slice(0, MAX_INDEXED_TEXT)).join(' '),
-    params: terms(paramText(tool.inputSchema)).join(' '),
+    name: terms(tool.name),
+    title: terms(tool.title ?? ''),
+    description: terms((tool.description ?? '').slice(0, MAX_INDEXED_TEXT)),
+    params: terms(paramText(tool.inputSchema)),
   };
   if (tool.source !== undefined) termsOfSource.set(tool.source, made);
   return made;
 }
 
 export class ToolIndex {
-  private readonly search_: MiniSearch<Doc>;
   private readonly keys: string[] = [];
   private readonly servers: string[] = [];
   /** The action each tool's name says it does, by document id. */
   private readonly actions: Array<Action | undefined> = [];
   /** Lower-case words of each server's name and alias, to notice a request naming it. */
   private readonly serverWords = new Map<string, string[]>();
+  private bm25: Bm25FIndex | undefined;
 
-  private constructor(
-    search: MiniSearch<Doc>,
-    private readonly features: IndexFeatures,
-  ) {
-    this.search_ = search;
-  }
+  private constructor(private readonly features: IndexFeatures) {}
 
   /** Builds the index; tools of servers not in `servers` are indexed without server text. */
   static build(tools: readonly IndexedTool[], servers: ReadonlyMap<string, IndexedServer>, features: IndexFeatures = DEFAULT_FEATURES): ToolIndex {
-    const search = new MiniSearch<Doc>({
-      fields: ['name', 'title', 'description', 'params', 'server'],
-      // Terms are made by the index itself (split, stop words, stems), once per text.
-      tokenize: (text) => text.split(' '),
-      processTerm: (term) => (term === '' ? null : term),
-      searchOptions: { boost: { ...features.fieldBoost }, combineWith: 'OR' },
-    });
-    const index = new ToolIndex(search, features);
-    const serverText = new Map<string, string>();
+    const index = new ToolIndex(features);
+    const serverTerms = new Map<string, string[]>();
     for (const [name, server] of servers) {
-      serverText.set(name, terms(`${server.name} ${server.alias} ${(server.instructions ?? '').slice(0, MAX_INDEXED_TEXT)}`).join(' '));
+      serverTerms.set(name, terms(`${server.name} ${server.alias} ${(server.instructions ?? '').slice(0, MAX_INDEXED_TEXT)}`));
       index.serverWords.set(name, [...new Set([...words(server.name), ...words(server.alias), server.name.toLowerCase().replace(/[^a-z0-9]/g, '')])]);
     }
-    const docs: Doc[] = tools.map((tool, id) => {
+    const docs = tools.map((tool) => {
       index.keys.push(tool.key);
       index.servers.push(tool.server);
       index.actions.push(toolAction(tool.name));
-      return { id, ...toolTerms(tool), server: serverText.get(tool.server) ?? terms(tool.server).join(' ') };
+      const own = toolTerms(tool);
+      return [own.name, own.title, own.description, own.params, serverTerms.get(tool.server) ?? terms(tool.server)];
     });
-    search.addAll(docs);
+    const boost = features.fieldBoost;
+    index.bm25 = new Bm25FIndex(docs, [boost.name, boost.title, boost.description, boost.params, boost.server]);
     return index;
   }
 
@@ -166,35 +150,23 @@ export class ToolIndex {
   /** The best matches for a request in a person's words, best first. */
   search(query: string, options: SearchOptions): SearchHit[] {
     const original = terms(query);
-    if (original.length === 0 || options.limit <= 0) return [];
-    const widened = this.features.synonyms ? expand(original, words(query)) : [];
+    if (original.length === 0 || options.limit <= 0 || this.bm25 === undefined) return [];
     const weights = new Map<string, number>();
     for (const term of original) weights.set(term, 1);
-    for (const term of widened) if (!weights.has(term)) weights.set(term, this.features.synonymWeight);
+    if (this.features.synonyms) for (const term of expand(original, words(query))) if (!weights.has(term)) weights.set(term, this.features.synonymWeight);
     const { allow, server } = options;
-    const named = this.features.serverBoost === 1 ? undefined : this.namedServers(words(query));
+    const queryWords = words(query);
+    const named = this.features.serverBoost === 1 ? undefined : this.namedServers(queryWords);
     const action = this.features.actionBoost === 1 ? undefined : requestAction(query);
-    const boost = (id: number): number =>
-      (named !== undefined && named.has(this.servers[id] as string) ? this.features.serverBoost : 1) *
-      (action !== undefined && this.actions[id] === action ? this.features.actionBoost : 1);
-    const results = this.search_.search([...weights.keys()].join(' '), {
-      boostTerm: (term) => weights.get(term) ?? 1,
-      ...((named !== undefined && named.size > 0) || action !== undefined ? { boostDocument: boost } : {}),
-      // A typo of a longer word still finds it; a prefix finds "repo" in "repositori".
-      fuzzy: (term) => (this.features.fuzzy && term.length >= 6 ? 0.2 : false),
-      prefix: (term) => this.features.prefix && term.length >= 4,
-      filter: (result) => {
-        const id = result.id as number;
-        if (server !== undefined && this.servers[id] !== server) return false;
-        return allow === undefined || allow(this.keys[id] as string);
-      },
+    const hits = this.bm25.search({
+      terms: weights,
+      limit: options.limit,
+      boost: (doc) =>
+        (named !== undefined && named.has(this.servers[doc] as string) ? this.features.serverBoost : 1) *
+        (action !== undefined && this.actions[doc] === action ? this.features.actionBoost : 1),
+      accept: (doc) => (server === undefined || this.servers[doc] === server) && (allow === undefined || allow(this.keys[doc] as string)),
     });
-    const hits: SearchHit[] = [];
-    for (const result of results) {
-      hits.push({ key: this.keys[result.id as number] as string, score: result.score });
-      if (hits.length >= options.limit) break;
-    }
-    return hits;
+    return hits.map((hit) => ({ key: this.keys[hit.doc] as string, score: hit.score }));
   }
 }
 
