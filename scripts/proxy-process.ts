@@ -51,7 +51,7 @@ const hasExited = (child: ChildProcess): boolean => child.exitCode !== null || c
 export interface Proxy { child: ChildProcess; pid: number; base: string; logFile: string }
 
 /** Starts `switchboard start` with the echo fixture as server `echo` plus `extra` config on top. */
-export async function startProxy(name: string, extra: Record<string, unknown> = {}): Promise<Proxy> {
+export async function startProxy(name: string, extra: Record<string, unknown> = {}, readyTimeoutMs = 20_000): Promise<Proxy> {
   const port = await freePort();
   const config = path.join(TEMP, `config-${name}.json`);
   const logFile = path.join(TEMP, `proxy-${name}.log`);
@@ -67,7 +67,7 @@ export async function startProxy(name: string, extra: Record<string, unknown> = 
   const pid = child.pid as number;
   started.add(pid);
   const base = `http://127.0.0.1:${port}`;
-  for (const deadline = now() + 20_000; now() < deadline; await sleep(100)) {
+  for (const deadline = now() + readyTimeoutMs; now() < deadline; await sleep(100)) {
     if (hasExited(child)) break;
     if ((await getStatus(`${base}/readyz`)) === 200) return { child, pid, base, logFile };
   }
