@@ -9,18 +9,24 @@ export interface Column {
   readonly fill?: boolean;
 }
 
-/** Widest table we print, characters: wider rows are hard to read even on a wide terminal. */
-const MAX_WIDTH = 100;
+/** Width when nothing says how wide the output is (piped, no COLUMNS), characters. */
+const DEFAULT_WIDTH = 100;
 /** Narrowest a terminal is assumed to be, characters. */
 const MIN_WIDTH = 60;
+/** Widest layout, characters: beyond this a description line is no easier to read. */
+const MAX_WIDTH = 400;
 /** Narrowest a fill column gets before it is dropped, characters. */
 const MIN_FILL = 10;
 const GAP = '  ';
 
-/** The width to lay tables out for: the terminal's, at most MAX_WIDTH; MAX_WIDTH when piped. */
+/**
+ * The width to lay tables out for: the terminal's own; piped, the COLUMNS variable (shells export
+ * it, `COLUMNS=200 switchboard tools | less`), else DEFAULT_WIDTH.
+ */
 export function terminalWidth(): number {
-  const columns = process.stdout.isTTY ? process.stdout.columns : undefined;
-  return Math.max(MIN_WIDTH, Math.min(columns ?? MAX_WIDTH, MAX_WIDTH));
+  const fromEnv = Number.parseInt(process.env.COLUMNS ?? '', 10);
+  const columns = process.stdout.isTTY && process.stdout.columns > 0 ? process.stdout.columns : Number.isFinite(fromEnv) && fromEnv > 0 ? fromEnv : DEFAULT_WIDTH;
+  return Math.max(MIN_WIDTH, Math.min(columns, MAX_WIDTH));
 }
 
 /** Lines of a table: a header row, then one row per entry; cells are cut to fit `width`. */

@@ -220,3 +220,18 @@ describe('switchboard tools --search', () => {
     expect(usage.stderr).toBe('switchboard: --limit expects a number from 1 to 20, got "99"\n');
   }, 40_000);
 });
+
+describe('switchboard tools and the terminal width', () => {
+  it('lays its table out for COLUMNS when piped: wider shows more of each description, no line is wider', async () => {
+    const run = (columns: string) => runCli(['tools', '-c', good], 20_000, { ...process.env, COLUMNS: columns });
+    const [narrow, wide] = await Promise.all([run('80'), run('200')]);
+    expect(narrow.code).toBe(0);
+    expect(wide.code).toBe(0);
+    const longest = (text: string) => Math.max(...text.split('\n').map((line) => [...line].length));
+    expect(longest(narrow.stdout)).toBeLessThanOrEqual(80);
+    expect(longest(wide.stdout)).toBeLessThanOrEqual(200);
+    expect(longest(wide.stdout)).toBeGreaterThan(100);
+    const row = (text: string) => text.split('\n').find((line) => line.startsWith('alpha__slow')) ?? '';
+    expect(row(wide.stdout).length).toBeGreaterThan(row(narrow.stdout).length);
+  }, 40_000);
+});
