@@ -31,6 +31,8 @@ export interface RunningSwitchboard {
    * stopped or restarted; views and access are recomputed. Returns what changed.
    */
   reload(config: SwitchboardConfig): ConfigDiff;
+  /** A config reload was refused (the file did not load): /status.json shows it until a reload succeeds. */
+  reloadRefused(message: string): void;
   /** Waits until every enabled server is up, or the timeout passes; true when all are up. */
   whenReady(timeoutMs?: number): Promise<boolean>;
   /**
@@ -75,6 +77,9 @@ export async function createSwitchboard(config: SwitchboardConfig, options: Swit
     port: address.port,
     metrics: ops.metrics,
     whenReady: (timeoutMs = 30_000) => waitUntil(() => core.ready(), timeoutMs),
+    reloadRefused(message) {
+      core.reloadError = { time: new Date().toISOString(), message };
+    },
     reload(next) {
       const diff = core.reload(next);
       // Stopping: the core ignored it (children started now would outlive the proxy), and so do the doors.

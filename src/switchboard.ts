@@ -50,6 +50,8 @@ export class SwitchboardCore {
   private readonly releasing = new Set<Promise<void>>();
 
   private current: SwitchboardConfig;
+  /** The last refused config reload, until a reload succeeds (/status.json, the status page). */
+  reloadError: { readonly time: string; readonly message: string } | undefined;
   /** Set once the proxy begins to stop: a reload from then on would start children that nothing stops. */
   private stopping = false;
 
@@ -107,6 +109,7 @@ export class SwitchboardCore {
     }
     const diff = diffConfigs(this.current, next);
     this.current = next;
+    this.reloadError = undefined;
     const redefined = new Set([...diff.removed, ...diff.changed].map((server) => server.name));
     // Instances about to be replaced: their subscriptions move to the successor (renewed when it is ready) or end.
     const replaced: ServerHandle[] = [];

@@ -14,6 +14,8 @@ const DEBOUNCE_MS = 300;
 
 export interface Reloadable {
   reload(config: SwitchboardConfig): ConfigDiff;
+  /** A reload was refused: shown on the status page until one succeeds. */
+  reloadRefused?(message: string): void;
 }
 
 export class ConfigReloader {
@@ -67,6 +69,7 @@ export class ConfigReloader {
     } catch (error) {
       const message = error instanceof ConfigError ? error.message : (error as Error).message;
       this.log.error({ reason, err: message }, 'config reload refused; the running config stays in force');
+      this.target.reloadRefused?.(message);
       return false;
     }
     this.lastDigest = current;

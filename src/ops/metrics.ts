@@ -83,7 +83,8 @@ export class Metrics {
     out.family('switchboard_sessions_by_profile', 'gauge', 'Open client sessions by view: its profile(s), and "?tools" when the URL narrowed it.');
     for (const [profile, count] of Object.entries(sessions.byProfile)) out.sample('switchboard_sessions_by_profile', { profile }, count);
 
-    const servers = serverStatuses(core);
+    // Skipped entries never run: they are in /status.json with their reason, not in these gauges.
+    const servers = serverStatuses(core).filter((s) => s.state !== 'skipped');
     out.family('switchboard_server_up', 'gauge', '1 while the server is ready (its child initialized and listed), else 0.');
     for (const s of servers) out.sample('switchboard_server_up', { server: s.name }, s.state === 'ready' ? 1 : 0);
     out.family('switchboard_server_state', 'gauge', '1 for the state the server is in (starting, ready, backoff, stopped).');

@@ -8,7 +8,8 @@ import { SWITCHBOARD_INFO } from '../protocol.js';
 
 export interface ServerStatus {
   readonly name: string;
-  readonly state: ServerState;
+  /** `skipped`: the config entry cannot be used (lastError says why); it is never started. */
+  readonly state: ServerState | 'skipped';
   /** The shared child's pid while it runs. */
   readonly pid: number | null;
   readonly restarts: number;
@@ -20,6 +21,8 @@ export interface ServerStatus {
   /** Instances owned by sessions (`isolation: "session"`). */
   readonly isolated: number;
   readonly lastError: string | null;
+  /** The server's last stderr lines (oldest first): where most servers say why they fail. */
+  readonly stderr: readonly string[];
 }
 
 export interface SessionCounts {
@@ -52,6 +55,8 @@ export interface StatusReport {
   };
   /** The latest sanitization findings, newest first (at most RECENT_FINDINGS). */
   readonly findings: readonly RecentFinding[];
+  /** The last config reload that was refused (the running config stayed), until one succeeds. */
+  readonly reloadError: { readonly time: string; readonly message: string } | null;
 }
 
 /** Every configured server in config order, with what its session-owned instances hold added in. */
@@ -65,7 +70,7 @@ export function serverStatuses(core: SwitchboardCore): ServerStatus[] {
       owned.set(name, sums);
     }
   }
-  return core.upstreams.all().map((handle) => {
+  const statuses: ServerStatus[] = core.upstreams.all().map((handle) => {
     const extra = owned.get(handle.name);
     const connection = handle.connection;
     return {
@@ -78,8 +83,13 @@ export function serverStatuses(core: SwitchboardCore): ServerStatus[] {
       held: handle.heldCount + (extra?.held ?? 0),
       isolated: core.upstreams.isolatedInstances(handle.name),
       lastError: handle.lastError ?? null,
+      stderr: handle.stderrTail,
     };
   });
+  for (const skipped of core.config.skipped) {
+    statuses.push({ name: skipped.name, state: 'skipped', pid: null, restarts: 0, tools: 0, pending: 0, held: 0, isolated: 0, lastError: skipped.reason, stderr: [] });
+  }
+  return statuses;
 }
 
 /**
@@ -122,5 +132,6 @@ export function statusReport(core: SwitchboardCore, startedAt: number): StatusRe
       inflight: core.inflightRequests(),
     },
     findings: core.findings.recent(),
+    reloadError: core.reloadError ?? null,
   };
 }

@@ -55,6 +55,9 @@ export const MAX_LOGGED_STDERR_CHARS = 2_000;
  * line that is. A child printing 200 MB/s must cost the daemon a bounded log, not its memory.
  */
 export const STDERR_LINES_PER_SECOND = 50;
+/** stderr lines kept per child for status pages and failure reports, each cut to TAIL_LINE_CHARS. */
+export const STDERR_TAIL_LINES = 10;
+const TAIL_LINE_CHARS = 300;
 
 export class ChildProcess {
   readonly pid: number | undefined;
@@ -65,6 +68,8 @@ export class ChildProcess {
   /** Settles once the child's process group is gone (or was SIGKILLed) after the child exited. */
   private groupGone: Promise<void> = Promise.resolve();
   private readonly lineBuffers = new BufferPool();
+  /** The last stderr lines, oldest first, whether or not the log took them (a failed server says why there). */
+  readonly stderrTail: string[] = [];
 
   constructor(
     private readonly config: ServerConfig,
@@ -83,6 +88,8 @@ export class ChildProcess {
     const stderrLog = new Throttle(STDERR_LINES_PER_SECOND, 1000, 1);
     const stderr = new LineDecoder(MAX_STDERR_LINE_BYTES, {
       onLine: (line) => {
+        this.stderrTail.push(line.length > TAIL_LINE_CHARS ? `${line.slice(0, TAIL_LINE_CHARS)}…` : line);
+        if (this.stderrTail.length > STDERR_TAIL_LINES) this.stderrTail.shift();
         const verdict = stderrLog.take('');
         if (!verdict.allowed) return;
         const shown = line.length > MAX_LOGGED_STDERR_CHARS ? `${line.slice(0, MAX_LOGGED_STDERR_CHARS)}… (${line.length} chars)` : line;

@@ -213,6 +213,11 @@ export class UpstreamConnection {
     return this.child.pid;
   }
 
+  /** The child's last stderr lines, oldest first. */
+  get stderrTail(): readonly string[] {
+    return this.child.stderrTail;
+  }
+
   get alive(): boolean {
     return this.exitInfo === undefined;
   }

@@ -56,6 +56,13 @@ export class ServerHandle {
   restarts = 0;
   /** Why the server is not up, kept until it is up again (for /readyz and waiting callers). */
   lastError: string | undefined;
+  /** stderr of the child that last failed, kept while its successor starts (and says nothing yet). */
+  private failedStderr: readonly string[] = [];
+  /** The last stderr lines of the shared child: the running one's, or the last failed one's. */
+  get stderrTail(): readonly string[] {
+    const live = this.connection?.stderrTail ?? [];
+    return live.length > 0 || this.state === 'ready' ? live : this.failedStderr;
+  }
   /** Why the current start attempt failed before the child exited, if it did. */
   private initFailure: string | undefined;
   private failures = 0;
@@ -276,6 +283,7 @@ export class ServerHandle {
     }
     const wasReady = this.state === 'ready';
     this.lastError = this.initFailure ?? describeExit(exit);
+    this.failedStderr = [...connection.stderrTail];
     if (this.retiring) {
       // Its successor serves the server now; a retiring child that dies is not brought back.
       this.setState('stopped');

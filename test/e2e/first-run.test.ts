@@ -236,3 +236,43 @@ describe('a failed server’s reason', () => {
     }
   }, 60_000);
 });
+
+describe('what the operator sees of failures', () => {
+  it('status.json and /readyz show skipped entries with their reason, a failing server’s stderr, and a refused reload until one succeeds', async () => {
+    const port = await freePort();
+    const failing = "const fs = require('fs'); fs.writeSync(2, 'loading config\\nError: API_KEY is not set\\n'); process.exit(1);";
+    const body = {
+      listen: { port },
+      mcpServers: {
+        fx: fixtureServer('fx'),
+        remote: { url: 'https://tools.example/mcp' },
+        bad: { command: process.execPath, args: ['-e', failing], restart: { initialDelayMs: 200, maxDelayMs: 400 } },
+      },
+    };
+    const file = writeConfig('operator', body);
+    const daemon = startDaemon(['start', '-c', file]);
+    const status = async () => (await (await fetch(`http://127.0.0.1:${port}/status.json`)).json()) as {
+      servers: Array<{ name: string; state: string; lastError: string | null; stderr: string[] }>;
+      reloadError: { time: string; message: string } | null;
+    };
+    await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => undefined))?.status === 200, 20_000, 'the daemon');
+    const seen = await waitFor(async () => {
+      const report = await status();
+      return report.servers.find((s) => s.name === 'bad' && s.stderr.length > 0) ? report : undefined;
+    }, 15_000, 'the failing server with its stderr');
+    expect(seen.servers.find((s) => s.name === 'remote')).toMatchObject({ state: 'skipped', lastError: expect.stringContaining('remote servers are not supported') });
+    expect(seen.servers.find((s) => s.name === 'bad')?.stderr).toEqual(['loading config', 'Error: API_KEY is not set']);
+    expect(seen.reloadError).toBeNull();
+    const ready = (await (await fetch(`http://127.0.0.1:${port}/readyz`)).json()) as { servers: Record<string, { state: string; stderr?: string[] }> };
+    expect(ready.servers.remote?.state).toBe('skipped');
+    expect(ready.servers.bad?.stderr).toContain('Error: API_KEY is not set');
+
+    // A broken edit is refused and shown; fixing the file clears it.
+    fs.writeFileSync(file, '{ "mcpServers": ');
+    const refused = await waitFor(async () => (await status()).reloadError, 10_000, 'the refused reload');
+    expect(refused.message).toContain('invalid JSON');
+    fs.writeFileSync(file, JSON.stringify({ ...body, mcpServers: { fx: body.mcpServers.fx } }, null, 2));
+    await waitFor(async () => (await status()).reloadError === null, 10_000, 'the reload error cleared');
+    expect(daemon.process.exitCode).toBeNull();
+  }, 60_000);
+});
