@@ -180,6 +180,11 @@ export function resolveViewFilter(
   bound: string | undefined,
   query: URLSearchParams,
   config: Pick<SwitchboardConfig, 'profiles'>,
+  /**
+   * On a per-server endpoint (`/s/<server>/…`) the server's `alias + separator`: there names are
+   * served unprefixed, so a `?tools=` glob may be written either way (`read_*` or `fs__read_*`).
+   */
+  serverPrefix?: string,
 ): ViewFilterResult {
   const parts = emptyParts();
   const label: string[] = [];
@@ -215,7 +220,7 @@ export function resolveViewFilter(
       if (glob.length > MAX_QUERY_GLOB_LENGTH) return badQuery(`a ?tools= glob is longer than ${MAX_QUERY_GLOB_LENGTH} characters`);
       if (!NAME_GLOB.test(glob)) return badQuery(`?tools= glob ${shown(glob)} can never match: tool names use only A-Z a-z 0-9 _ - (globs add * and ?)`);
     }
-    parts.tools.allow.push(globs);
+    parts.tools.allow.push(serverPrefix === undefined ? globs : [...globs, ...globs.map((glob) => serverPrefix + glob)]);
     label.push(`?tools=${globs.join(',')}`);
   }
 

@@ -58,12 +58,20 @@ export class AccessControl {
     return scope.ok ? { ok: true, grant: { scope: scope.scope, principal: identity.name, query: search } } : scope;
   }
 
+  /** `alias + separator` of a per-server endpoint's server, so its unprefixed names work in ?tools=. */
+  private serverPrefix(endpoint: ViewScope): string | undefined {
+    const name = endpoint.servers?.size === 1 ? [...endpoint.servers][0] : undefined;
+    const server = name === undefined ? undefined : this.config.servers.find((s) => s.name === name);
+    return server === undefined ? undefined : server.alias + this.config.namespace.separator;
+  }
+
   /** The scope for a bound profile and a query string; also how a reload re-resolves live sessions. */
   scopeFor(endpoint: ViewScope, profile: string | undefined, search: string): { ok: true; scope: ViewScope } | { ok: false; status: number; message: string } {
-    const cacheKey = `${profile ?? ''}\u0000${search}`;
+    const prefix = endpoint.prefixed ? undefined : this.serverPrefix(endpoint);
+    const cacheKey = `${profile ?? ''}\u0000${search}\u0000${prefix ?? ''}`;
     let filter = this.filters.get(cacheKey);
     if (filter === undefined) {
-      const resolved = resolveViewFilter(profile, new URLSearchParams(search), this.config);
+      const resolved = resolveViewFilter(profile, new URLSearchParams(search), this.config, prefix);
       if (!resolved.ok) return { ok: false, status: resolved.error.status, message: resolved.error.message };
       filter = resolved.filter;
       this.filters.set(cacheKey, filter);

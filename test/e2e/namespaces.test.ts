@@ -48,3 +48,25 @@ describe('nested aliases', () => {
     expect(config.warnings).toEqual([expect.stringContaining('$.mcpServers.a__b: alias "a__b" begins with alias "a" of $.mcpServers.a and the separator "__"')]);
   });
 });
+
+describe('?tools= on a per-server endpoint', () => {
+  let proxy: RunningSwitchboard;
+  beforeAll(async () => {
+    proxy = await startProxy({ mcpServers: { fx: fixture('fx'), other: fixture('other') } });
+  });
+  afterAll(async () => {
+    await proxy?.close();
+  });
+
+  it('takes the server’s own names as well as the namespaced ones', async () => {
+    const own = await connect(proxy, { path: '/s/fx/mcp?tools=echo,who*' });
+    const namespaced = await connect(proxy, { path: '/s/fx/mcp?tools=fx__echo,fx__who*' });
+    const names = async (client: Awaited<ReturnType<typeof connect>>) => (await listAllTools(client)).map((tool) => tool.name).sort();
+    expect(await names(own)).toEqual(['echo', 'whoami']);
+    expect(await names(namespaced)).toEqual(['echo', 'whoami']);
+    // The aggregate endpoint still speaks namespaced names only.
+    const aggregate = await connect(proxy, { path: '/mcp?tools=echo' });
+    expect(await names(aggregate)).toEqual([]);
+    await Promise.all([own.close(), namespaced.close(), aggregate.close()]);
+  });
+});
