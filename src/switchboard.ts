@@ -142,6 +142,22 @@ export class SwitchboardCore {
     return diff;
   }
 
+  /**
+   * Restarts one server's shared child on an operator's request: a fresh child takes new requests,
+   * the old one finishes those in flight (up to limits.shutdownGraceMs). False when no such server.
+   */
+  restartServer(name: string): boolean {
+    if (this.stopping) return false;
+    const restarted = this.upstreams.restart(name, this.current.limits.shutdownGraceMs);
+    if (restarted === undefined) return false;
+    // Subscriptions move to the new child, renewed once it is ready (as on a reload).
+    this.subscriptions.transfer(restarted.old, restarted.fresh);
+    this.releasing.add(restarted.stopped);
+    void restarted.stopped.finally(() => this.releasing.delete(restarted.stopped));
+    this.log.info({ server: name }, 'server restart requested');
+    return true;
+  }
+
   /** Moves a session to another view (its identity's profile changed); tells it when its lists differ. */
   rescope(session: Session, scope: ViewScope): void {
     if (session.scope.key === scope.key) return;

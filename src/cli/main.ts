@@ -9,6 +9,7 @@ import { CHECK_HELP, CHECK_OPTIONS, runCheck } from './check.js';
 import { UsageError } from './flags.js';
 import { SERVICE_HELP, SERVICE_OPTIONS, runService } from './service.js';
 import { runStart } from './start.js';
+import { RESTART_HELP, RESTART_OPTIONS, runRestart } from './restart.js';
 import { TOOLS_HELP, TOOLS_OPTIONS, runTools } from './tools.js';
 
 const MAIN_HELP = `Usage: switchboard [command] [options]
@@ -22,6 +23,7 @@ Commands:
   service      install or uninstall a systemd unit that runs start
   audit        summarize the sanitization log per server and rule
   approve      accept changed tool definitions of a server (re-pin them)
+  restart      ask the running daemon for a fresh child of one server
 
 Options:
   -c, --config FILE   config file (default: ./proxy.config.json)
@@ -79,6 +81,7 @@ const COMMANDS = new Map<string, Command>([
   ['service', { help: SERVICE_HELP, options: SERVICE_OPTIONS, run: runService, subcommands: true }],
   ['audit', { help: AUDIT_HELP, options: AUDIT_OPTIONS, run: runAudit }],
   ['approve', { help: APPROVE_HELP, options: APPROVE_OPTIONS, run: runApprove, subcommands: true }],
+  ['restart', { help: RESTART_HELP, options: RESTART_OPTIONS, run: runRestart, subcommands: true }],
 ]);
 
 async function main(argv: string[]): Promise<number> {
@@ -88,7 +91,7 @@ async function main(argv: string[]): Promise<number> {
     args: argv,
     allowPositionals: true,
     tokens: true,
-    options: { ...START_OPTIONS, ...TOOLS_OPTIONS, ...CHECK_OPTIONS, ...SERVICE_OPTIONS, ...AUDIT_OPTIONS, ...APPROVE_OPTIONS, ...GLOBAL_OPTIONS },
+    options: { ...START_OPTIONS, ...TOOLS_OPTIONS, ...CHECK_OPTIONS, ...SERVICE_OPTIONS, ...AUDIT_OPTIONS, ...APPROVE_OPTIONS, ...RESTART_OPTIONS, ...GLOBAL_OPTIONS },
   });
   if (values.version) {
     process.stdout.write(`${SWITCHBOARD_VERSION}\n`);

@@ -81,11 +81,24 @@ export function opsEndpoints(core: SwitchboardCore, server: Server | HttpsServer
       res.end(page.html);
     },
   };
+  // POST /admin/restart?server=NAME: a fresh child for that server (admin tokens, like /metrics).
+  const restart: MountedRoute = {
+    auth: true,
+    methods: ['POST'],
+    serve(req: IncomingMessage, res: ServerResponse) {
+      const server = new URL(req.url ?? '/', 'http://x').searchParams.get('server') ?? '';
+      const ok = server !== '' && core.restartServer(server);
+      // Any request body is not read: nothing in it is used.
+      res.writeHead(ok ? 202 : 404, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+      res.end(JSON.stringify(ok ? { server, state: 'restarting' } : { error: server === '' ? 'give ?server=NAME' : `no server ${JSON.stringify(server)} is running` }));
+    },
+  };
   return {
     metrics,
     routes: new Map([
       ['/metrics', exposition],
       ['/status.json', status],
+      ['/admin/restart', restart],
       ['/', html],
       ['/ui', html],
     ]),

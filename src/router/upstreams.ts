@@ -98,6 +98,20 @@ export class Upstreams {
     return Promise.all(stops).then(() => undefined);
   }
 
+  /**
+   * Starts a fresh shared child of `name` (as a reload that redefined it would): new requests go to
+   * it, the old child finishes its requests in flight for up to `graceMs` and stops. Resolves when
+   * the old one is gone; undefined when no such server runs.
+   */
+  restart(name: string, graceMs: number): { readonly old: ServerHandle; readonly fresh: ServerHandle; readonly stopped: Promise<void> } | undefined {
+    const old = this.primary.get(name);
+    if (old === undefined) return undefined;
+    const fresh = this.create(old.config, undefined);
+    this.primary.set(name, fresh);
+    fresh.start();
+    return { old, fresh, stopped: old.retire(fresh, graceMs) };
+  }
+
   /** Stops a session's own instances of `servers` (removed or redefined); its next call starts a fresh one. */
   dropIsolated(session: Session, servers: ReadonlySet<string>): Promise<void> {
     const stops: Promise<void>[] = [];

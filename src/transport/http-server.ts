@@ -48,6 +48,8 @@ function pathOf(url: string | undefined): string {
  */
 export interface MountedRoute {
   readonly auth: boolean;
+  /** Methods it answers; default GET and HEAD. A route that changes state is POST only. */
+  readonly methods?: readonly string[];
   serve(req: IncomingMessage, res: ServerResponse): void;
 }
 
@@ -277,8 +279,9 @@ export class HttpFrontDoor {
   }
 
   private serveMounted(route: MountedRoute, req: IncomingMessage, res: ServerResponse, path: string): void {
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      res.setHeader('allow', 'GET, HEAD');
+    const methods = route.methods ?? ['GET', 'HEAD'];
+    if (!methods.includes(req.method ?? '')) {
+      res.setHeader('allow', methods.join(', '));
       sendText(res, 405, 'Method not allowed\n');
       return;
     }

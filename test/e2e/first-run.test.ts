@@ -276,3 +276,47 @@ describe('what the operator sees of failures', () => {
     expect(daemon.process.exitCode).toBeNull();
   }, 60_000);
 });
+
+describe('switchboard restart', () => {
+  it('gives a server a fresh child through the running daemon, for admin tokens only', async () => {
+    const port = await freePort();
+    const admin = 'restart-admin-token-0123456789';
+    const reader = 'restart-reader-token-012345678';
+    const file = writeConfig('restart', {
+      listen: { port },
+      mcpServers: { fx: fixtureServer('fx') },
+      profiles: { reader: {} },
+      defaultProfile: 'reader',
+      auth: { tokens: [{ name: 'ops', tokenEnv: 'SB_RESTART_ADMIN', profile: null }, { name: 'reader', tokenEnv: 'SB_RESTART_READER' }] },
+    });
+    const env = { ...process.env, SB_RESTART_ADMIN: admin, SB_RESTART_READER: reader };
+    startDaemon(['start', '-c', file], env);
+    await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.status === 200, 20_000, 'the daemon ready');
+    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+    const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+    const client = new Client({ name: 'restart', version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`), { requestInit: { headers: { authorization: `Bearer ${admin}` } } }));
+    const pid = async () => Number(/pid (\d+)/.exec(JSON.stringify(await client.callTool({ name: 'fx__whoami', arguments: {} })))?.[1]);
+    const before = await pid();
+
+    const refused = await runCli(['restart', 'fx', '-c', file], 20_000, { ...env, SWITCHBOARD_TOKEN: reader });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^switchboard: the daemon refused: Forbidden: \/admin\/restart needs an admin token.*\n$/);
+    const anonymous = await runCli(['restart', 'fx', '-c', file], 20_000, env);
+    expect(anonymous.code).toBe(1);
+    expect(anonymous.stderr).toContain('set SWITCHBOARD_TOKEN or --token-file');
+
+    const restarted = await runCli(['restart', 'fx', '-c', file], 20_000, { ...env, SWITCHBOARD_TOKEN: admin });
+    expect(restarted.code, restarted.stderr).toBe(0);
+    expect(restarted.stdout).toContain('server fx is restarting');
+    await waitFor(async () => (await pid().catch(() => before)) !== before, 15_000, 'a new child');
+
+    const unknown = await runCli(['restart', 'nosuch', '-c', file], 20_000, { ...env, SWITCHBOARD_TOKEN: admin });
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('no server "nosuch" is running');
+    const nobody = await runCli(['restart', 'fx', '--url', `http://127.0.0.1:${await freePort()}`], 20_000, env);
+    expect(nobody.code).toBe(1);
+    expect(nobody.stderr).toMatch(/^switchboard: no switchboard answered at http:\/\/127\.0\.0\.1:\d+/);
+    await client.close();
+  }, 90_000);
+});
