@@ -261,6 +261,12 @@ export class Catalog {
    * whose template matches, else the only server of the view that serves resources.
    */
   resourceOwner(view: View, uri: string): string | undefined {
+    const owner = this.ownerIn(view, uri);
+    // A URI outside the view's resource rules is unknown to it, like one no server owns.
+    return owner !== undefined && view.scope.policy.allowsResource(uri, owner) ? owner : undefined;
+  }
+
+  private ownerIn(view: View, uri: string): string | undefined {
     const listed = this.resourceOwners.get(uri);
     if (listed !== undefined && view.servers.includes(listed)) return listed;
     for (const { server, pattern } of this.templates) if (view.servers.includes(server) && pattern.test(uri)) return server;
@@ -404,8 +410,15 @@ export class Catalog {
         prompts.push(item.definition);
         promptRoutes.set(item.emitted, { server, original: item.original });
       }
-      resources.push(...entry.lists.resources);
-      resourceTemplates.push(...entry.lists.resourceTemplates);
+      if (policy === SHOW_ALL) {
+        resources.push(...entry.lists.resources);
+        resourceTemplates.push(...entry.lists.resourceTemplates);
+      } else {
+        for (const resource of entry.lists.resources) if (typeof resource.uri === 'string' && policy.allowsResource(resource.uri, server)) resources.push(resource);
+        for (const template of entry.lists.resourceTemplates) {
+          if (typeof template.uriTemplate === 'string' && policy.allowsResource(template.uriTemplate, server)) resourceTemplates.push(template);
+        }
+      }
     }
     const search = policy.discovery === 'search';
     const toolDefinitions = new Map<string, JsonObject>();

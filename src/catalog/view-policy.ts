@@ -17,6 +17,8 @@ export interface ViewPolicy {
   /** `name` is the namespaced name (`fs__read_file`), also where names are served unprefixed. */
   allowsTool(name: string, server: string): boolean;
   allowsPrompt(name: string, server: string): boolean;
+  /** A resource URI or a template's `uriTemplate` of `server`. */
+  allowsResource(uri: string, server: string): boolean;
 }
 
 /** Shows everything: no profile, no query. */
@@ -30,6 +32,7 @@ export const SHOW_ALL: ViewPolicy = {
   allowsServer: () => true,
   allowsTool: () => true,
   allowsPrompt: () => true,
+  allowsResource: () => true,
 };
 
 /** One tool of the full catalog, in config order (servers as configured, each server's own order). */

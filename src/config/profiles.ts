@@ -17,8 +17,8 @@ export interface ProfileContext {
 const NAME_GLOB = /^[A-Za-z0-9_\-*?]*$/;
 const WILDCARD = /[*?]/;
 
-type RuleKind = 'tools' | 'prompts' | 'servers';
-const RULE_KINDS: readonly RuleKind[] = ['tools', 'prompts', 'servers'];
+type RuleKind = 'tools' | 'prompts' | 'servers' | 'resources';
+const RULE_KINDS: readonly RuleKind[] = ['tools', 'prompts', 'servers', 'resources'];
 
 /**
  * `raw` is the section as written (its keys are iterated, since a zod record copy may drop keys
@@ -46,6 +46,7 @@ export function resolveProfiles(
       tools: resolveRule(value, profile, 'tools', at, ctx),
       prompts: resolveRule(value, profile, 'prompts', at, ctx),
       servers: resolveRule(value, profile, 'servers', at, ctx),
+      resources: resolveRule(value, profile, 'resources', at, ctx),
       maxTools: profile.maxTools,
       maxTokens: profile.maxTokens,
       discovery: profile.discovery,
@@ -83,6 +84,8 @@ function resolveRule(
 }
 
 function checkGlob(kind: RuleKind, glob: string, at: readonly PathSegment[], ctx: ProfileContext): void {
+  // A URI may hold any character.
+  if (kind === 'resources') return;
   if (kind === 'servers') {
     if (!WILDCARD.test(glob) && !ctx.serverNames.has(glob)) ctx.findings.warn(at, `no server is named ${describeValue(glob)}`);
     return;

@@ -107,6 +107,8 @@ const profileObject = z.object(
     tools: ruleObject.optional(),
     prompts: ruleObject.optional(),
     servers: ruleObject.optional(),
+    // Globs over resource URIs (and resource templates' uriTemplate): `*` runs over / and : too.
+    resources: ruleObject.optional(),
     maxTools: int(1, 1_000_000).optional(),
     maxTokens: int(1, 1_000_000_000).optional(),
     // "search": tools/list shows the search tools and `pinned`; the model finds the rest (README "Search mode").

@@ -55,6 +55,8 @@ export interface ProfileConfig {
   readonly prompts: NameRule;
   /** Globs over server names (the keys under `mcpServers`). */
   readonly servers: NameRule;
+  /** Globs over resource URIs and resource templates' `uriTemplate`. */
+  readonly resources: NameRule;
   /** Most tools in the view (config order decides which), or undefined for no cap. */
   readonly maxTools: number | undefined;
   /** Most estimated model-context tokens of the view's tool definitions, or undefined for no cap. */

@@ -9,8 +9,8 @@ export { compileGlob, compileGlobs, type NameMatcher } from './glob.js';
 export { applyBudget, type BudgetResult, type ToolCost } from '../catalog/view-policy.js';
 
 /** The three lists a profile rules over. */
-export type Kind = 'tools' | 'prompts' | 'servers';
-const KINDS: readonly Kind[] = ['tools', 'prompts', 'servers'];
+export type Kind = 'tools' | 'prompts' | 'servers' | 'resources';
+const KINDS: readonly Kind[] = ['tools', 'prompts', 'servers', 'resources'];
 
 /** Globs in one `?tools=` value; more is abuse, not a view. */
 export const MAX_QUERY_GLOBS = 64;
@@ -50,7 +50,12 @@ export class ViewFilter implements ViewPolicy {
 
   /** Use resolveViewFilter (or UNRESTRICTED); this is the one place parts become a filter. */
   constructor(parts: FilterParts, label: string) {
-    const canonical = { tools: canonicalRule(parts.tools), prompts: canonicalRule(parts.prompts), servers: canonicalRule(parts.servers) };
+    const canonical = {
+      tools: canonicalRule(parts.tools),
+      prompts: canonicalRule(parts.prompts),
+      servers: canonicalRule(parts.servers),
+      resources: canonicalRule(parts.resources),
+    };
     this.maxTools = parts.maxTools;
     this.maxTokens = parts.maxTokens;
     this.discovery = parts.search ? 'search' : 'list';
@@ -59,9 +64,22 @@ export class ViewFilter implements ViewPolicy {
     this.key =
       open && this.maxTools === undefined && this.maxTokens === undefined && !parts.search
         ? 'all'
-        : JSON.stringify([canonical.tools, canonical.prompts, canonical.servers, this.maxTools ?? null, this.maxTokens ?? null, ...(parts.search ? ['search', pinned] : [])]);
+        : JSON.stringify([
+            canonical.tools,
+            canonical.prompts,
+            canonical.servers,
+            this.maxTools ?? null,
+            this.maxTokens ?? null,
+            ...(parts.search ? ['search', pinned] : []),
+            ...(canonical.resources.allow.length > 0 || canonical.resources.deny.length > 0 ? ['resources', canonical.resources] : []),
+          ]);
     this.label = label;
-    this.rules = { tools: compileRule(canonical.tools), prompts: compileRule(canonical.prompts), servers: compileRule(canonical.servers) };
+    this.rules = {
+      tools: compileRule(canonical.tools),
+      prompts: compileRule(canonical.prompts),
+      servers: compileRule(canonical.servers),
+      resources: compileRule(canonical.resources),
+    };
     this.pinned = compileGlobs(pinned);
   }
 
@@ -80,6 +98,11 @@ export class ViewFilter implements ViewPolicy {
 
   allowsPrompt(name: string, server: string): boolean {
     return this.allowsServer(server) && passes(this.rules.prompts, name);
+  }
+
+  /** `uri` is a resource's URI or a template's `uriTemplate`. */
+  allowsResource(uri: string, server: string): boolean {
+    return this.allowsServer(server) && passes(this.rules.resources, uri);
   }
 }
 
@@ -102,6 +125,7 @@ function emptyParts(): FilterParts {
     tools: { allow: [], deny: [] },
     prompts: { allow: [], deny: [] },
     servers: { allow: [], deny: [] },
+    resources: { allow: [], deny: [] },
     maxTools: undefined,
     maxTokens: undefined,
     search: false,

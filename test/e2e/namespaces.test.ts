@@ -70,3 +70,44 @@ describe('?tools= on a per-server endpoint', () => {
     await Promise.all([own.close(), namespaced.close(), aggregate.close()]);
   });
 });
+
+describe('profiles over resources', () => {
+  let proxy: RunningSwitchboard;
+  beforeAll(async () => {
+    proxy = await startProxy({
+      mcpServers: { fx: fixture('fx'), other: fixture('other') },
+      profiles: {
+        items: { resources: { allow: ['fixture://fx/*'], deny: ['fixture://fx/static*'] } },
+        none: { resources: { allow: [] } },
+      },
+    });
+  });
+  afterAll(async () => {
+    await proxy?.close();
+  });
+
+  it('shows and reads only the resources and templates a profile allows; others are not found', async () => {
+    const everything = await connect(proxy);
+    const all = (await everything.listResources()).resources.map((r) => r.uri).sort();
+    const allTemplates = (await everything.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate).sort();
+    expect(all.length).toBe(2);
+    expect(allTemplates.length).toBe(2);
+
+    const items = await connect(proxy, { path: '/mcp?profile=items' });
+    expect((await items.listResources()).resources).toEqual([]);
+    const templates = (await items.listResourceTemplates()).resourceTemplates.map((t) => t.uriTemplate);
+    expect(templates).toEqual(allTemplates.filter((t) => t.startsWith('fixture://fx/')));
+    const item = templates[0]!.replace(/\{[^}]+\}/, '7');
+    expect(JSON.stringify(await items.readResource({ uri: item }))).toContain('item 7');
+    // Outside the view: the same answer as a URI that nobody owns.
+    const staticUri = all.find((uri) => uri.startsWith('fixture://fx/'))!;
+    const otherItem = allTemplates.find((t) => t.startsWith('fixture://other/'))!.replace(/\{[^}]+\}/, '7');
+    for (const uri of [staticUri, otherItem, 'fixture://nobody/x']) await expect(items.readResource({ uri })).rejects.toThrow(/Resource not found/);
+    await expect(items.subscribeResource({ uri: staticUri })).rejects.toThrow(/Resource not found/);
+
+    const none = await connect(proxy, { path: '/mcp?profile=none' });
+    expect((await none.listResources()).resources).toEqual([]);
+    expect((await none.listResourceTemplates()).resourceTemplates).toEqual([]);
+    await Promise.all([everything.close(), items.close(), none.close()]);
+  });
+});

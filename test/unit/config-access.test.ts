@@ -66,6 +66,7 @@ describe('profiles', () => {
       tools: { allow: ['fs__read_*', 'everything__*'], deny: ['*__write_*'] },
       prompts: { allow: ['*'], deny: [] },
       servers: { allow: ['*'], deny: [] },
+      resources: { allow: ['*'], deny: [] },
       maxTools: 20,
       maxTokens: undefined,
       discovery: undefined,
@@ -113,7 +114,7 @@ describe('profiles', () => {
       '<inline>: $.profiles.p.tools.alow: unknown key; expected allow, deny (a misspelt key here could widen access)',
     );
     expect(configError(() => resolve({ profiles: { p: { tool: {} } } })).message).toContain(
-      '$.profiles.p.tool: unknown key; expected tools, prompts, servers, maxTools, maxTokens',
+      '$.profiles.p.tool: unknown key; expected tools, prompts, servers, resources, maxTools, maxTokens, discovery, pinned',
     );
   });
 

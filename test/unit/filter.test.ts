@@ -160,7 +160,7 @@ describe('view filters', () => {
     let narrowed = 0;
     for (let round = 0; round < 120; round++) {
       const rule = () => (rand(3) === 0 ? undefined : { allow: rand(2) === 0 ? undefined : globs(), deny: globs() });
-      const profile = (name: string) => ({ name, tools: full(rule()), prompts: full(rule()), servers: full(rule()), maxTools: undefined, maxTokens: undefined, discovery: undefined, pinned: [] });
+      const profile = (name: string) => ({ name, tools: full(rule()), prompts: full(rule()), servers: full(rule()), resources: full(undefined), maxTools: undefined, maxTokens: undefined, discovery: undefined, pinned: [] });
       const profiles = { bound: profile('bound'), asked: profile('asked') };
       const query = new URLSearchParams();
       if (rand(2) === 0) query.set('profile', 'asked');
