@@ -528,7 +528,8 @@ export class Catalog {
     const budget = applyBudget(policy, costs);
     if (budget.leftOut.length > 0) {
       this.log.info(
-        { view: scope.key, policy: policy.label, kept: budget.kept.length, tokens: budget.tokens, leftOut: budget.leftOut },
+        // Named, but bounded: a view of thousands of tools must not make a log line of thousands of names.
+        { view: scope.key, policy: policy.label, kept: budget.kept.length, tokens: budget.tokens, leftOutCount: budget.leftOut.length, leftOut: budget.leftOut.slice(0, 50), reason: budget.reasons.get(budget.leftOut[0] ?? '') },
         'tool budget reached: tools left out of a view',
       );
     }

@@ -9,6 +9,11 @@ export interface ViewPolicy {
   readonly label: string;
   readonly maxTools: number | undefined;
   readonly maxTokens: number | undefined;
+  /**
+   * Where a namespaced tool name stands in the budget's order: the index of the first `priority`
+   * glob it matches, or Infinity (config order after all prioritized tools).
+   */
+  priorityOf(name: string): number;
   /** `search`: tools/list shows the search tools and the pinned ones; the rest is found by search. */
   readonly discovery: 'list' | 'search';
   /** A namespaced tool name a search-mode view lists in full (when allowed). */
@@ -27,6 +32,7 @@ export const SHOW_ALL: ViewPolicy = {
   label: 'everything',
   maxTools: undefined,
   maxTokens: undefined,
+  priorityOf: () => Infinity,
   discovery: 'list',
   isPinned: () => false,
   allowsServer: () => true,
@@ -46,33 +52,41 @@ export interface ToolCost {
 export interface BudgetResult {
   /** Names shown, in the order given. */
   readonly kept: readonly string[];
-  /** Allowed names the caps left out, in the order given, for one log line per view. */
+  /** Allowed names the caps left out, in budget order, for one log line per view. */
   readonly leftOut: readonly string[];
+  /** Why each was left out: the cap it met (`maxTools 40 reached`, `maxTokens 20000 would be passed`). */
+  readonly reasons: ReadonlyMap<string, string>;
   /** Estimated tokens of the kept tools. */
   readonly tokens: number;
 }
 
 /**
- * Keeps allowed tools in the order given until maxTools or maxTokens would be passed; from the
- * first tool that does not fit on, every allowed tool is left out. A prefix, not a best fit: what
- * a view shows then depends only on order, and a small tool late in the config never displaces
- * an earlier one when a definition grows.
+ * Keeps allowed tools in budget order (the profile's `priority` globs first, then config order)
+ * until maxTools or maxTokens would be passed; from the first tool that does not fit on, every
+ * allowed tool is left out. A prefix, not a best fit: what a view shows then depends only on
+ * order, and a small tool late in the order never displaces an earlier one when a definition grows.
  */
 export function applyBudget(policy: ViewPolicy, tools: readonly ToolCost[]): BudgetResult {
   const kept: string[] = [];
   const leftOut: string[] = [];
+  const reasons = new Map<string, string>();
   let tokens = 0;
-  for (const tool of tools) {
-    if (!policy.allowsTool(tool.name, tool.server)) continue;
-    const full =
-      leftOut.length > 0 ||
-      (policy.maxTools !== undefined && kept.length >= policy.maxTools) ||
-      (policy.maxTokens !== undefined && tokens + tool.tokens > policy.maxTokens);
-    if (full) leftOut.push(tool.name);
-    else {
+  let stop: string | undefined;
+  const allowed = tools.filter((tool) => policy.allowsTool(tool.name, tool.server));
+  // A stable sort: within one priority (and for the unprioritized rest), config order stays.
+  const ordered = allowed.map((tool, index) => ({ tool, index, rank: policy.priorityOf(tool.name) })).sort((a, b) => a.rank - b.rank || a.index - b.index);
+  for (const { tool } of ordered) {
+    if (stop === undefined && policy.maxTools !== undefined && kept.length >= policy.maxTools) stop = `maxTools ${policy.maxTools} reached`;
+    if (stop === undefined && policy.maxTokens !== undefined && tokens + tool.tokens > policy.maxTokens) {
+      stop = `maxTokens ${policy.maxTokens} would be passed (~${tokens} kept, this tool ~${tool.tokens})`;
+    }
+    if (stop !== undefined) {
+      leftOut.push(tool.name);
+      reasons.set(tool.name, leftOut.length === 1 ? stop : `after the budget was full (${stop.split(' (')[0]})`);
+    } else {
       kept.push(tool.name);
       tokens += tool.tokens;
     }
   }
-  return { kept, leftOut, tokens };
+  return { kept, leftOut, reasons, tokens };
 }

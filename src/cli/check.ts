@@ -38,6 +38,9 @@ interface CheckReport {
   readonly views: readonly ViewSummary[];
 }
 
+/** Left-out tools named per profile in the text report; --json lists them all. */
+const MAX_LEFT_OUT_SHOWN = 20;
+
 export async function runCheck(args: string[]): Promise<number> {
   const { values } = parseArgs({ args, options: CHECK_OPTIONS, strict: true, allowPositionals: false });
   const timeout = timeoutMs(values.timeout);
@@ -102,6 +105,7 @@ function toJson(config: SwitchboardConfig, report: CheckReport, ok: boolean): ob
       tools: view.total.tools,
       tokens: view.total.tokens,
       leftOut: view.leftOut.length,
+      leftOutTools: view.leftOut.map((name) => ({ name, reason: view.leftOutReasons.get(name) ?? null })),
       maxTools: view.maxTools ?? null,
       maxTokens: view.maxTokens ?? null,
     })),
@@ -159,6 +163,16 @@ function toText(config: SwitchboardConfig, report: CheckReport): string {
       width,
     ),
   );
+  for (const view of report.views) {
+    if (view.leftOut.length === 0) continue;
+    const first = view.leftOut[0] as string;
+    lines.push(
+      '',
+      `left out of profile ${view.profile ?? '(none)'} by its budget (${view.leftOut.length}; ${view.leftOutReasons.get(first) ?? 'budget'}; order: priority globs, then config):`,
+      ...view.leftOut.slice(0, MAX_LEFT_OUT_SHOWN).map((name) => `  ${printable(name)}`),
+      ...(view.leftOut.length > MAX_LEFT_OUT_SHOWN ? [`  … and ${view.leftOut.length - MAX_LEFT_OUT_SHOWN} more (--json lists all)`] : []),
+    );
+  }
   if (config.warnings.length > 0) lines.push('', `config warnings (${config.warnings.length}):`, ...config.warnings.map((w) => `  ${w}`));
   const count = (status: ServerOutcome['status']) => report.servers.filter((s) => s.status === status);
   const failed = count('failed');

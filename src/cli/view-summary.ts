@@ -33,8 +33,10 @@ export interface ViewSummary {
   /** Every server the view shows, in config order, with what it contributes. */
   readonly servers: ReadonlyMap<string, Totals>;
   readonly total: Totals;
-  /** Tools the profile allows but its maxTools/maxTokens budget left out, in config order. */
+  /** Tools the profile allows but its maxTools/maxTokens budget left out, in budget order. */
   readonly leftOut: readonly string[];
+  /** Why each was left out (the cap it met). */
+  readonly leftOutReasons: ReadonlyMap<string, string>;
 }
 
 /** Refuses an unknown profile before any server is started: a one-line user error naming what exists. */
@@ -60,7 +62,7 @@ export function summarizeView(core: SwitchboardCore, profile: string | undefined
   // The catalog applies the budget without saying what it dropped; the same prefix rule over the
   // full list, in the same order, names it.
   const costs: ToolCost[] = rows(core, core.catalog.current(AGGREGATE_SCOPE));
-  const { leftOut } = applyBudget(filter, costs);
+  const { leftOut, reasons } = applyBudget(filter, costs);
   return {
     profile,
     maxTools: filter.maxTools,
@@ -69,6 +71,7 @@ export function summarizeView(core: SwitchboardCore, profile: string | undefined
     servers,
     total: { tools: tools.length, tokens: tools.reduce((sum, tool) => sum + tool.tokens, 0) },
     leftOut,
+    leftOutReasons: reasons,
   };
 }
 

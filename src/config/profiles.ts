@@ -56,6 +56,12 @@ export function resolveProfiles(
         checkGlob('tools', value, p, ctx);
         return value;
       }),
+      priority: profile.priority.map((g, i) => {
+        const p = [...at, 'priority', i];
+        const value = substitute(g, p, ctx.env, (path, problem) => ctx.findings.error(path, problem)).value;
+        checkGlob('tools', value, p, ctx);
+        return value;
+      }),
     };
   }
   return out;

@@ -115,6 +115,8 @@ const profileObject = z.object(
     discovery: z.enum(['list', 'search'], { error: 'expected "list" or "search"' }).optional(),
     // Tools a search-mode session lists in full whatever it searches (namespaced globs).
     pinned: stringArray(glob).default([]),
+    // The order maxTools/maxTokens keep tools in: tools matching earlier globs first, then config order.
+    priority: stringArray(glob).default([]),
   },
   objectError,
 );

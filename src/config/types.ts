@@ -65,6 +65,8 @@ export interface ProfileConfig {
   readonly discovery: 'list' | 'search' | undefined;
   /** Globs over namespaced tool names a search-mode session lists in full. */
   readonly pinned: readonly string[];
+  /** Globs over namespaced tool names that maxTools/maxTokens keep first, in this order. */
+  readonly priority: readonly string[];
 }
 
 /** One team member's bearer token. */

@@ -47,6 +47,7 @@ export class ViewFilter implements ViewPolicy {
   readonly discovery: 'list' | 'search';
   private readonly rules: Readonly<Record<Kind, CompiledRule>>;
   private readonly pinned: NameMatcher;
+  private readonly priority: readonly NameMatcher[];
 
   /** Use resolveViewFilter (or UNRESTRICTED); this is the one place parts become a filter. */
   constructor(parts: FilterParts, label: string) {
@@ -72,6 +73,7 @@ export class ViewFilter implements ViewPolicy {
             this.maxTokens ?? null,
             ...(parts.search ? ['search', pinned] : []),
             ...(canonical.resources.allow.length > 0 || canonical.resources.deny.length > 0 ? ['resources', canonical.resources] : []),
+            ...(parts.priority.length > 0 && (this.maxTools !== undefined || this.maxTokens !== undefined) ? ['priority', parts.priority] : []),
           ]);
     this.label = label;
     this.rules = {
@@ -81,6 +83,12 @@ export class ViewFilter implements ViewPolicy {
       resources: compileRule(canonical.resources),
     };
     this.pinned = compileGlobs(pinned);
+    this.priority = parts.priority.map((glob) => compileGlobs([glob]));
+  }
+
+  priorityOf(name: string): number {
+    const rank = this.priority.findIndex((matches) => matches(name));
+    return rank === -1 ? Infinity : rank;
   }
 
   isPinned(name: string): boolean {
@@ -118,6 +126,8 @@ export type FilterParts = Record<Kind, RuleParts> & {
   search: boolean;
   /** Pinned globs of every profile involved (a pinned tool is still listed only when allowed). */
   pinned: string[];
+  /** Budget order: the priority globs of the profiles involved, the bound profile's first. */
+  priority: string[];
 };
 
 function emptyParts(): FilterParts {
@@ -130,6 +140,7 @@ function emptyParts(): FilterParts {
     maxTokens: undefined,
     search: false,
     pinned: [],
+    priority: [],
   };
 }
 
@@ -144,6 +155,7 @@ function addProfile(into: FilterParts, profile: ProfileConfig): void {
   into.maxTokens = minCap(into.maxTokens, profile.maxTokens);
   if (profile.discovery === 'search') into.search = true;
   into.pinned.push(...profile.pinned);
+  into.priority.push(...profile.priority);
 }
 
 function minCap(a: number | undefined, b: number | undefined): number | undefined {

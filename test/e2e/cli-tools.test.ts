@@ -144,16 +144,23 @@ describe('switchboard check', () => {
     expect(lines.filter((line) => /^(alpha|beta)\s+ready\s+\d+\s+\d+\s+\d+$/.test(line))).toHaveLength(2);
     expect(lines.some((line) => /^reader\s+3\s+\d+\s+0\s+-$/.test(line))).toBe(true);
     expect(lines.some((line) => /^capped\s+2\s+\d+\s+\d+\s+maxTools 2$/.test(line))).toBe(true);
+    // Which tools the budget left out, and why.
+    expect(stdout).toMatch(/left out of profile capped by its budget \(\d+; maxTools 2 reached; order: priority globs, then config\):\n  alpha__/);
     expect(stdout).toContain('2 servers: 2 ready, 0 failed');
     expect(markedProcesses()).toEqual([]);
 
     const json = await cli(['check', '-c', good, '--json']);
     expect(json.code).toBe(0);
     const out = JSON.parse(json.stdout) as {
+      profiles: Array<{ name: string | null; leftOut: number; leftOutTools: Array<{ name: string; reason: string }> }>;
       ok: boolean;
       servers: Array<{ name: string; state: string; tools: number; tokens: number; findings: number; withheld: unknown[]; suspect: boolean }>;
     };
     expect(out.ok).toBe(true);
+    const capped = out.profiles.find((p) => p.name === 'capped');
+    expect(capped?.leftOutTools.length).toBe(capped?.leftOut);
+    expect(capped?.leftOutTools[0]).toMatchObject({ reason: 'maxTools 2 reached' });
+    expect(capped?.leftOutTools[1]?.reason).toBe('after the budget was full (maxTools 2 reached)');
     expect(out.servers.map((s) => [s.name, s.state, s.findings > 0, s.withheld, s.suspect])).toEqual([
       ['alpha', 'ready', true, [], false],
       ['beta', 'ready', true, [], false],

@@ -71,6 +71,7 @@ describe('profiles', () => {
       maxTokens: undefined,
       discovery: undefined,
       pinned: [],
+      priority: [],
     });
     expect(config.profiles['none']).toMatchObject({ prompts: { allow: [], deny: [] }, servers: { allow: ['*'], deny: ['fs'] }, maxTokens: 5000 });
     expect(config.warnings).toEqual([]);
@@ -114,7 +115,7 @@ describe('profiles', () => {
       '<inline>: $.profiles.p.tools.alow: unknown key; expected allow, deny (a misspelt key here could widen access)',
     );
     expect(configError(() => resolve({ profiles: { p: { tool: {} } } })).message).toContain(
-      '$.profiles.p.tool: unknown key; expected tools, prompts, servers, resources, maxTools, maxTokens, discovery, pinned',
+      '$.profiles.p.tool: unknown key; expected tools, prompts, servers, resources, maxTools, maxTokens, discovery, pinned, priority',
     );
   });
 

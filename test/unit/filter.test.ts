@@ -13,6 +13,8 @@ const config = resolveConfig(
       noMemory: { servers: { deny: ['memory'] }, prompts: { allow: [] } },
       small: { maxTools: 2, maxTokens: 300 },
       tiny: { maxTools: 1 },
+      lean: { maxTokens: 300 },
+      memoryFirst: { maxTools: 2, priority: ['memory__*', 'everything__*'] },
       open: {},
     },
   },
@@ -160,7 +162,7 @@ describe('view filters', () => {
     let narrowed = 0;
     for (let round = 0; round < 120; round++) {
       const rule = () => (rand(3) === 0 ? undefined : { allow: rand(2) === 0 ? undefined : globs(), deny: globs() });
-      const profile = (name: string) => ({ name, tools: full(rule()), prompts: full(rule()), servers: full(rule()), resources: full(undefined), maxTools: undefined, maxTokens: undefined, discovery: undefined, pinned: [] });
+      const profile = (name: string) => ({ name, tools: full(rule()), prompts: full(rule()), servers: full(rule()), resources: full(undefined), maxTools: undefined, maxTokens: undefined, discovery: undefined, pinned: [], priority: [] });
       const profiles = { bound: profile('bound'), asked: profile('asked') };
       const query = new URLSearchParams();
       if (rand(2) === 0) query.set('profile', 'asked');
@@ -235,28 +237,48 @@ describe('budget', () => {
     expect(applyBudget(filter('reader'), tools)).toEqual({
       kept: ['fs__read_file', 'fs__list_directory', 'memory__read_graph'],
       leftOut: [],
+      reasons: new Map(),
       tokens: 300,
     });
   });
 
   it('keeps a prefix in config order and names what it left out', () => {
-    expect(applyBudget(filter('tiny'), tools)).toEqual({
+    expect(applyBudget(filter('tiny'), tools)).toMatchObject({
       kept: ['fs__read_file'],
       leftOut: ['fs__write_file', 'fs__list_directory', 'memory__read_graph', 'everything__echo'],
       tokens: 100,
     });
+    expect(applyBudget(filter('tiny'), tools).reasons.get('fs__write_file')).toBe('maxTools 1 reached');
+    expect(applyBudget(filter('tiny'), tools).reasons.get('everything__echo')).toBe('after the budget was full (maxTools 1 reached)');
     // maxTokens 300: read(100) + write(100) fit, list(150) does not, and nothing after it is kept.
-    expect(applyBudget(filter('small', 'profile=open'), tools)).toEqual({
+    expect(applyBudget(filter('small', 'profile=open'), tools)).toMatchObject({
       kept: ['fs__read_file', 'fs__write_file'],
       leftOut: ['fs__list_directory', 'memory__read_graph', 'everything__echo'],
       tokens: 200,
     });
+    expect(applyBudget(filter('small', 'profile=open'), tools).reasons.get('fs__list_directory')).toBe('maxTools 2 reached');
+    expect(applyBudget(filter('lean'), tools).reasons.get('fs__list_directory')).toBe('maxTokens 300 would be passed (~200 kept, this tool ~150)');
     // Disallowed tools are neither kept nor left out.
-    expect(applyBudget(filter('reader', 'profile=small'), tools)).toEqual({
+    expect(applyBudget(filter('reader', 'profile=small'), tools)).toMatchObject({
       kept: ['fs__read_file', 'fs__list_directory'],
       leftOut: ['memory__read_graph'],
       tokens: 250,
     });
+  });
+});
+
+describe('budget priority', () => {
+  it('keeps the priority globs first, in their order, then config order', () => {
+    const tools = [
+      { name: 'fs__read_file', server: 'fs', tokens: 100 },
+      { name: 'fs__write_file', server: 'fs', tokens: 100 },
+      { name: 'memory__read_graph', server: 'memory', tokens: 50 },
+      { name: 'everything__echo', server: 'everything', tokens: 10 },
+    ];
+    const result = applyBudget(filter('memoryFirst'), tools);
+    expect(result.kept).toEqual(['memory__read_graph', 'everything__echo']);
+    expect(result.leftOut).toEqual(['fs__read_file', 'fs__write_file']);
+    expect(result.reasons.get('fs__read_file')).toBe('maxTools 2 reached');
   });
 });
 
