@@ -144,13 +144,13 @@ function main(): void {
     ['+ words split, stop words, stems, all fields', ours(tools, servers, { ...DEFAULT_FEATURES, ...none, fieldBoost: flat })],
     ['+ field weights', ours(tools, servers, { ...DEFAULT_FEATURES, ...none })],
     ['+ server named in the request', ours(tools, servers, { ...DEFAULT_FEATURES, ...none, serverBoost: DEFAULT_FEATURES.serverBoost })],
-    ['+ action of the request (served)', ours(tools, servers, DEFAULT_FEATURES)],
-    ['+ synonyms (not served: they cost more than they find)', ours(tools, servers, { ...DEFAULT_FEATURES, synonyms: true })],
+    ['+ action of the request', ours(tools, servers, { ...DEFAULT_FEATURES, synonyms: false })],
+    ['+ noun synonyms (served)', ours(tools, servers, DEFAULT_FEATURES)],
   ];
   const rows = variants.map(([name, searcher]) => ({ name, tune: recall(searcher, splits.tune), holdout: recall(searcher, splits.holdout) }));
   const misses: string[] = [];
   // Misses are shown for the tune split only (unless asked otherwise): rules are examined there, never on the held-out part.
-  const shownVariant = Number(process.env.BENCH_VARIANT ?? 4);
+  const shownVariant = Number(process.env.BENCH_VARIANT ?? variants.length - 1);
   if (MISSES > 0) recall(variants[shownVariant]![1], ONLY_SPLIT === 'holdout' ? splits.holdout : splits.tune, misses);
 
   // Cost at 5,000 tools.

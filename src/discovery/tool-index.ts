@@ -71,7 +71,7 @@ const MIN_SERVER_PREFIX = 4;
 /** A tool that does what the request asks (its name's verb) over one that merely shares words. */
 const ACTION_BOOST = 1.6;
 
-export const DEFAULT_FEATURES: IndexFeatures = { fieldBoost: FIELD_BOOST, synonyms: false, synonymWeight: SYNONYM_WEIGHT, serverBoost: SERVER_BOOST, actionBoost: ACTION_BOOST };
+export const DEFAULT_FEATURES: IndexFeatures = { fieldBoost: FIELD_BOOST, synonyms: true, synonymWeight: SYNONYM_WEIGHT, serverBoost: SERVER_BOOST, actionBoost: ACTION_BOOST };
 /** Characters of a description or instructions that are indexed: the rest is usually examples. */
 const MAX_INDEXED_TEXT = 2_000;
 
