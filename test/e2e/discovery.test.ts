@@ -130,6 +130,36 @@ describe('search mode with the real servers', () => {
   }, 30_000);
 });
 
+describe('call_tool is a tools/call', () => {
+  let proxy: RunningSwitchboard;
+  beforeAll(async () => {
+    proxy = await startProxy({ mcpServers: { fx: fixture('fx') }, profiles: { search: { discovery: 'search' } } });
+  });
+  afterAll(async () => {
+    await proxy?.close();
+  });
+
+  it('passes progress through, and a cancellation reaches the child', async () => {
+    const client = await connect(proxy, { path: '/mcp?profile=search' });
+    const progress: number[] = [];
+    const done = await client.callTool({ name: 'switchboard__call_tool', arguments: { name: 'fx__slow', arguments: { ms: 300, steps: 3 } } }, undefined, {
+      onprogress: (p) => progress.push(p.progress),
+    });
+    expect(textOf(done)).toBe('done');
+    expect(progress.length).toBeGreaterThanOrEqual(2);
+
+    const controller = new AbortController();
+    const call = client.callTool({ name: 'switchboard__call_tool', arguments: { name: 'fx__slow', arguments: { ms: 10_000, steps: 2 } } }, undefined, { signal: controller.signal });
+    await waitFor(() => proxy.core.inflightRequests() > 0, 5_000, 'the call in flight');
+    controller.abort();
+    await expect(call).rejects.toThrow();
+    // The child was told: nothing stays in flight.
+    await waitFor(() => proxy.core.inflightRequests() === 0, 5_000, 'the cancellation passed on');
+    await waitFor(() => proxy.core.upstreams.primaryOf('fx')?.stderrTail.some((line) => line.includes('notifications/cancelled')), 5_000, 'the child told');
+    await client.close();
+  });
+});
+
 describe('search mode and the sanitizer', () => {
   let proxy: RunningSwitchboard;
   beforeAll(async () => {
