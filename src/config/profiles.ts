@@ -50,21 +50,21 @@ export function resolveProfiles(
       maxTools: profile.maxTools,
       maxTokens: profile.maxTokens,
       discovery: profile.discovery,
-      pinned: profile.pinned.map((g, i) => {
-        const p = [...at, 'pinned', i];
-        const value = substitute(g, p, ctx.env, (path, problem) => ctx.findings.error(path, problem)).value;
-        checkGlob('tools', value, p, ctx);
-        return value;
-      }),
-      priority: profile.priority.map((g, i) => {
-        const p = [...at, 'priority', i];
-        const value = substitute(g, p, ctx.env, (path, problem) => ctx.findings.error(path, problem)).value;
-        checkGlob('tools', value, p, ctx);
-        return value;
-      }),
+      pinned: toolGlobs(profile.pinned, [...at, 'pinned'], ctx),
+      priority: toolGlobs(profile.priority, [...at, 'priority'], ctx),
     };
   }
   return out;
+}
+
+/** A list of globs over namespaced tool names (`pinned`, `priority`), variables substituted and checked. */
+function toolGlobs(list: readonly string[], at: readonly PathSegment[], ctx: ProfileContext): string[] {
+  return list.map((glob, i) => {
+    const p = [...at, i];
+    const value = substitute(glob, p, ctx.env, (path, problem) => ctx.findings.error(path, problem)).value;
+    checkGlob('tools', value, p, ctx);
+    return value;
+  });
 }
 
 function resolveRule(
