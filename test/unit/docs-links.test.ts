@@ -36,6 +36,24 @@ describe('documentation links', () => {
     expect(broken).toEqual([]);
   });
 
+  it('name only documents that are in the repository', () => {
+    // "rules in SANITIZE.md" points a reader at a file as surely as a link does.
+    const missing: string[] = [];
+    for (const doc of documents()) {
+      const text = fs
+        .readFileSync(path.join(ROOT, doc), 'utf8')
+        .replace(/```[\s\S]*?```/g, '')
+        .replace(/`[^`\n]*`/g, '')
+        .replace(/\]\([^)]*\)/g, ']')
+        .replace(/\b[a-z]+:\/\/\S+/g, '');
+      for (const match of text.matchAll(/(?<![\w./-])([\w./-]*\w\.md)\b/g)) {
+        const named = match[1] as string;
+        if (![path.dirname(doc), '.'].some((base) => fs.existsSync(path.resolve(ROOT, base, named)))) missing.push(`${doc}: ${named}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
   it('ship the sanitization policy the README and the code cite', () => {
     expect(fs.existsSync(path.join(ROOT, 'docs/SANITIZE.md'))).toBe(true);
     expect(fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8')).toContain('](docs/SANITIZE.md)');
