@@ -20,10 +20,16 @@ describe('client snippets', () => {
     expect(files).toEqual(['claude-code.mcp.json', 'claude_desktop_config.json', 'codex.config.toml', 'cursor.mcp.json', 'vscode.mcp.json']);
   });
 
-  it.each(files)('%s parses, is in the README verbatim, points at /mcp and carries no token', (name) => {
+  it('are, one for one, the code blocks of the README\'s "Connect your client"', () => {
+    const section = README.split(/^## Connect your client$/m)[1]?.split(/^## /m)[0] ?? '';
+    const blocks = [...section.matchAll(/^```(\w+)\n([\s\S]*?)^```$/gm)].map((match) => `${match[1]}:${match[2]}`);
+    const shipped = files.map((name) => `${name.endsWith('.toml') ? 'toml' : 'json'}:${fs.readFileSync(path.join(DIR, name), 'utf8')}`);
+    expect(blocks.sort()).toEqual(shipped.sort());
+  });
+
+  it.each(files)('%s parses, points at /mcp and carries no token', (name) => {
     const text = fs.readFileSync(path.join(DIR, name), 'utf8');
     const parsed = name.endsWith('.toml') ? parseToml(text) : (JSON.parse(text) as unknown);
-    expect(README).toContain(`\n${text}\`\`\``);
     const flat = JSON.stringify(parsed);
     expect(flat).toContain(URL_OF_PROXY);
     expect(flat).not.toMatch(LITERAL_TOKEN);
