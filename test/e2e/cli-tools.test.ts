@@ -241,4 +241,38 @@ describe('switchboard tools and the terminal width', () => {
     const row = (text: string) => text.split('\n').find((line) => line.startsWith('alpha__slow')) ?? '';
     expect(row(wide.stdout).length).toBeGreaterThan(row(narrow.stdout).length);
   }, 40_000);
+
+  // util-linux `script` gives the command a pseudo-terminal; `stty cols` sets its width.
+  const hasScript = (() => {
+    try {
+      return fs.statSync('/usr/bin/script').isFile();
+    } catch {
+      return false;
+    }
+  })();
+  it.skipIf(!hasScript)('in a terminal, lays its table out for the terminal\'s width, whatever COLUMNS says', async () => {
+    const quote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
+    const inTerminal = (columns: number) =>
+      new Promise<string>((resolve, reject) => {
+        const command = `stty cols ${columns} rows 40; exec ${[process.execPath, ...CLI, 'tools', '-c', good].map(quote).join(' ')}`;
+        const child = spawn('/usr/bin/script', ['-qec', command, '/dev/null'], { cwd: ROOT, env: { ...process.env, COLUMNS: '300' }, stdio: ['ignore', 'pipe', 'pipe'] });
+        let stdout = '';
+        child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+        const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+        child.on('error', reject);
+        child.on('close', (code) => {
+          clearTimeout(timer);
+          if (code === 0) resolve(stdout.replace(/\r/g, ''));
+          else reject(new Error(`switchboard tools in a ${columns}-column terminal: exit ${String(code)}\n${stdout}`));
+        });
+      });
+    const [narrow, wide] = await Promise.all([inTerminal(80), inTerminal(200)]);
+    const longest = (text: string) => Math.max(...text.split('\n').map((line) => [...line].length));
+    expect(longest(narrow)).toBeLessThanOrEqual(80);
+    expect(longest(wide)).toBeLessThanOrEqual(200);
+    expect(longest(wide)).toBeGreaterThan(100);
+    const row = (text: string) => text.split('\n').find((line) => line.startsWith('alpha__slow')) ?? '';
+    expect(row(narrow)).toMatch(/…$/);
+    expect(row(wide).length).toBeGreaterThan(row(narrow).length);
+  }, 40_000);
 });
