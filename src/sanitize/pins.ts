@@ -283,7 +283,7 @@ export function rugPullFinding(check: PinCheck, entity: unknown): Finding | unde
 
 /**
  * The sanitizer's verdict with the pin's added: a changed definition is withheld until approved
- * (a server with `autoAcceptUpdates` approves first, so its check comes back `same`).
+ * (a server with `acceptUpdates` approves first, so its check comes back `same`).
  */
 export function withPinCheck<T>(result: SanitizeResult<T>, check: PinCheck, entity: unknown): SanitizeResult<T> {
   const drift = rugPullFinding(check, entity);
