@@ -13,6 +13,9 @@ import type { Metrics } from './ops/metrics.js';
 export type { SwitchboardConfig, ServerConfig } from './config/types.js';
 export { loadConfig, resolveConfig, ConfigError } from './config/load.js';
 
+/** Characters of a refused reload's message kept for /status.json (a config error lists up to a few problems). */
+const MAX_RELOAD_ERROR_CHARS = 1_000;
+
 export interface SwitchboardOptions {
   readonly logger?: Logger;
   /** Child stop timings; tests shorten them. */
@@ -78,7 +81,9 @@ export async function createSwitchboard(config: SwitchboardConfig, options: Swit
     metrics: ops.metrics,
     whenReady: (timeoutMs = 30_000) => waitUntil(() => core.ready(), timeoutMs),
     reloadRefused(message) {
-      core.reloadError = { time: new Date().toISOString(), message };
+      // Shown on the status page as one line: a config error is one, other errors may not be.
+      const line = message.split('\n')[0] ?? '';
+      core.reloadError = { time: new Date().toISOString(), message: line.length > MAX_RELOAD_ERROR_CHARS ? `${line.slice(0, MAX_RELOAD_ERROR_CHARS)}…` : line };
     },
     reload(next) {
       const diff = core.reload(next);

@@ -1,7 +1,7 @@
 // Starts every enabled server without serving HTTP, waits until each is ready or has failed, and always stops them.
 import type { SwitchboardConfig } from '../config/types.js';
 import { openReview } from '../catalog/review.js';
-import { createRootLogger, type DestinationStream, type Logger } from '../log.js';
+import { createRootLogger, silentLogger, type Logger } from '../log.js';
 import { SwitchboardCore } from '../switchboard.js';
 import { printable, truncate } from './render.js';
 import type { ServerHandle } from '../upstream/server-handle.js';
@@ -15,7 +15,7 @@ export interface ServerOutcome {
   readonly status: ServerStatus;
   /** Why it is not ready: the handle's lastError, or that it did not come up in time. */
   readonly reason: string | undefined;
-  /** The last line the server wrote to stderr before it failed: servers usually say why there. */
+  /** The last line the failed child wrote to stderr (Node's stack frames left out): servers usually say why there. */
   readonly stderr: string | undefined;
   /** Its child's pid while the probe ran, if one was alive. */
   readonly pid: number | undefined;
@@ -48,8 +48,7 @@ export async function probe<T>(
   options: ProbeOptions,
   inspect: (core: SwitchboardCore, outcomes: readonly ServerOutcome[]) => T,
 ): Promise<ProbeResult<T>> {
-  const tail = new StderrTail();
-  const logger = probeLogger(options.verbose, tail);
+  const logger = probeLogger(options.verbose);
   // Sanitized as the daemon would serve it, against the daemon's pins, but read-only: a probe
   // next to a running daemon must neither write the log nor pin what it saw.
   const review = await openReview(config, logger.child({ component: 'sanitize' }), { writeLog: false, persistPins: false });
@@ -73,7 +72,7 @@ export async function probe<T>(
       if (server.disabled || handle === undefined) {
         return { name: server.name, status: 'disabled', reason: undefined, stderr: undefined, pid: undefined, restarts: 0 };
       }
-      return outcome(handle, waited, tail);
+      return outcome(handle, waited);
     });
     for (const skipped of config.skipped) {
       outcomes.push({ name: skipped.name, status: 'skipped', reason: skipped.reason, stderr: undefined, pid: undefined, restarts: 0 });
@@ -91,56 +90,31 @@ function settled(handle: ServerHandle): boolean {
   return handle.state === 'ready' || handle.lastError !== undefined;
 }
 
-function outcome(handle: ServerHandle, waitedS: number, tail: StderrTail): ServerOutcome {
+function outcome(handle: ServerHandle, waitedS: number): ServerOutcome {
   const pid = handle.connection?.alive === true ? handle.connection.pid : undefined;
   const base = { name: handle.name, pid, restarts: handle.restarts };
   if (handle.state === 'ready') return { ...base, status: 'ready', reason: undefined, stderr: undefined };
   const reason = handle.lastError ?? `not ready after ${waitedS} s`;
-  return { ...base, status: 'failed', reason, stderr: tail.last(handle.name) };
+  return { ...base, status: 'failed', reason, stderr: lastWords(handle.stderrTail) };
 }
 
 /**
- * The probe's logger. Logs stay off the terminal unless `--verbose` (a failure is reported as one
- * line by the command instead), but every record passes through `tail`, which keeps each server's
- * last stderr line: the only place most servers explain why they would not start.
+ * The last stderr line of the child the failure is about, from the child's own tail (every line,
+ * with Node's stack frames and trailer left out), not from the log, which a burst of lines
+ * outruns. Printed on the user's terminal: a child's escape sequences must not reach it.
  */
-function probeLogger(verbose: boolean, tail: StderrTail): Logger {
-  const destination: DestinationStream = {
-    write(line: string) {
-      tail.record(line);
-      if (verbose) process.stderr.write(line);
-    },
-  };
-  // child.ts logs server stderr at info, so the tail needs at least info even when nothing is shown.
-  const level = verbose ? (process.env.SWITCHBOARD_LOG_LEVEL ?? 'info') : 'info';
-  return createRootLogger({ level, destination });
+function lastWords(tail: readonly string[]): string | undefined {
+  for (let i = tail.length - 1; i >= 0; i--) {
+    const line = truncate(printable(tail[i] ?? ''), MAX_STDERR_CHARS);
+    if (line.trim() !== '') return line;
+  }
+  return undefined;
 }
 
-/** Last stderr line per server, read from the `server stderr` log records of upstream/child.ts. */
-class StderrTail {
-  private readonly lines = new Map<string, string>();
-
-  record(json: string): void {
-    // Cheap test first: most records are not stderr lines and need no parse.
-    if (!json.includes('"stderr"')) return;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(json);
-    } catch {
-      return;
-    }
-    if (typeof parsed !== 'object' || parsed === null) return;
-    const { server, stderr, session } = parsed as { server?: unknown; stderr?: unknown; session?: unknown };
-    // Session-owned instances are not started by a probe; their lines would not be this server's story.
-    if (typeof server !== 'string' || typeof stderr !== 'string' || session !== undefined) return;
-    // Printed on the user's terminal: a child's escape sequences must not reach it.
-    const line = truncate(printable(stderr), MAX_STDERR_CHARS);
-    if (line !== '') this.lines.set(server, line);
-  }
-
-  last(server: string): string | undefined {
-    return this.lines.get(server);
-  }
+/** The probe's logger: off the terminal unless `--verbose` (a failure is reported as one line by the command instead). */
+function probeLogger(verbose: boolean): Logger {
+  if (!verbose) return silentLogger();
+  return createRootLogger({ level: process.env.SWITCHBOARD_LOG_LEVEL ?? 'info', destination: { write: (line: string) => process.stderr.write(line) } });
 }
 
 function sleep(ms: number): Promise<void> {

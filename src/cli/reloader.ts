@@ -22,6 +22,8 @@ export class ConfigReloader {
   private timer: NodeJS.Timeout | undefined;
   private watcher: fs.FSWatcher | undefined;
   private lastDigest: string | undefined;
+  /** The last reload was refused: the next change reloads even if it restores the running text. */
+  private refused = false;
 
   constructor(
     private readonly file: string,
@@ -61,8 +63,9 @@ export class ConfigReloader {
   /** Loads and applies the file now; false when it was refused (the running config stays). */
   reload(reason: string): boolean {
     const current = digest(this.file);
-    // A watch event without a content change (touch, chmod, a save of the same text) is no reload.
-    if (reason === 'file changed' && current !== undefined && current === this.lastDigest) return true;
+    // A watch event without a content change (touch, chmod, a save of the same text) is no reload;
+    // but a file put back as it was after a refused edit is one, so the refusal shown is cleared.
+    if (reason === 'file changed' && !this.refused && current !== undefined && current === this.lastDigest) return true;
     let config: SwitchboardConfig;
     try {
       config = loadConfig(this.file, process.env, this.options);
@@ -70,8 +73,10 @@ export class ConfigReloader {
       const message = error instanceof ConfigError ? error.message : (error as Error).message;
       this.log.error({ reason, err: message }, 'config reload refused; the running config stays in force');
       this.target.reloadRefused?.(message);
+      this.refused = true;
       return false;
     }
+    this.refused = false;
     this.lastDigest = current;
     for (const warning of config.warnings) this.log.warn(warning);
     this.log.info({ reason }, 'reloading config');

@@ -5,6 +5,7 @@ import { LineDecoder } from '../jsonrpc/ndjson.js';
 import { BufferPool } from '../jsonrpc/buffer-pool.js';
 import type { ServerConfig } from '../config/types.js';
 import { Throttle } from '../throttle.js';
+import { StderrTail } from './stderr-tail.js';
 
 export interface ChildExit {
   readonly code: number | null;
@@ -55,9 +56,6 @@ export const MAX_LOGGED_STDERR_CHARS = 2_000;
  * line that is. A child printing 200 MB/s must cost the daemon a bounded log, not its memory.
  */
 export const STDERR_LINES_PER_SECOND = 50;
-/** stderr lines kept per child for status pages and failure reports, each cut to TAIL_LINE_CHARS. */
-export const STDERR_TAIL_LINES = 10;
-const TAIL_LINE_CHARS = 300;
 
 export class ChildProcess {
   readonly pid: number | undefined;
@@ -68,8 +66,8 @@ export class ChildProcess {
   /** Settles once the child's process group is gone (or was SIGKILLed) after the child exited. */
   private groupGone: Promise<void> = Promise.resolve();
   private readonly lineBuffers = new BufferPool();
-  /** The last stderr lines, oldest first, whether or not the log took them (a failed server says why there). */
-  readonly stderrTail: string[] = [];
+  /** The last stderr lines, whether or not the log took them (a failed server says why there). */
+  private readonly tail = new StderrTail();
 
   constructor(
     private readonly config: ServerConfig,
@@ -88,8 +86,7 @@ export class ChildProcess {
     const stderrLog = new Throttle(STDERR_LINES_PER_SECOND, 1000, 1);
     const stderr = new LineDecoder(MAX_STDERR_LINE_BYTES, {
       onLine: (line) => {
-        this.stderrTail.push(line.length > TAIL_LINE_CHARS ? `${line.slice(0, TAIL_LINE_CHARS)}…` : line);
-        if (this.stderrTail.length > STDERR_TAIL_LINES) this.stderrTail.shift();
+        this.tail.push(line);
         const verdict = stderrLog.take('');
         if (!verdict.allowed) return;
         const shown = line.length > MAX_LOGGED_STDERR_CHARS ? `${line.slice(0, MAX_LOGGED_STDERR_CHARS)}… (${line.length} chars)` : line;
@@ -189,6 +186,11 @@ export class ChildProcess {
 
   get alive(): boolean {
     return this.exited === undefined;
+  }
+
+  /** Its last stderr lines that say something (stack frames left out), oldest first. */
+  get stderrTail(): string[] {
+    return this.tail.lines();
   }
 
   /** Writes one already-serialized message, newline included: 'closed' when the child cannot take it, 'full' when it stopped reading. */

@@ -56,12 +56,16 @@ export class ServerHandle {
   restarts = 0;
   /** Why the server is not up, kept until it is up again (for /readyz and waiting callers). */
   lastError: string | undefined;
-  /** stderr of the child that last failed, kept while its successor starts (and says nothing yet). */
+  /** stderr of the child that last failed, kept until the server is up again (like lastError). */
   private failedStderr: readonly string[] = [];
-  /** The last stderr lines of the shared child: the running one's, or the last failed one's. */
+  /**
+   * The last stderr lines of the child `lastError` is about: while the server is not up after a
+   * failure, the failed child's, even once its successor starts (under npx a successor's first
+   * words are npm's warnings, which would hide why its predecessor died); else the running one's.
+   */
   get stderrTail(): readonly string[] {
-    const live = this.connection?.stderrTail ?? [];
-    return live.length > 0 || this.state === 'ready' ? live : this.failedStderr;
+    if (this.state !== 'ready' && this.lastError !== undefined) return this.failedStderr;
+    return this.connection?.stderrTail ?? [];
   }
   /** Why the current start attempt failed before the child exited, if it did. */
   private initFailure: string | undefined;

@@ -37,6 +37,8 @@ function markingServer(marker: string): Record<string, unknown> {
 }
 
 const fixtureServer = (name: string) => ({ command: process.execPath, args: [FIXTURE], env: { FIXTURE_NAME: name } });
+/** A server that dies on start as under npx: npm's noise on stderr, then its own last words (test/fixtures/failing-server.mjs). */
+const failingServer = (env: Record<string, string>) => ({ command: process.execPath, args: [path.join(ROOT, 'test/fixtures/failing-server.mjs')], env });
 
 interface Daemon {
   readonly process: ChildProcess;
@@ -235,6 +237,22 @@ describe('a failed server’s reason', () => {
       expect(check.stderr).toContain('its stderr said: Error: GITHUB_PERSONAL_ACCESS_TOKEN is not set');
     }
   }, 60_000);
+
+  it('quotes the last line of a burst longer than the log takes in a second', async () => {
+    // 120 lines at once: the log keeps 50 a second per child; the reason must not be one of those.
+    const file = writeConfig('burst', { mcpServers: { gh: failingServer({ FAIL_NOISE_LINES: '120' }) } });
+    const check = await runCli(['check', '-c', file, '--json', '--timeout', '10']);
+    expect(check.code).toBe(1);
+    const report = JSON.parse(check.stdout) as { servers: Array<{ name: string; stderr: string | null }> };
+    expect(report.servers[0]?.stderr).toBe('Error: API_KEY is not set');
+  }, 30_000);
+
+  it('quotes the error a Node server died of, not the stack frames and "Node.js v…" after it', async () => {
+    const file = writeConfig('thrown', { mcpServers: { gh: failingServer({ FAIL_THROW: '1' }) } });
+    const check = await runCli(['check', '-c', file, '--timeout', '10']);
+    expect(check.code).toBe(1);
+    expect(check.stderr).toContain('its stderr said: Error: API_KEY is not set\n');
+  }, 30_000);
 });
 
 describe('what the operator sees of failures', () => {
@@ -271,8 +289,14 @@ describe('what the operator sees of failures', () => {
     fs.writeFileSync(file, '{ "mcpServers": ');
     const refused = await waitFor(async () => (await status()).reloadError, 10_000, 'the refused reload');
     expect(refused.message).toContain('invalid JSON');
-    fs.writeFileSync(file, JSON.stringify({ ...body, mcpServers: { fx: body.mcpServers.fx } }, null, 2));
+    const fixed = JSON.stringify({ ...body, mcpServers: { fx: body.mcpServers.fx } }, null, 2);
+    fs.writeFileSync(file, fixed);
     await waitFor(async () => (await status()).reloadError === null, 10_000, 'the reload error cleared');
+    // An editor's undo: the broken edit again, then the very text that is running.
+    fs.writeFileSync(file, '{ "mcpServers": ');
+    await waitFor(async () => (await status()).reloadError, 10_000, 'the second refused reload');
+    fs.writeFileSync(file, fixed);
+    await waitFor(async () => (await status()).reloadError === null, 10_000, 'the reload error cleared by the running text put back');
     expect(daemon.process.exitCode).toBeNull();
   }, 60_000);
 });

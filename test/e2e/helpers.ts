@@ -13,6 +13,8 @@ import { createRootLogger } from '../../src/log.js';
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const FIXTURE = path.join(ROOT, 'test/fixtures/fixture-server.mjs');
 export const ECHO = path.join(ROOT, 'test/fixtures/echo-server.mjs');
+/** A server that dies on start as under npx: noise on stderr, then its own last words (see the file's env). */
+export const FAILING = path.join(ROOT, 'test/fixtures/failing-server.mjs');
 
 /** A fixture server entry for `mcpServers`. */
 export function fixture(name: string, extra: Record<string, unknown> = {}, env: Record<string, string> = {}): Record<string, unknown> {
@@ -24,6 +26,8 @@ export interface StartOptions {
   readonly env?: NodeJS.ProcessEnv;
   /** Writes the proxy's debug log here (default: $SWITCHBOARD_TEST_LOG, else silent). */
   readonly logFile?: string;
+  /** Wait until every server is up (default true); false for a proxy with a server meant to fail. */
+  readonly waitReady?: boolean;
 }
 
 export async function startProxy(raw: Record<string, unknown>, options: StartOptions = {}): Promise<RunningSwitchboard> {
@@ -37,7 +41,7 @@ export async function startProxy(raw: Record<string, unknown>, options: StartOpt
     shutdown: { afterStdinCloseMs: 500, afterTermMs: 500 },
     ...(logFile ? { logger: createRootLogger({ level: 'debug', destination: logFile }) } : {}),
   });
-  if (!(await proxy.whenReady(20_000))) {
+  if (options.waitReady !== false && !(await proxy.whenReady(20_000))) {
     await proxy.close();
     throw new Error('proxy servers did not become ready');
   }

@@ -1,12 +1,13 @@
 // GET /metrics and /status.json: counters move by exactly what clients did, the latency histogram is
 // consistent, server gauges follow children (crash, restart, held and pending requests), and both
-// are behind the bearer check when tokens are configured.
+// are behind the bearer check when tokens are configured; /status.json and /readyz say why a server
+// is not up (its stderr, a skipped config entry) and show a refused config reload.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import WebSocket from 'ws';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { RunningSwitchboard } from '../../src/index.js';
-import { connect, fixture, startProxy, textOf, waitFor } from './helpers.js';
+import { FAILING, connect, fixture, startProxy, textOf, waitFor } from './helpers.js';
 
 type Samples = Map<string, number>;
 
@@ -272,4 +273,86 @@ describe('/metrics and /status.json with auth on', () => {
     expect((await fetch(`${proxy.url}/healthz`)).status).toBe(200);
     expect((await fetch(`${proxy.url}/readyz`)).status).toBe(200);
   });
+});
+
+interface ServerRow {
+  name: string;
+  state: string;
+  restarts: number;
+  lastError: string | null;
+  stderr: string[];
+}
+
+describe('/status.json and /readyz say why', () => {
+  it('list a skipped config entry with its reason, not counted against readiness nor in the gauges', async () => {
+    const proxy = await startProxy({ mcpServers: { fx: fixture('fx'), remote: { url: 'https://tools.example/mcp' } } });
+    try {
+      const ready = await fetch(`${proxy.url}/readyz`);
+      expect(ready.status).toBe(200);
+      const detail = (await ready.json()) as { ready: boolean; servers: Record<string, { state: string; lastError?: string }> };
+      expect(detail.ready).toBe(true);
+      expect(detail.servers.remote).toMatchObject({ state: 'skipped', lastError: expect.stringContaining('remote servers are not supported') });
+      const status = (await (await fetch(`${proxy.url}/status.json`)).json()) as { ready: boolean; servers: ServerRow[] };
+      expect(status.ready).toBe(true);
+      expect(status.servers.map((s) => [s.name, s.state])).toEqual([['fx', 'ready'], ['remote', 'skipped']]);
+      expect(status.servers[1]).toMatchObject({ pid: null, stderr: [], lastError: expect.stringContaining('$.mcpServers.remote') });
+      const exposition = await (await fetch(`${proxy.url}/metrics`)).text();
+      expect(exposition).toContain('switchboard_server_up{server="fx"} 1');
+      expect(exposition).not.toContain('server="remote"');
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('show a refused config reload as one line until a reload succeeds', async () => {
+    const proxy = await startProxy({ mcpServers: { fx: fixture('fx') } });
+    const reloadError = async () => ((await (await fetch(`${proxy.url}/status.json`)).json()) as { reloadError: { time: string; message: string } | null }).reloadError;
+    try {
+      expect(await reloadError()).toBeNull();
+      const before = Date.now();
+      proxy.reloadRefused(`/etc/switchboard.json: $.mcpServers.x.command: is empty\n    at loadConfig (load.ts:1:1)\n${'y'.repeat(5000)}`);
+      const shown = await reloadError();
+      expect(shown?.message).toBe('/etc/switchboard.json: $.mcpServers.x.command: is empty');
+      expect(Date.parse(shown?.time ?? '')).toBeGreaterThanOrEqual(before - 1000);
+      proxy.reloadRefused('z'.repeat(5000));
+      expect((await reloadError())?.message).toBe(`${'z'.repeat(1000)}…`);
+      proxy.reload(proxy.core.config);
+      expect(await reloadError()).toBeNull();
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it("show a failing server's own last stderr lines, also while its next attempt starts with npm's noise", async () => {
+    // Each attempt: an npm warning at once, the server's last words 1.5 s later, exit 1; retried after 100 ms.
+    const bad = { command: process.execPath, args: [FAILING], env: { FAIL_DELAY_MS: '1500' }, restart: { initialDelayMs: 100, maxDelayMs: 100 } };
+    const proxy = await startProxy({ mcpServers: { fx: fixture('fx'), bad } }, { waitReady: false });
+    try {
+      const seen: ServerRow[] = [];
+      await waitFor(
+        async () => {
+          const status = (await (await fetch(`${proxy.url}/status.json`)).json()) as { servers: ServerRow[] };
+          const row = status.servers.find((s) => s.name === 'bad');
+          if (row !== undefined) seen.push(row);
+          return row !== undefined && row.restarts >= 2;
+        },
+        30_000,
+        'two failed attempts of bad',
+      );
+      const afterFailure = seen.filter((row) => row.lastError !== null);
+      // The window that matters was seen: the next attempt running, having said only npm's warning so far.
+      expect(afterFailure.some((row) => row.state === 'starting')).toBe(true);
+      for (const row of afterFailure) {
+        expect(row.lastError).toBe('exited with code 1');
+        expect(row.stderr).toEqual(['npm warn exec The following package was not found and will be installed: failing-server@1.0.0', 'Error: API_KEY is not set']);
+      }
+      const ready = await fetch(`${proxy.url}/readyz`);
+      expect(ready.status).toBe(503);
+      const detail = (await ready.json()) as { servers: Record<string, { state: string; stderr?: string[] }> };
+      expect(detail.servers.bad?.stderr?.at(-1)).toBe('Error: API_KEY is not set');
+      expect(detail.servers.fx?.stderr).toBeUndefined();
+    } finally {
+      await proxy.close();
+    }
+  }, 45_000);
 });

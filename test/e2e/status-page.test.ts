@@ -1,12 +1,13 @@
 // The status page in a real browser (headless Chromium driven by playwright-core): it shows every
-// server as it comes up, keeps server-written text inert, and asks for a token when auth is on.
+// server as it comes up, why one is not (its stderr, a skipped config entry, a refused reload),
+// keeps server-written text inert, and asks for a token when auth is on.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import type { RunningSwitchboard } from '../../src/index.js';
-import { ROOT, connect, fixture, startProxy, waitFor } from './helpers.js';
+import { FAILING, ROOT, connect, fixture, startProxy, waitFor } from './helpers.js';
 
 /** Debian's package; the README's install step (and .ci/run) installs it. */
 const CHROMIUM = '/usr/bin/chromium';
@@ -98,6 +99,58 @@ describe('status page in Chromium', () => {
       await context.close();
     }
     expect(fs.statSync(path.join(ARTIFACTS, 'status-page.png')).size).toBeGreaterThan(1000);
+  });
+});
+
+describe('status page when a server is down', () => {
+  let browser: Browser;
+  let proxy: RunningSwitchboard;
+  /** The failing server's last words, with markup that would run if the page ever parsed them. */
+  const LAST_WORDS = 'Error: API_KEY <img src=x onerror="window.__pwned=2"> is not set';
+
+  beforeAll(async () => {
+    browser = await launch();
+    const bad = { command: process.execPath, args: [FAILING], env: { FAIL_NOISE_LINES: '6', FAIL_LAST: LAST_WORDS }, restart: { initialDelayMs: 60_000, maxDelayMs: 60_000 } };
+    proxy = await startProxy({ mcpServers: { fx: fixture('fx'), bad, remote: { url: 'https://tools.example/mcp' } } }, { waitReady: false });
+    fs.mkdirSync(ARTIFACTS, { recursive: true });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await proxy?.close();
+  });
+
+  it("shows the failing server's last stderr lines as text, the skipped entry with its reason, and a refused reload until one succeeds", async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const page = await context.newPage();
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(error.message));
+    try {
+      proxy.reloadRefused('/etc/switchboard/proxy.config.json: line 3, column 1: invalid JSON: <b>unexpected end</b>');
+      await page.goto(`${proxy.url}/`, { timeout: 15_000 });
+      const bad = page.locator('#servers tbody tr[data-server="bad"]');
+      await bad.locator('pre.stderr', { hasText: 'is not set' }).waitFor({ timeout: 15_000 });
+      expect(await bad.locator('td.error').first().textContent()).toContain('exited with code 1');
+      // The last 5 lines it wrote, oldest first, the last one as written.
+      expect((await bad.locator('pre.stderr').textContent())?.split('\n')).toEqual(['npm notice line 3 of 6', 'npm notice line 4 of 6', 'npm notice line 5 of 6', 'npm notice line 6 of 6', LAST_WORDS]);
+      const remote = await page.locator('#servers tbody tr[data-server="remote"] td').allTextContents();
+      expect(remote.slice(0, 7)).toEqual(['remote', 'skipped', '', '', '', '', '']);
+      expect(remote[7]).toContain('remote servers are not supported');
+      expect(await page.locator('#ready').textContent()).toBe('not ready');
+      // Of the servers that run (a skipped entry never does), one is ready.
+      expect(await page.locator('#total-servers').textContent()).toBe('1 / 2');
+
+      const banner = page.locator('#banner-text');
+      expect(await banner.textContent()).toMatch(/^Config reload refused at .+ \(the running config stays\): .*invalid JSON: <b>unexpected end<\/b>$/);
+      expect(await page.locator('#servers img, #banner b').count()).toBe(0);
+      expect(await page.evaluate('window.__pwned')).toBeUndefined();
+      await page.screenshot({ path: path.join(ARTIFACTS, 'status-page-failing.png'), fullPage: true });
+
+      proxy.reload(proxy.core.config);
+      await page.locator('#banner').waitFor({ state: 'hidden', timeout: 10_000 });
+      expect(problems).toEqual([]);
+    } finally {
+      await context.close();
+    }
   });
 });
 
