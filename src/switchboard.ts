@@ -144,18 +144,19 @@ export class SwitchboardCore {
 
   /**
    * Restarts one server's shared child on an operator's request: a fresh child takes new requests,
-   * the old one finishes those in flight (up to limits.shutdownGraceMs). False when no such server.
+   * the old one finishes those in flight (up to limits.shutdownGraceMs). Returns the fresh
+   * instance; undefined when no such server runs (or the proxy is stopping).
    */
-  restartServer(name: string): boolean {
-    if (this.stopping) return false;
+  restartServer(name: string): ServerHandle | undefined {
+    if (this.stopping) return undefined;
     const restarted = this.upstreams.restart(name, this.current.limits.shutdownGraceMs);
-    if (restarted === undefined) return false;
+    if (restarted === undefined) return undefined;
     // Subscriptions move to the new child, renewed once it is ready (as on a reload).
     this.subscriptions.transfer(restarted.old, restarted.fresh);
     this.releasing.add(restarted.stopped);
     void restarted.stopped.finally(() => this.releasing.delete(restarted.stopped));
     this.log.info({ server: name }, 'server restart requested');
-    return true;
+    return restarted.fresh;
   }
 
   /** Moves a session to another view (its identity's profile changed); tells it when its lists differ. */

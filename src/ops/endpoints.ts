@@ -1,5 +1,5 @@
-// The operator's paths on the proxy's port: /metrics, /status.json (bearer token when auth is on)
-// and the status page at / and /ui (static: it asks for a token itself when status.json says 401).
+// The operator's paths on the proxy's port: /metrics, /status.json, POST /admin/restart (bearer token
+// when auth is on) and the status page at / and /ui (static: it asks for a token itself when status.json says 401).
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
@@ -8,6 +8,7 @@ import type { SwitchboardCore } from '../switchboard.js';
 import type { MountedRoute } from '../transport/http-server.js';
 import { EXPOSITION_CONTENT_TYPE } from './exposition.js';
 import { Metrics, WireBytes } from './metrics.js';
+import { restartRoute } from './restart-route.js';
 import { statusReport } from './status.js';
 
 /** The page: one static file beside this module (the build copies it to dist/ops/). */
@@ -81,24 +82,12 @@ export function opsEndpoints(core: SwitchboardCore, server: Server | HttpsServer
       res.end(page.html);
     },
   };
-  // POST /admin/restart?server=NAME: a fresh child for that server (admin tokens, like /metrics).
-  const restart: MountedRoute = {
-    auth: true,
-    methods: ['POST'],
-    serve(req: IncomingMessage, res: ServerResponse) {
-      const server = new URL(req.url ?? '/', 'http://x').searchParams.get('server') ?? '';
-      const ok = server !== '' && core.restartServer(server);
-      // Any request body is not read: nothing in it is used.
-      res.writeHead(ok ? 202 : 404, { 'content-type': 'application/json', 'cache-control': 'no-store' });
-      res.end(JSON.stringify(ok ? { server, state: 'restarting' } : { error: server === '' ? 'give ?server=NAME' : `no server ${JSON.stringify(server)} is running` }));
-    },
-  };
   return {
     metrics,
     routes: new Map([
       ['/metrics', exposition],
       ['/status.json', status],
-      ['/admin/restart', restart],
+      ['/admin/restart', restartRoute(core)],
       ['/', html],
       ['/ui', html],
     ]),

@@ -302,19 +302,23 @@ describe('what the operator sees of failures', () => {
 });
 
 describe('switchboard restart', () => {
-  it('gives a server a fresh child through the running daemon, for admin tokens only', async () => {
+  it('gives a server a fresh child through the running daemon, for admin tokens only, found from the config alone', async () => {
     const port = await freePort();
     const admin = 'restart-admin-token-0123456789';
     const reader = 'restart-reader-token-012345678';
+    // As under systemd: the daemon's environment has the token and server variables, the operator's shell has none of them.
     const file = writeConfig('restart', {
-      listen: { port },
-      mcpServers: { fx: fixtureServer('fx') },
+      listen: { port: 1 },
+      mcpServers: {
+        fx: { ...fixtureServer('fx'), env: { FIXTURE_NAME: 'fx', SECRET: '${SB_RESTART_SECRET}' } },
+        remote: { url: 'https://tools.example/mcp' },
+      },
       profiles: { reader: {} },
       defaultProfile: 'reader',
       auth: { tokens: [{ name: 'ops', tokenEnv: 'SB_RESTART_ADMIN', profile: null }, { name: 'reader', tokenEnv: 'SB_RESTART_READER' }] },
     });
-    const env = { ...process.env, SB_RESTART_ADMIN: admin, SB_RESTART_READER: reader };
-    startDaemon(['start', '-c', file], env);
+    const daemonEnv = { ...process.env, SB_RESTART_ADMIN: admin, SB_RESTART_READER: reader, SB_RESTART_SECRET: 'x', SWITCHBOARD_PORT: String(port) };
+    startDaemon(['start', '-c', file], daemonEnv);
     await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.status === 200, 20_000, 'the daemon ready');
     const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
     const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
@@ -322,25 +326,62 @@ describe('switchboard restart', () => {
     await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`), { requestInit: { headers: { authorization: `Bearer ${admin}` } } }));
     const pid = async () => Number(/pid (\d+)/.exec(JSON.stringify(await client.callTool({ name: 'fx__whoami', arguments: {} })))?.[1]);
     const before = await pid();
+    const shell: NodeJS.ProcessEnv = { ...process.env, SWITCHBOARD_PORT: String(port) };
+    delete shell.SWITCHBOARD_TOKEN;
 
-    const refused = await runCli(['restart', 'fx', '-c', file], 20_000, { ...env, SWITCHBOARD_TOKEN: reader });
+    const refused = await runCli(['restart', 'fx', '-c', file], 20_000, { ...shell, SWITCHBOARD_TOKEN: reader });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/^switchboard: the daemon refused: Forbidden: \/admin\/restart needs an admin token.*\n$/);
-    const anonymous = await runCli(['restart', 'fx', '-c', file], 20_000, env);
+    const anonymous = await runCli(['restart', 'fx', '-c', file], 20_000, shell);
     expect(anonymous.code).toBe(1);
     expect(anonymous.stderr).toContain('set SWITCHBOARD_TOKEN or --token-file');
+    expect(await pid()).toBe(before);
 
-    const restarted = await runCli(['restart', 'fx', '-c', file], 20_000, { ...env, SWITCHBOARD_TOKEN: admin });
+    // A call in flight on the old child finishes there; the answer comes once the fresh child is ready.
+    const inFlight = client.callTool({ name: 'fx__slow', arguments: { ms: 1500, steps: 1 } });
+    const tokenFile = path.join(dir, 'admin-token');
+    fs.writeFileSync(tokenFile, `${admin}\n`);
+    const restarted = await runCli(['restart', 'fx', '-c', file, '--token-file', tokenFile], 40_000, shell);
     expect(restarted.code, restarted.stderr).toBe(0);
-    expect(restarted.stdout).toContain('server fx is restarting');
-    await waitFor(async () => (await pid().catch(() => before)) !== before, 15_000, 'a new child');
+    expect(restarted.stdout).toMatch(/^server fx restarted: ready, pid (\d+)\n$/);
+    const fresh = Number(/pid (\d+)/.exec(restarted.stdout)?.[1]);
+    expect(fresh).not.toBe(before);
+    expect(JSON.stringify(await inFlight)).toContain('done');
+    expect(await pid()).toBe(fresh);
 
-    const unknown = await runCli(['restart', 'nosuch', '-c', file], 20_000, { ...env, SWITCHBOARD_TOKEN: admin });
+    const unknown = await runCli(['restart', 'nosuch', '-c', file], 20_000, { ...shell, SWITCHBOARD_TOKEN: admin });
     expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toContain('no server "nosuch" is running');
-    const nobody = await runCli(['restart', 'fx', '--url', `http://127.0.0.1:${await freePort()}`], 20_000, env);
+    expect(unknown.stderr).toBe('switchboard: the daemon refused: no server "nosuch" in the config\n');
+    const skipped = await runCli(['restart', 'remote', '-c', file], 20_000, { ...shell, SWITCHBOARD_TOKEN: admin });
+    expect(skipped.code).toBe(1);
+    expect(skipped.stderr).toMatch(/^switchboard: the daemon refused: server "remote" is not running: its config entry was skipped \(.*remote servers are not supported/);
+
+    // A web page of another origin cannot restart anything, and the route changes nothing on GET.
+    const foreign = await fetch(`http://127.0.0.1:${port}/admin/restart?server=fx`, { method: 'POST', headers: { authorization: `Bearer ${admin}`, origin: 'https://evil.example' } });
+    expect(foreign.status).toBe(403);
+    expect((await fetch(`http://127.0.0.1:${port}/admin/restart?server=fx`, { headers: { authorization: `Bearer ${admin}` } })).status).toBe(405);
+    expect(await pid()).toBe(fresh);
+
+    const freeOne = await freePort();
+    const nobody = await runCli(['restart', 'fx', '--url', `http://127.0.0.1:${freeOne}`], 20_000, shell);
     expect(nobody.code).toBe(1);
-    expect(nobody.stderr).toMatch(/^switchboard: no switchboard answered at http:\/\/127\.0\.0\.1:\d+/);
+    expect(nobody.stderr).toBe(`switchboard: no switchboard is listening on 127.0.0.1:${freeOne} (start it, or give --url or -c with its config)\n`);
     await client.close();
-  }, 90_000);
+  }, 120_000);
+
+  it('says when the fresh child failed to start, with its last stderr line', async () => {
+    const port = await freePort();
+    const marker = path.join(dir, 'fail-next');
+    // Starts fine the first time; once the marker exists it dies saying why.
+    const script = `const fs = require('fs'); if (fs.existsSync(${JSON.stringify(marker)})) { fs.writeSync(2, 'npm warn noise\\nError: the database is locked\\n'); process.exit(1); } import(${JSON.stringify(FIXTURE)});`;
+    const file = writeConfig('restart-fails', { listen: { port }, mcpServers: { db: { command: process.execPath, args: ['-e', script], restart: { initialDelayMs: 5000, maxDelayMs: 5000 } } } });
+    startDaemon(['start', '-c', file]);
+    await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.status === 200, 20_000, 'the daemon ready');
+    fs.writeFileSync(marker, '');
+    const shell: NodeJS.ProcessEnv = { ...process.env };
+    delete shell.SWITCHBOARD_TOKEN;
+    const restarted = await runCli(['restart', 'db', '-c', file], 40_000, shell);
+    expect(restarted.code).toBe(1);
+    expect(restarted.stderr).toBe('switchboard: server db restarted but is not up: exited with code 1; its stderr said: Error: the database is locked\n');
+  }, 60_000);
 });
