@@ -4,7 +4,7 @@
 import { Bm25FIndex } from './bm25f.js';
 import { requestAction, toolAction, type Action } from './actions.js';
 import { expand } from './synonyms.js';
-import { stem, terms, words } from './words.js';
+import { terms, words } from './words.js';
 
 /** What the index knows of one tool; text is the sanitized text clients see. */
 export interface IndexedTool {
@@ -184,5 +184,3 @@ function paramText(schema: unknown): string {
   return parts.join(' ');
 }
 
-/** For tests and the benchmark: the stemmer the index uses. */
-export { stem };
