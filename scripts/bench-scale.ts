@@ -3,7 +3,9 @@
 // session's find_tools, and the list_changed fan-out to many sessions after one server changes.
 //
 //   npm run build && node --import tsx scripts/bench-scale.ts [-- --json]
-//   env: BENCH_SERVERS (100), BENCH_TOOLS_PER_SERVER (50), BENCH_SESSIONS (200)
+//   env: BENCH_SERVERS (100), BENCH_TOOLS_PER_SERVER (50), BENCH_SESSIONS (200),
+//        BENCH_SAME_NAMES=1 (every server lists the same tool names: the worst case for the
+//        sanitizer's cross-server rules, as with many copies of one server)
 import fs from 'node:fs';
 import path from 'node:path';
 import { INITIALIZED, now, percentile, post, sleep } from './bench-lib.js';
@@ -14,6 +16,7 @@ requireBuild('bench-scale');
 const SERVERS = Number(process.env.BENCH_SERVERS ?? 100);
 const PER_SERVER = Number(process.env.BENCH_TOOLS_PER_SERVER ?? 50);
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 200);
+const SAME_NAMES = process.env.BENCH_SAME_NAMES === '1';
 const JSON_OUT = process.argv.includes('--json');
 const log = (line: string): void => void process.stderr.write(`[bench-scale] ${line}\n`);
 const FIXTURE = path.join(ROOT, 'test/fixtures/fixture-server.mjs');
@@ -24,7 +27,7 @@ const call = (id: number, name: string, args: Record<string, unknown>): string =
 async function main(): Promise<number> {
   // One fixture server to announce a change; the rest echo servers with `PER_SERVER` realistic tools each.
   const mcpServers: Record<string, unknown> = { fx: { command: process.execPath, args: [FIXTURE], env: { FIXTURE_NAME: 'fx' } } };
-  for (let i = 1; i < SERVERS; i++) mcpServers[`s${i}`] = { command: process.execPath, args: [ECHO_FIXTURE], env: { ECHO_EXTRA_TOOLS: String(PER_SERVER - 1) } };
+  for (let i = 1; i < SERVERS; i++) mcpServers[`s${i}`] = { command: process.execPath, args: [ECHO_FIXTURE], env: { ECHO_EXTRA_TOOLS: String(PER_SERVER - 1), ...(SAME_NAMES ? {} : { ECHO_TOOL_TAG: `s${i}` }) } };
   const t0 = now();
   const proxy = await startProxy('scale', { mcpServers, profiles: { search: { discovery: 'search' } }, limits: { maxSessionsPerIdentity: 100_000 } }, 300_000);
   const readyMs = now() - t0;

@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import { LRUCache } from 'lru-cache';
 import { Throttle } from '../throttle.js';
+import { NameLookups, changedNames } from './name-lookups.js';
 import { basename, dirname } from 'node:path';
 import type { Logger } from '../log.js';
 import type { ServerConfig, SwitchboardConfig } from '../config/types.js';
@@ -26,6 +27,7 @@ import {
   type EntityKind,
   type Finding,
   type SanitizeResult,
+  type ServerNames,
 } from '../sanitize/index.js';
 
 /** One server's raw material: its config, its lists and instructions exactly as the child sent them. */
@@ -83,6 +85,12 @@ const PIN_RELOAD_DEBOUNCE_MS = 200;
 interface Verdict {
   readonly result: SanitizeResult<JsonObject>;
   pin: { readonly generation: number; readonly id: string; readonly check: PinCheck } | undefined;
+  /** The generation of the server's own tool names it was made under (mentions of those are never cross-server). */
+  readonly ownNames: number;
+  /** What it asked of the catalog's names; checked against the names that change. */
+  readonly lookups: NameLookups;
+  /** The names generation it is known to hold under. */
+  namesGeneration: number;
 }
 
 /** Verdicts remembered by entity JSON; more than a few catalogs' worth only bounds a hostile server. */
@@ -98,6 +106,14 @@ export class CatalogReview {
   private readonly seen = new Set<string>();
   private currentPins: PinStore;
   private indexSignature = '';
+  /** Bumped whenever any server's names change: remembered verdicts are then checked against the change. */
+  private namesGeneration = 0;
+  private names: readonly ServerNames[] = [];
+  /** The names that came or went at the last change, as an index; undefined before the first. */
+  private lastChange: CatalogIndex | undefined;
+  /** Each server's own tool names, and a generation bumped when they change. */
+  private readonly ownNames = new Map<string, { signature: string; generation: number }>();
+  private ownGeneration = 0;
   private watcher: fs.FSWatcher | undefined;
   private readonly memo = new LRUCache<string, Verdict>({ max: MAX_MEMO_ENTRIES });
   private saving = false;
@@ -192,13 +208,16 @@ export class CatalogReview {
       aliases: [input.config.alias],
       tools: input.lists.tools.flatMap((tool) => (typeof tool.name === 'string' ? [tool.name] : [])),
     }));
-    // Verdicts depend on the entity and on the names around it: while the names stay, an entity
-    // listed before with the same JSON keeps its verdict without a rescan, so a list_changed that
-    // touched one tool of a thousand rescans one.
+    // Verdicts depend on the entity and on the names around it: an entity listed before with the
+    // same JSON keeps its verdict without a rescan while the names stay, so a list_changed that
+    // touched one tool of a thousand rescans one; when names change (a server came, went, renamed
+    // a tool), a verdict holds if the lookups it made still get the same answers (name-lookups.ts).
     const signature = JSON.stringify(names);
     if (signature !== this.indexSignature) {
       this.indexSignature = signature;
-      this.memo.clear();
+      this.namesGeneration += 1;
+      this.lastChange = new CatalogIndex(changedNames(this.names, names));
+      this.names = names;
     }
     const index = new CatalogIndex(names);
     const out = new Map<string, Reviewed>();
@@ -209,9 +228,33 @@ export class CatalogReview {
     return out;
   }
 
+  /** A number that changes when the server's own tool names do. */
+  private ownNamesGeneration(server: string, own: ReadonlySet<string>): number {
+    const signature = JSON.stringify([...own]);
+    const known = this.ownNames.get(server);
+    if (known?.signature === signature) return known.generation;
+    const generation = ++this.ownGeneration;
+    this.ownNames.set(server, { signature, generation });
+    return generation;
+  }
+
+  /**
+   * A remembered verdict holds while the server's own names are the same and none of the names it
+   * looked up came or went: checked against the last change when it held just before it, else
+   * made again (an entity not listed for a while).
+   */
+  private stillHolds(verdict: Verdict, ownNames: number): boolean {
+    if (verdict.ownNames !== ownNames) return false;
+    if (verdict.namesGeneration === this.namesGeneration) return true;
+    if (verdict.namesGeneration !== this.namesGeneration - 1 || this.lastChange === undefined || verdict.lookups.touchedBy(this.lastChange)) return false;
+    verdict.namesGeneration = this.namesGeneration;
+    return true;
+  }
+
   private reviewServer(input: ReviewInput, id: string, index: CatalogIndex, records: AuditRecord[]): Reviewed {
     const { config } = input;
     const ownToolNames = new Set(input.lists.tools.flatMap((tool) => (typeof tool.name === 'string' ? [tool.name] : [])));
+    const ownNames = this.ownNamesGeneration(config.name, ownToolNames);
     const context = { server: config.name, ownToolNames, otherServers: index, blocking: this.options.blocking };
     const withheld: Array<{ entity: EntityKind; name: string; rules: string[] }> = [];
     const results: Array<SanitizeResult<unknown>> = [];
@@ -223,7 +266,15 @@ export class CatalogReview {
         const name = typeof item.name === 'string' ? item.name : typeof item.uri === 'string' ? item.uri : String(item.uriTemplate ?? '');
         const memoKey = `${config.name}\u0000${kind}\u0000${JSON.stringify(item)}`;
         let verdict = this.memo.get(memoKey);
-        if (verdict === undefined) this.memo.set(memoKey, (verdict = { result: sanitizeEntity(kind, item, context) as SanitizeResult<JsonObject>, pin: undefined }));
+        if (verdict === undefined || !this.stillHolds(verdict, ownNames)) {
+          const recorder = NameLookups.recorder(index);
+          const result = sanitizeEntity(kind, item, { ...context, otherServers: recorder }) as SanitizeResult<JsonObject>;
+          // The pin check is about the same JSON: it carries over unless what blocks it changed
+          // (approve shows those rules), which saves hashing every tool of every server again.
+          const pin = verdict !== undefined && sameBlockingRules(verdict.result, result) ? verdict.pin : undefined;
+          verdict = { result, pin, ownNames, lookups: recorder.done(), namesGeneration: this.namesGeneration };
+          this.memo.set(memoKey, verdict);
+        }
         let result = verdict.result;
         let pinned: { sha: string | null; diff: readonly string[] } = { sha: null, diff: [] };
         if (kind === 'tool') {
@@ -239,7 +290,7 @@ export class CatalogReview {
           let check = still ? remembered.check : undefined;
           if (check === undefined) {
             // The rules that withhold it whatever the pin says: `approve` must not promise to serve it.
-            const blockedBy = result.blocked ? [...new Set(result.findings.filter((f) => f.action === 'block').map((f) => f.rule))] : [];
+            const blockedBy = blockingRules(result);
             check = this.currentPins.checkEntity(id, name, item, config.name, blockedBy);
             verdict.pin = { generation: this.pinsGeneration, id, check };
           }
@@ -254,7 +305,7 @@ export class CatalogReview {
         }
         results.push(result);
         findings += result.findings.length;
-        if (result.blocked) withheld.push({ entity: kind, name, rules: [...new Set(result.findings.filter((f) => f.action === 'block').map((f) => f.rule))] });
+        if (result.blocked) withheld.push({ entity: kind, name, rules: blockingRules(result) });
         else kept.push(result.forwarded);
         if (result.findings.length > 0) {
           records.push(...this.toRecords(result.findings, input, id, kind, name, item, result.blocked, pinned));
@@ -392,4 +443,15 @@ export function pinIdentity(server: ServerConfig, configured: readonly ServerCon
   const id = serverId(server.command, server.args, server.cwd);
   const twin = configured.some((other) => other.name !== server.name && !other.disabled && serverId(other.command, other.args, other.cwd) === id);
   return twin ? sha256(`${id}\u0000${server.name}`) : id;
+}
+
+/** The rules that withhold an entity whatever its pin says (none when it is served). */
+function blockingRules(result: SanitizeResult<unknown>): string[] {
+  return result.blocked ? [...new Set(result.findings.filter((f) => f.action === 'block').map((f) => f.rule))] : [];
+}
+
+function sameBlockingRules(a: SanitizeResult<unknown>, b: SanitizeResult<unknown>): boolean {
+  const before = blockingRules(a);
+  const after = blockingRules(b);
+  return before.length === after.length && before.every((rule, i) => rule === after[i]);
 }
