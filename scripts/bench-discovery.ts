@@ -137,15 +137,19 @@ function main(): void {
   if (unknown.length > 0) throw new Error(`${unknown.length} queries label tools not in the catalog, e.g. ${unknown[0]?.id}`);
   const splits = { tune: queries.filter((q) => q.split === 'tune'), holdout: queries.filter((q) => q.split === 'holdout') };
 
-  const flat = { name: 1, title: 1, description: 1, params: 1, server: 1 };
-  const none = { synonyms: false, serverBoost: 1, actionBoost: 1 };
+  // Each variant adds one thing to the one above it; the last is what the daemon serves.
+  const noSummary = { ...DEFAULT_FEATURES.fieldBoost, summary: 0 };
+  const flat = { name: 1, title: 1, description: 1, summary: 0, params: 1, server: 1 };
+  const none = { synonyms: false, serverBoost: 1, actionBoost: 1, nameCoverage: 0, fieldBoost: noSummary };
   const variants: Array<[string, Searcher]> = [
     ['plain BM25 (name, description, parameter names)', plainBm25(tools)],
     ['+ words split, stop words, stems, all fields', ours(tools, servers, { ...DEFAULT_FEATURES, ...none, fieldBoost: flat })],
     ['+ field weights', ours(tools, servers, { ...DEFAULT_FEATURES, ...none })],
     ['+ server named in the request', ours(tools, servers, { ...DEFAULT_FEATURES, ...none, serverBoost: DEFAULT_FEATURES.serverBoost })],
-    ['+ action of the request', ours(tools, servers, { ...DEFAULT_FEATURES, synonyms: false })],
-    ['+ noun synonyms (served)', ours(tools, servers, DEFAULT_FEATURES)],
+    ['+ action of the request', ours(tools, servers, { ...DEFAULT_FEATURES, ...none, serverBoost: DEFAULT_FEATURES.serverBoost, actionBoost: DEFAULT_FEATURES.actionBoost })],
+    ['+ noun synonyms', ours(tools, servers, { ...DEFAULT_FEATURES, fieldBoost: noSummary, nameCoverage: 0 })],
+    ['+ first sentence as a field', ours(tools, servers, { ...DEFAULT_FEATURES, nameCoverage: 0 })],
+    ['+ name coverage (served)', ours(tools, servers, DEFAULT_FEATURES)],
   ];
   const rows = variants.map(([name, searcher]) => ({ name, tune: recall(searcher, splits.tune), holdout: recall(searcher, splits.holdout) }));
   const misses: string[] = [];

@@ -38,7 +38,8 @@ export interface SearchHit {
 
 /** What the index does beyond plain BM25 over the tool's words; the benchmark turns each off to measure it. */
 export interface IndexFeatures {
-  readonly fieldBoost: Readonly<Record<'name' | 'title' | 'description' | 'params' | 'server', number>>;
+  /** `summary` is the description's first sentence, which says what the tool does before the details. */
+  readonly fieldBoost: Readonly<Record<'name' | 'title' | 'description' | 'summary' | 'params' | 'server', number>>;
   readonly synonyms: boolean;
   /** Weight of a term only a synonym put into the query (the query's own terms weigh 1). */
   readonly synonymWeight: number;
@@ -46,6 +47,8 @@ export interface IndexFeatures {
   readonly serverBoost: number;
   /** Score factor for tools whose name does what the request asks (create, delete, list, ...); 1: none. */
   readonly actionBoost: number;
+  /** Score factor per share of the tool's name words the request holds: 1 + this x share; 0: none. */
+  readonly nameCoverage: number;
 }
 
 export interface SearchOptions {
@@ -60,7 +63,7 @@ export interface SearchOptions {
  * Field weights: a tool's name says what it does most densely; parameters say what it works on
  * but repeat common words. Chosen on the benchmark's tune split (scripts/bench-discovery.ts).
  */
-const FIELD_BOOST = { name: 1.5, title: 1, description: 1, params: 0.5, server: 1 } as const;
+const FIELD_BOOST = { name: 1.5, title: 1, description: 1, summary: 1, params: 0.5, server: 1 } as const;
 
 /** Weight of a term that only a synonym put into the query. */
 const SYNONYM_WEIGHT = 0.45;
@@ -71,7 +74,17 @@ const MIN_SERVER_PREFIX = 4;
 /** A tool that does what the request asks (its name's verb) over one that merely shares words. */
 const ACTION_BOOST = 1.6;
 
-export const DEFAULT_FEATURES: IndexFeatures = { fieldBoost: FIELD_BOOST, synonyms: true, synonymWeight: SYNONYM_WEIGHT, serverBoost: SERVER_BOOST, actionBoost: ACTION_BOOST };
+/** A tool whose name the request spells out (all of "create", "issue") over one sharing a word of it. */
+const NAME_COVERAGE = 0.3;
+
+export const DEFAULT_FEATURES: IndexFeatures = {
+  fieldBoost: FIELD_BOOST,
+  synonyms: true,
+  synonymWeight: SYNONYM_WEIGHT,
+  serverBoost: SERVER_BOOST,
+  actionBoost: ACTION_BOOST,
+  nameCoverage: NAME_COVERAGE,
+};
 /** Characters of a description or instructions that are indexed: the rest is usually examples. */
 const MAX_INDEXED_TEXT = 2_000;
 
@@ -79,7 +92,10 @@ interface ToolTerms {
   readonly name: string[];
   readonly title: string[];
   readonly description: string[];
+  readonly summary: string[];
   readonly params: string[];
+  /** The name's distinct terms, for name coverage. */
+  readonly nameSet: readonly string[];
 }
 
 /** Terms of definitions seen before; a definition that is gone takes its entry with it. */
@@ -88,11 +104,14 @@ const termsOfSource = new WeakMap<object, ToolTerms>();
 function toolTerms(tool: IndexedTool): ToolTerms {
   const known = tool.source === undefined ? undefined : termsOfSource.get(tool.source);
   if (known !== undefined) return known;
+  const name = terms(tool.name);
   const made: ToolTerms = {
-    name: terms(tool.name),
+    name,
     title: terms(tool.title ?? ''),
     description: terms((tool.description ?? '').slice(0, MAX_INDEXED_TEXT)),
+    summary: terms(firstSentence(tool.description ?? '')),
     params: terms(paramText(tool.inputSchema)),
+    nameSet: [...new Set(name)],
   };
   if (tool.source !== undefined) termsOfSource.set(tool.source, made);
   return made;
@@ -103,6 +122,8 @@ export class ToolIndex {
   private readonly servers: string[] = [];
   /** The action each tool's name says it does, by document id. */
   private readonly actions: Array<Action | undefined> = [];
+  /** Each tool's distinct name terms, by document id. */
+  private readonly nameTerms: Array<readonly string[]> = [];
   /** Lower-case words of each server's name and alias, to notice a request naming it. */
   private readonly serverWords = new Map<string, string[]>();
   private bm25: Bm25FIndex | undefined;
@@ -122,10 +143,11 @@ export class ToolIndex {
       index.servers.push(tool.server);
       index.actions.push(toolAction(tool.name));
       const own = toolTerms(tool);
-      return [own.name, own.title, own.description, own.params, serverTerms.get(tool.server) ?? terms(tool.server)];
+      index.nameTerms.push(own.nameSet);
+      return [own.name, own.title, own.description, own.summary, own.params, serverTerms.get(tool.server) ?? terms(tool.server)];
     });
     const boost = features.fieldBoost;
-    index.bm25 = new Bm25FIndex(docs, [boost.name, boost.title, boost.description, boost.params, boost.server]);
+    index.bm25 = new Bm25FIndex(docs, [boost.name, boost.title, boost.description, boost.summary, boost.params, boost.server]);
     return index;
   }
 
@@ -158,16 +180,32 @@ export class ToolIndex {
     const queryWords = words(query);
     const named = this.features.serverBoost === 1 ? undefined : this.namedServers(queryWords);
     const action = this.features.actionBoost === 1 ? undefined : requestAction(query);
+    const coverage = this.features.nameCoverage;
     const hits = this.bm25.search({
       terms: weights,
       limit: options.limit,
       boost: (doc) =>
         (named !== undefined && named.has(this.servers[doc] as string) ? this.features.serverBoost : 1) *
-        (action !== undefined && this.actions[doc] === action ? this.features.actionBoost : 1),
+        (action !== undefined && this.actions[doc] === action ? this.features.actionBoost : 1) *
+        (coverage === 0 ? 1 : 1 + coverage * nameShare(this.nameTerms[doc] ?? [], weights)),
       accept: (doc) => (server === undefined || this.servers[doc] === server) && (allow === undefined || allow(this.keys[doc] as string)),
     });
     return hits.map((hit) => ({ key: this.keys[hit.doc] as string, score: hit.score }));
   }
+}
+
+/** The share of a tool's name terms that the request (with its synonyms) holds. */
+function nameShare(name: readonly string[], request: ReadonlyMap<string, number>): number {
+  if (name.length === 0) return 0;
+  let held = 0;
+  for (const term of name) if (request.has(term)) held++;
+  return held / name.length;
+}
+
+/** Up to the first sentence end or line break: what the tool does, before how. */
+function firstSentence(text: string): string {
+  const end = text.slice(0, 300).search(/[.!?](?:\s|$)|\n/);
+  return end < 0 ? text.slice(0, 300) : text.slice(0, end);
 }
 
 /** Parameter names and descriptions of an input schema, one level deep (what a model fills in). */
