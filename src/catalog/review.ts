@@ -263,7 +263,7 @@ export class CatalogReview {
     for (const [key, kind] of LIST_KIND) {
       const kept: JsonObject[] = [];
       for (const item of input.lists[key]) {
-        const name = typeof item.name === 'string' ? item.name : typeof item.uri === 'string' ? item.uri : String(item.uriTemplate ?? '');
+        const name = entityName(kind, item);
         const memoKey = `${config.name}\u0000${kind}\u0000${JSON.stringify(item)}`;
         let verdict = this.memo.get(memoKey);
         if (verdict === undefined || !this.stillHolds(verdict, ownNames)) {
@@ -275,34 +275,7 @@ export class CatalogReview {
           verdict = { result, pin, ownNames, lookups: recorder.done(), namesGeneration: this.namesGeneration };
           this.memo.set(memoKey, verdict);
         }
-        let result = verdict.result;
-        let pinned: { sha: string | null; diff: readonly string[] } = { sha: null, diff: [] };
-        if (kind === 'tool') {
-          // The same JSON against the same pins gets the same answer: hashing every tool's fields on
-          // every listing is most of a relist's cost.
-          // Pins are per server identity: a reload that changed the command line must pin (and
-          // later compare) under the new one, so a remembered check counts only for the same id.
-          const remembered = verdict.pin;
-          // A remembered check also needs the store to still say the same: a definition that went
-          // back to its pin must clear the pending change it left (else an approval of the server
-          // would later approve a definition it no longer serves).
-          const still = remembered?.generation === this.pinsGeneration && remembered.id === id && this.currentPins.stillHolds(id, name, remembered.check);
-          let check = still ? remembered.check : undefined;
-          if (check === undefined) {
-            // The rules that withhold it whatever the pin says: `approve` must not promise to serve it.
-            const blockedBy = blockingRules(result);
-            check = this.currentPins.checkEntity(id, name, item, config.name, blockedBy);
-            verdict.pin = { generation: this.pinsGeneration, id, check };
-          }
-          // acceptUpdates: the server's own updates are trusted; re-pin instead of withholding, and
-          // log the change as a flag (SANITIZE.md rug-pull: "log the diff"), so audit still shows it.
-          if (check.status === 'changed' && config.acceptUpdates) {
-            this.currentPins.approve(id, name);
-            verdict.pin = { generation: this.pinsGeneration, id, check: { ...check, status: 'same', pinnedSha256: check.sha256, changedFields: [] } };
-            result = withAcceptedUpdate(result, check, item);
-          } else result = withPinCheck(result, check, item);
-          pinned = { sha: check.pinnedSha256, diff: check.changedFields };
-        }
+        const { result, pinned } = this.withPin(verdict, config, id, pinKey(kind, name), item);
         results.push(result);
         findings += result.findings.length;
         if (result.blocked) withheld.push({ entity: kind, name, rules: blockingRules(result) });
@@ -315,11 +288,15 @@ export class CatalogReview {
     }
     let instructions = input.instructions;
     if (instructions !== undefined) {
-      const result = sanitizeEntity('instructions', instructions, context);
+      // Instructions are one string per server, judged afresh each time (no memo), and pinned like
+      // any entity: an injection that arrives with a restart is a rug pull too.
+      const judged = sanitizeEntity('instructions', instructions, context);
+      const { result, pinned } = this.withPin({ result: judged, pin: undefined }, config, id, pinKey('instructions', ''), instructions);
+      results.push(result);
       findings += result.findings.length;
       instructions = result.blocked ? undefined : result.forwarded;
-      if (result.blocked) withheld.push({ entity: 'instructions', name: '', rules: [...new Set(result.findings.map((f) => f.rule))] });
-      if (result.findings.length > 0) records.push(...this.toRecords(result.findings, input, id, 'instructions', '', input.instructions, result.blocked, { sha: null, diff: [] }));
+      if (result.blocked) withheld.push({ entity: 'instructions', name: '', rules: blockingRules(result) });
+      if (result.findings.length > 0) records.push(...this.toRecords(result.findings, input, id, 'instructions', '', input.instructions, result.blocked, pinned));
     }
     const suspect = isServerSuspect(results);
     if (withheld.length > 0) {
@@ -329,6 +306,43 @@ export class CatalogReview {
       );
     }
     return { lists, instructions, withheld, findings, suspect };
+  }
+
+  /**
+   * The verdict with its pin's: a definition that changed since it was approved is withheld until
+   * approved again, whatever kind of entity it is (a prompt or the server's instructions turned
+   * into an injection by list_changed or a restart is a rug pull like a tool's).
+   */
+  private withPin<T>(
+    verdict: { readonly result: SanitizeResult<T>; pin: Verdict['pin'] },
+    config: ServerConfig,
+    id: string,
+    key: string,
+    item: unknown,
+  ): { result: SanitizeResult<T>; pinned: { sha: string | null; diff: readonly string[] } } {
+    // The same JSON against the same pins gets the same answer: hashing every tool's fields on
+    // every listing is most of a relist's cost. Pins are per server identity: a reload that changed
+    // the command line must pin (and later compare) under the new one, so a remembered check
+    // counts only for the same id. It also needs the store to still say the same: a definition
+    // that went back to its pin must clear the pending change it left (else an approval of the
+    // server would later approve a definition it no longer serves).
+    const remembered = verdict.pin;
+    const still = remembered?.generation === this.pinsGeneration && remembered.id === id && this.currentPins.stillHolds(id, key, remembered.check);
+    let check = still ? remembered.check : undefined;
+    if (check === undefined) {
+      // The rules that withhold it whatever the pin says: `approve` must not promise to serve it.
+      check = this.currentPins.checkEntity(id, key, item, config.name, blockingRules(verdict.result));
+      verdict.pin = { generation: this.pinsGeneration, id, check };
+    }
+    let result: SanitizeResult<T>;
+    // acceptUpdates: the server's own updates are trusted; re-pin instead of withholding, and log
+    // the change as a flag (SANITIZE.md rug-pull: "log the diff"), so audit still shows it.
+    if (check.status === 'changed' && config.acceptUpdates) {
+      this.currentPins.approve(id, key);
+      verdict.pin = { generation: this.pinsGeneration, id, check: { ...check, status: 'same', pinnedSha256: check.sha256, changedFields: [] } };
+      result = withAcceptedUpdate(verdict.result, check, item);
+    } else result = withPinCheck(verdict.result, check, item);
+    return { result, pinned: { sha: check.pinnedSha256, diff: check.changedFields } };
   }
 
   private toRecords(
@@ -454,4 +468,18 @@ function sameBlockingRules(a: SanitizeResult<unknown>, b: SanitizeResult<unknown
   const before = blockingRules(a);
   const after = blockingRules(b);
   return before.length === after.length && before.every((rule, i) => rule === after[i]);
+}
+
+/**
+ * The key an entity is pinned under within its server: a tool's name as before (pin files written
+ * by earlier versions stay valid), other kinds prefixed so a prompt and a tool may share a name.
+ */
+export function pinKey(kind: EntityKind, name: string): string {
+  return kind === 'tool' ? name : `${kind}:${name}`;
+}
+
+/** What identifies an entity within its server: a resource's URI and a template's URI template, else its name. */
+function entityName(kind: EntityKind, item: JsonObject): string {
+  const id = kind === 'resource' ? item.uri : kind === 'resourceTemplate' ? item.uriTemplate : item.name;
+  return typeof id === 'string' ? id : typeof item.name === 'string' ? item.name : '';
 }

@@ -48,11 +48,20 @@ const TYPE_NAMES = new Set(['string', 'number', 'integer', 'boolean', 'object', 
 const MAX_DEPTH = 64;
 
 /**
- * Model-visible strings of one entity. Not walked, because hosts do not show them to the model and
- * rewriting them would break the protocol: `uri`, `uriTemplate`, `mimeType`, `size`, `icons`,
- * `_meta`, resource `annotations` (audience/priority), and the boolean tool annotations. They are
- * still part of the canonical hash, so a change to any of them is a rug pull.
+ * Model-visible strings of one entity. Not walked, because hosts do not show them to the model:
+ * `uri`, `uriTemplate`, `mimeType`, `size`, `icons`, resource `annotations` (audience/priority),
+ * and the boolean tool annotations. They are still part of the canonical hash, so a change to any
+ * of them is a rug pull. `_meta` and members the protocol does not define are judged but never
+ * rewritten (`contract`): some hosts hand the whole definition to the model, and a server that
+ * hides text where the protocol puts none has no claim to have it rewritten rather than withheld.
  */
+const KNOWN_MEMBERS: Readonly<Record<EntityKind, ReadonlySet<string>>> = {
+  tool: new Set(['name', 'title', 'description', 'inputSchema', 'outputSchema', 'annotations', 'icons', 'execution']),
+  prompt: new Set(['name', 'title', 'description', 'arguments', 'icons']),
+  resource: new Set(['uri', 'name', 'title', 'description', 'mimeType', 'size', 'annotations', 'icons']),
+  resourceTemplate: new Set(['uriTemplate', 'name', 'title', 'description', 'mimeType', 'annotations', 'icons']),
+  instructions: new Set(),
+};
 /** Lets the caller drop values it already knows to be quiet before a slot (and its path) is allocated. */
 export type SkipSlot = (cls: SlotClass, parameterText: boolean, value: string) => boolean;
 
@@ -84,6 +93,11 @@ export function slotsOf(kind: EntityKind, entity: unknown, skip?: SkipSlot, tooD
     if (isObject(ann) && typeof ann['title'] === 'string') {
       slots.push(slot('/annotations/title', ['annotations', 'title'], ann['title'], 'text', 'other', false));
     }
+  }
+  const known = KNOWN_MEMBERS[kind];
+  for (const key of Object.keys(entity)) {
+    if (known.has(key)) continue;
+    new SchemaWalker(slots, skip, tooDeep).walk(entity[key] as JsonValue, `/${pointerSegment(key)}`, [key], 'contract', false, 0);
   }
   if (kind === 'prompt' && Array.isArray(entity['arguments'])) {
     entity['arguments'].forEach((arg, i) => {
