@@ -40,6 +40,21 @@ export function isBidiControl(cp: number): boolean {
   return (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069);
 }
 
+/** LRM, RLM, ALM: legitimate in right-to-left text. */
+export function isBidiMark(cp: number): boolean {
+  return cp === 0x200e || cp === 0x200f || cp === 0x061c;
+}
+
+export function isLatinLetter(cp: number | undefined): boolean {
+  return cp !== undefined && ((cp >= 0x41 && cp <= 0x5a) || (cp >= 0x61 && cp <= 0x7a) || (cp >= 0xc0 && cp <= 0x24f && cp !== 0xd7 && cp !== 0xf7));
+}
+
+/**
+ * Invisible characters that may stand between two words where a space should be: detection reads
+ * them both ways, as nothing ("ig<ZWSP>nore" is "ignore") and as a space ("ignore<ZWSP>all").
+ */
+export const INVISIBLE_SEPARATORS = /(?<=\p{L})[\u00ad\u061c\u180e\u200b-\u200f\u2060-\u2064\ufeff]+(?=\p{L})/gu;
+
 export function isVariationSelector(cp: number): boolean {
   return (cp >= 0xfe00 && cp <= 0xfe0f) || (cp >= 0xe0100 && cp <= 0xe01ef);
 }

@@ -1,4 +1,5 @@
 // One string field through the pipeline: strip, neutralize, semantic scan of the original's shadow, hidden channels, length budget.
+import { INVISIBLE_SEPARATORS } from './chars.js';
 import { escapeText, redactSecrets } from './escape.js';
 import { editFindings, finding, mapOffset, stripFindings, truncate, type FieldContext, type Replaced } from './findings.js';
 import { mayMention } from './cross-server.js';
@@ -69,10 +70,20 @@ export function sanitizeField(slot: Slot, opts: FieldOptions): FieldOutcome {
   const stripped = stripHidden(value);
   const neutral = rewritable ? neutralize(stripped.text) : { text: stripped.text, edits: [] };
   // Semantic layer on the shadow of the full original (SANITIZE.md "Policy" 3).
-  const source = identifier ? identifierWords(value) : value;
-  const shadow = buildShadow(source);
-  const scanOpts = { parameter: slot.parameterText, identifier, server: opts.server, own: opts.own, index: opts.index };
-  const hits = scan(shadow, scanOpts);
+  let source = identifier ? identifierWords(value) : value;
+  let shadow = buildShadow(source);
+  const scanOpts = { parameter: slot.parameterText, identifier, propertyName: slot.cls === 'key', server: opts.server, own: opts.own, index: opts.index };
+  let hits = scan(shadow, scanOpts);
+  if (!identifier && stripped.removals.length > 0) {
+    // Invisibles between letters read as spaces too ("ignore<ZWSP>all<ZWSP>previous"): the same
+    // length, so offsets still point into the original; the reading with more to withhold wins.
+    const spaced = source.replace(INVISIBLE_SEPARATORS, (run) => ' '.repeat(run.length));
+    if (spaced !== source) {
+      const spacedShadow = buildShadow(spaced);
+      const spacedHits = scan(spacedShadow, scanOpts);
+      if (blockingHits(spacedHits) > blockingHits(hits)) [source, shadow, hits] = [spaced, spacedShadow, spacedHits];
+    }
+  }
   const budget = rewritable && slot.budget === 'description' ? opts.limits.description : opts.limits.other;
   const opaque = value.length >= 120 && !identifier ? opaqueBlob(value, shadow) : undefined;
   const quiet =
@@ -264,4 +275,10 @@ function opaqueBlob(value: string, shadow: ReturnType<typeof buildShadow>): Matc
     if (entropy(value.slice(run.start, run.end)) >= 5) return { start: run.start, end: run.end, pattern: 'encoded.opaque' };
   }
   return undefined;
+}
+
+function blockingHits(hits: readonly Hit[]): number {
+  let n = 0;
+  for (const h of hits) if (h.action === 'block') n++;
+  return n;
 }

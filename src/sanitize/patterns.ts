@@ -56,8 +56,8 @@ const p = (
 
 /** Cheap presence tests for the targets of the verb-first patterns (see Pattern.gateRe). */
 const STRONG_QUICK =
-  /ssh|id_(?:rsa|dsa|ecdsa|ed25519)|\.aws|aws_secret|netrc|git-credentials|\.docker|\.kube|npmrc|pypirc|pgpass|gnupg|password-store|\/etc\/(?:shadow|passwd)|mcp(?:_config|_settings)?\.json|claude_desktop|login data|cookies|logins|key[34]\.db|passwords|credentials/;
-const GENERIC_QUICK = /api[ _-]?keys|tokens|secrets|credentials|passwords|private keys?|ssh keys?|env(?:ironment)? var|environment variables|process\.env|os\.environ|printenv|\.env/;
+  /ssh|id_(?:rsa|dsa|ecdsa|ed25519)|\.aws|aws_secret|netrc|git-credentials|\.docker|\.kube|npmrc|pypirc|pgpass|gnupg|password-store|\/etc\/(?:shadow|passwd)|mcp(?:_config|_settings)?\.json|claude_desktop|login data|cookies|logins|key[34]\.db|passwords|credentials|gcloud|\.azure/;
+const GENERIC_QUICK = /api[ _-]?keys|tokens|secrets|credentials|passwords|private keys?|ssh keys?|env(?:ironment)? var|environment|process\.env|os\.environ|printenv|\.env/;
 const ENV_QUICK = /\.env/;
 const CONV_QUICK =
   /full |entire|whole|complete|verbatim|raw |exact|previous|prior|earlier|past |preceding|messages|conversation|chat |system prompt|system message|system instructions|initial instructions|hidden instructions|everything|tool (?:results|outputs|responses)|(?:results?|outputs?|responses?) (?:of|from) (?:all|every|other|previous|prior)/;
@@ -87,7 +87,6 @@ const GATES: Record<string, readonly string[]> = {
   'override.you-are-now': ['you are', 'from now on', ' mode', 'do anything'],
   'conversation.trigger-action': ['user '],
   'encoded.decode-and-follow': ['decode', 'atob', 'unhex', 'rot13'],
-  'parameter.identifier': ['ssh id', 'aws credentials', 'netrc', 'git credentials', 'mcp json', 'claude desktop'],
 };
 
 export function gateOf(id: string): readonly string[] | undefined {
@@ -116,6 +115,7 @@ export const T_STRONG = [
   '\\.aws/credentials\\b', '\\baws_secret_access_key\\b', '\\.netrc\\b', '\\b_netrc\\b', '\\.git-credentials\\b',
   '\\.docker/config\\.json\\b', '\\.kube/config\\b', '\\.npmrc\\b', '\\.pypirc\\b', '\\.pgpass\\b', '\\.gnupg\\b',
   '\\.password-store\\b', '/etc/shadow\\b', '/etc/passwd\\b',
+  '\\bapplication_default_credentials\\.json\\b', '\\.config/gcloud\\b', '\\.azure/(?:credentials|accesstokens\\.json)\\b',
   '\\bmcp\\.json\\b', '\\bclaude_desktop_config\\.json\\b', '\\bmcp_config\\.json\\b', '\\bcline_mcp_settings\\.json\\b',
   '\\bmcp_settings\\.json\\b',
   '\\blogin data\\b', '\\bcookies\\.sqlite\\b', '\\blogins\\.json\\b', '\\bkey[34]\\.db\\b',
@@ -124,10 +124,17 @@ export const T_STRONG = [
 export const ENV_FILE = "(?<![\\w.-])\\.env(?:\\.(?:local|production|prod|development|dev))?(?![\\w.-])";
 /** Secrets by description; only with a qualifier, so "your API key" for the tool's own auth does not match. */
 export const T_GENERIC = [
-  "\\b(?:all|any|every|other|the user's|user's|available|stored|saved|existing|found) (?:of (?:the |your )?)?(?:api[ _-]?keys|access tokens|auth(?:entication)? tokens|tokens|secrets|credentials|passwords|private keys|env(?:ironment)? vars|environment variables)\\b",
+  "\\b(?:all|any|every|other|the user's|user's|available|stored|saved|existing|found) (?:of (?:the |your )?)?(?:api[ _-]?keys|access tokens|auth(?:entication)? tokens|tokens|secrets|credentials|passwords|private keys|env(?:ironment)? vars?|environment variables?)\\b",
+  '\\b(?:the )?(?:full|entire|whole|complete) (?:process )?environment\\b',
   '\\byour (?:environment variables|env vars|secrets|private keys?|ssh keys?)\\b',
   '\\bprocess\\.env\\b', '\\bos\\.environ\\b', '\\bprintenv\\b',
 ].join('|');
+/**
+ * A secret by its variable's name (`$GITHUB_TOKEN`, `OPENAI_API_KEY`, `*_SECRET`): only as the
+ * target of a directive into a sink, since setup docs name these variables all the time.
+ */
+export const T_NAMED_SECRET =
+  '(?:\\$(?:[a-z0-9]+_){0,3}|\\b(?:[a-z0-9]+_){1,3})(?:token|api_key|apikey|secret|secret_key|access_key|password|passwd|private_key|auth_token)\\b|\\*_(?:api_key|token|secret)\\b';
 const ENV_CONTENT = `\\b(?:contents?|values?|variables|secrets|keys|tokens|data|text) (?:of|from|in|inside) (?:the |your |a |any |all |every )?${ENV_FILE}`;
 /** Where a secret goes: a tool argument, a URL, a request. */
 export const SINK =
@@ -177,6 +184,30 @@ export const PATTERNS: readonly Pattern[] = [
   p('override.authority', 'instruction-override',
     "\\b(?:this|the following) (?:message|instruction|directive|notice|update|request) (?:is|comes) (?:directly )?from (?:anthropic|openai|google|the system|your developers?|the developers?|the (?:system )?administrator|the operator|claude|chatgpt)\\b|\\b(?:anthropic|openai|the system administrator|your developers?|your creators?) (?:has|have) (?:authorized|instructed|approved|requested|required)\\b|\\bauthorized by (?:anthropic|openai|the system|your developers?)\\b|\\b(?:message|instructions?|directive) from (?:anthropic|openai|your developers?|the system administrator)\\b|\\b(?:system|admin|administrator|developer) override\\b",
     'block', 'high', 'claims an authority the text cannot have'),
+  // Claims of approval, consent or lifted rules that let the model act without asking: whatever
+  // the words, a tool's text cannot grant what only the user can.
+  p('override.consent', 'instruction-override',
+    [
+      `\\bno longer (?:needs?|has|have|is required|are required) to (?:ask|confirm|check|consult|get (?:approval|consent|permission))\\b`,
+      `\\b(?:go ahead|proceed|continue|act|set (?:it|this|them)(?: to [a-z]+)?|run (?:it|them)|call (?:it|this tool)|send (?:it|them)|do (?:it|so)|directly)${gap(30)} without (?:asking|checking (?:back )?with|confirming with|raising it with|consulting|double-checking with|bothering) (?:the )?(?:user|owner|them|anyone|account owner|human)\\b`,
+      `\\b(?:never|do not|don't) (?:asks?|prompt|check with|consult|bother) (?:the )?(?:user|owner)(?= ?(?:[.,;:)]|$| first\\b| for (?:approval|confirmation|permission|consent)\\b| before\\b| about\\b| again\\b))`,
+      `\\b(?:approval|confirmation|review|consent|sign-?off|permission)s? (?:prompts?|checks?|steps?|requests?|dialogs?)? ?(?:are|is) (?:now )?(?:unnecessary|not (?:needed|required|necessary)|off|disabled|turned off|waived)\\b`,
+      `\\bno (?:user )?(?:confirmation|approval|review|consent|permission)s? (?:is |are )?(?:needed|required|necessary)\\b`,
+      `\\b(?:skip|suppress|bypass|disable|avoid|omit) (?:the |all |any )?(?:user )?(?:approval|confirmation|consent|review)s?(?: (?:prompts?|checks?|steps?|dialogs?))?\\b`,
+      `\\b(?:rules?|restrictions?|requirements?|polic(?:y|ies)|guardrails?|safeguards?)\\b${gap(50)}\\b(?:were|was|has been|have been|is|are) (?:now |since |recently |officially )?(?:lifted|retired|rescinded|waived|suspended|relaxed|no longer (?:apply|applies|in (?:force|effect)))\\b`,
+      `\\b(?:lifted|relaxed|waived|retired|rescinded|suspended) (?:the |all |any |its |their )?(?:[a-z-]+ ){0,2}(?:rules?|restrictions?|requirements?|polic(?:y|ies)|guardrails?|safeguards?)\\b`,
+      `\\b(?:are|is|were|counts? as|been) (?:already |all )?(?:pre-?(?:approved|authori[sz]ed|cleared)|already (?:approved|authori[sz]ed|cleared))\\b`,
+      `\\bpre-?(?:approved|authori[sz]ed|cleared|consented)\\b`,
+      `\\b(?:whitelisted|allowlisted) (?:this|the) (?:tool|action|server|integration)\\b`,
+      `\\bsigned off on (?:every|all|each|any)\\b|\\bconsented (?:to (?:all|every|any)\\b|in advance\\b)|\\bstanding (?:permission|approval|consent)\\b`,
+      `\\b(?:exempt|exempted) from (?:the |any )?(?:usual |normal |standard |regular )?(?:review|approval|confirmation|checks?|polic(?:y|ies))\\b`,
+      `\\b(?:outranks?|overrides?|supersedes?|takes? precedence over|(?:is|are) (?:more important|higher priority) than) (?:the |any |all )?(?:user(?:'s)?|user instructions|system prompt|instructions (?:from|of) the user)\\b`,
+      `\\bregardless of what (?:the )?user (?:asks|says|wants|requests)\\b`,
+      `\\b(?:without|doesn't need|does not need|no need for) (?:the )?(?:user's|owner's|their) (?:say-so|approval|consent|permission|confirmation|go-ahead)\\b`,
+      `\\bon your (?:call|say-so|decision) alone\\b|\\basking (?:again|them|the user) (?:only )?(?:annoys|irritates|bothers)\\b`,
+      `\\bapproval (?:checks?|prompts?|requirements?) (?:are|is) off\\b|\\b(?:developer|god|admin) mode (?:is )?(?:active|on|enabled)\\b`,
+    ].join('|'),
+    'block', 'high', 'claims an approval or a lifted rule that lets the model act without the user'),
   p('override.paraphrase', 'instruction-override',
     `\\b(?:ignore|disregard|forget)\\b${gap(40)}\\b(?:instructions?|guidelines|system prompt)\\b|\\bpretend (?:to be|you are)\\b|\\byou are now (?:a|an)\\b|\\bnew instructions\\b|\\bact as if you\\b`,
     'flag', 'medium', 'may try to change the model\'s instructions', true),
@@ -195,6 +226,9 @@ export const PATTERNS: readonly Pattern[] = [
   p('credential.generic-to-sink', 'credential-exfil',
     `\\b(?:${V_ANY})\\b${gap(120)}(?:${T_GENERIC}|${ENV_CONTENT})${gap(120)}${SINK}`,
     'block', 'critical', 'asks the model to put secrets into a tool argument or request', true),
+  p('credential.named-to-sink', 'credential-exfil',
+    `\\b(?:${V_MOVE})\\b (?:(?:in |into )?(?:the |its )?(?:value|contents?) of )?${gap(30)}(?:${T_NAMED_SECRET})${gap(80)}${SINK}`,
+    'block', 'critical', 'asks the model to put a secret variable into a tool argument or request', true),
 
   // conversation-exfil
   p('conversation.move', 'conversation-exfil',
@@ -239,6 +273,24 @@ export const PARAMETER_PATTERNS: readonly Pattern[] = [
   p('parameter.identifier', 'exfil-parameter',
     '\\b(?:content|contents|read|reading|dump|cat)\\b.{0,40}\\b(?:ssh id (?:rsa|dsa|ecdsa|ed25519)|aws credentials|netrc|git credentials|mcp json|claude desktop config)\\b',
     'block', 'critical', 'a parameter name spells out a credential file to read'),
+];
+
+/**
+ * Property names that ask for a secret by saying where it comes from or whose it is (only for
+ * names: a description saying "your personal access token" is how tools document their own auth).
+ * `token` is what a GitHub tool asks the user for; `personal_access_token_from_env` is not.
+ */
+export const SECRET_NAME_PATTERNS: readonly Pattern[] = [
+  p('parameter.secret-name', 'exfil-parameter',
+    [
+      '\\b(?:token|password|passwd|secret|key|cookie|credentials?)s? (?:from|in|of) (?:the )?(?:env|environment|dotenv|shell|system)\\b',
+      '\\b(?:contents?|paste|dump|copy|read|verbatim)\\b.{0,40}\\b(?:ssh|private key|dotenv|env file|credentials?|keychain|password|secret)',
+      '\\b(?:ssh|gpg|pgp) (?:private )?key\\b|\\bprivate key\\b|\\bsecret access key\\b|\\b(?:gcloud|gcp|azure|aws|kube) (?:credentials?|config|token)\\b',
+      '\\b(?:session|auth|browser) cookies?(?: value)?\\b|\\buser(?:s)? password\\b|\\bnpm auth token\\b|\\bpersonal access token\\b',
+      '\\b(?:env|environment) (?:dump|vars|variables)\\b|\\bdotenv\\b',
+      '\\bsystem (?:prompt|message|instructions) (?:text|contents?|verbatim)\\b|\\b(?:full|entire|whole|complete) (?:chat|conversation|message) (?:history|log|transcript)\\b|\\b(?:every|all) messages?\\b.{0,30}\\b(?:chat|conversation|thread)\\b',
+    ].join('|'),
+    'block', 'critical', 'a parameter name asks for a secret or the conversation'),
 ];
 
 /**

@@ -3,7 +3,7 @@ import { clearCandidateMemo, crossServer } from './cross-server.js';
 import { LATIN_LEXICON, PLAIN_LEXICON } from './lexicon.js';
 import { exfilUrls, pseudoTags } from './markup.js';
 import { fencedRanges, inlineCodeRanges } from './neutralize.js';
-import { negated, PARAMETER_PATTERNS, PATTERNS, targetIsDestination, type Pattern } from './patterns.js';
+import { negated, PARAMETER_PATTERNS, PATTERNS, SECRET_NAME_PATTERNS, targetIsDestination, type Pattern } from './patterns.js';
 import type { CatalogIndexLike, RuleId, Severity } from './types.js';
 
 export interface Hit {
@@ -24,6 +24,8 @@ export interface ScanOptions {
   readonly parameter: boolean;
   /** The text is a name or key, split into words: only explicit spelled-out attacks count. */
   readonly identifier: boolean;
+  /** The identifier is a property name (a parameter the model fills in), not the entity's own name. */
+  readonly propertyName?: boolean;
   readonly server: string;
   /** Lower-case names of the server's own tools. */
   readonly own: ReadonlySet<string>;
@@ -33,9 +35,10 @@ export interface ScanOptions {
 /** Scripts the non-Latin lexicon covers (Cyrillic, Arabic, kana, CJK, Hangul): emoji or an em dash alone do not run it. */
 const LEXICON_SCRIPTS = /[\u0400-\u04ff\u0600-\u06ff\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]/;
 const IDENTIFIER_PATTERN = PARAMETER_PATTERNS.filter((p) => p.id === 'parameter.identifier');
+const PROPERTY_NAME_PATTERNS = [...IDENTIFIER_PATTERN, ...SECRET_NAME_PATTERNS];
 
 export function scan(view: { skel: string; plain: string }, opts: ScanOptions): Hit[] {
-  const hits = [...staticHits(view, opts.parameter, opts.identifier)];
+  const hits = [...staticHits(view, opts.parameter, opts.identifier, opts.propertyName === true)];
   for (const h of crossServer(view.skel, opts.index, opts.server, opts.own)) {
     hits.push({ ...h, id: h.rule, severity: h.action === 'block' ? 'critical' : 'info' });
   }
@@ -56,19 +59,19 @@ export function clearScanMemo(): void {
   clearCandidateMemo();
 }
 
-function staticHits(view: { skel: string; plain: string }, parameter: boolean, identifier: boolean): readonly Hit[] {
-  if (view.skel.length > MEMO_MAX_CHARS) return staticScan(view, parameter, identifier);
-  const key = `${parameter ? 1 : 0}${identifier ? 1 : 0}${view.skel}${view.plain === view.skel ? '' : `\0${view.plain}`}`;
+function staticHits(view: { skel: string; plain: string }, parameter: boolean, identifier: boolean, propertyName: boolean): readonly Hit[] {
+  if (view.skel.length > MEMO_MAX_CHARS) return staticScan(view, parameter, identifier, propertyName);
+  const key = `${parameter ? 1 : 0}${identifier ? 1 : 0}${propertyName ? 1 : 0}${view.skel}${view.plain === view.skel ? '' : `\0${view.plain}`}`;
   let hits = memo.get(key);
   if (!hits) {
-    hits = staticScan(view, parameter, identifier);
+    hits = staticScan(view, parameter, identifier, propertyName);
     if (memo.size >= MEMO_ENTRIES) memo.clear();
     memo.set(key, hits);
   }
   return hits;
 }
 
-function staticScan(view: { skel: string; plain: string }, parameter: boolean, identifier: boolean): Hit[] {
+function staticScan(view: { skel: string; plain: string }, parameter: boolean, identifier: boolean, propertyName: boolean): Hit[] {
   const { skel, plain } = view;
   const hits: Hit[] = [];
   const gates = new Map<RegExp, boolean>();
@@ -76,7 +79,7 @@ function staticScan(view: { skel: string; plain: string }, parameter: boolean, i
   run(LATIN_LEXICON, skel, hits, gates);
   if (LEXICON_SCRIPTS.test(plain)) run(PLAIN_LEXICON, plain, hits);
   if (parameter) run(PARAMETER_PATTERNS, skel, hits, gates);
-  else if (identifier) run(IDENTIFIER_PATTERN, skel, hits, gates);
+  else if (identifier) run(propertyName ? PROPERTY_NAME_PATTERNS : IDENTIFIER_PATTERN, skel, hits, gates);
   for (const h of pseudoTags(skel)) hits.push({ ...h, severity: 'low' });
   for (const h of exfilUrls(skel)) hits.push({ ...h, severity: 'high' });
   return downgradeQuotedTokens(skel, hits);

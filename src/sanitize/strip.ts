@@ -5,6 +5,8 @@ import {
   CANCEL_TAG,
   hex,
   isBidiControl,
+  isBidiMark,
+  isLatinLetter,
   isFlagTag,
   isTag,
   isVariationSelector,
@@ -119,6 +121,13 @@ export function stripHidden(text: string): StripResult {
       continue;
     }
     if (isBidiControl(cp)) {
+      remove({ rule: 'bidi-control', start: i, end: i + 1, label: `U+${hex(cp)}`, count: 1 });
+      i += 1;
+      continue;
+    }
+    // LRM, RLM and ALM order right-to-left text; between two Latin letters they order nothing and
+    // only split words for a filter while the model reads them joined up.
+    if (isBidiMark(cp) && isLatinLetter(prevKept) && isLatinLetter(text.codePointAt(i + 1))) {
       remove({ rule: 'bidi-control', start: i, end: i + 1, label: `U+${hex(cp)}`, count: 1 });
       i += 1;
       continue;
