@@ -167,7 +167,9 @@ function report(slot: Slot, opts: FieldOptions, a: Analysis): FieldOutcome {
   const hiddenFindings: { rule: Finding['rule']; span: MatchSpan; reason: string; decoded: string }[] = [];
   let hiddenInstruction = false;
   for (const h of shadow.hidden) {
-    const inner = scan(buildShadow(h.text), { ...scanOpts, parameter: false, identifier: false }).filter(
+    // A link target or window title reads as words too when its words are joined by hyphens.
+    const text = h.kind === 'escape-payload' ? h.text.replace(/-/g, ' ') : h.text;
+    const inner = scan(buildShadow(text), { ...scanOpts, parameter: false, identifier: false }).filter(
       (x) => x.rule !== 'cross-server-reference',
     );
     if (inner.length === 0) continue;

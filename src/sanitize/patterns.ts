@@ -124,7 +124,7 @@ export const T_STRONG = [
 export const ENV_FILE = "(?<![\\w.-])\\.env(?:\\.(?:local|production|prod|development|dev))?(?![\\w.-])";
 /** Secrets by description; only with a qualifier, so "your API key" for the tool's own auth does not match. */
 export const T_GENERIC = [
-  "\\b(?:all|any|every|other|the user's|user's|available|stored|saved|existing|found) (?:of (?:the |your )?)?(?:api[ _-]?keys|access tokens|auth(?:entication)? tokens|tokens|secrets|credentials|passwords|private keys|env(?:ironment)? vars?|environment variables?)\\b",
+  "\\b(?:all|any|every|other|the user's|user's|available|stored|saved|existing|found) (?:of (?:the |your )?)?(?:api[ _-]?keys|access tokens|auth(?:entication)? tokens|tokens|secrets|credentials|passwords|private keys|env(?:ironment)? vars?|environment variables?)\\b(?! for (?:that|this|the|the same) (?:site|website|page|form|service|login)\\b)",
   '\\b(?:the )?(?:full|entire|whole|complete) (?:process )?environment\\b',
   '\\byour (?:environment variables|env vars|secrets|private keys?|ssh keys?)\\b',
   '\\bprocess\\.env\\b', '\\bos\\.environ\\b', '\\bprintenv\\b',

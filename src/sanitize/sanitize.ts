@@ -96,7 +96,8 @@ export function sanitizeEntity<T>(kind: EntityKind, entity: T, ctx: SanitizeCont
  */
 function decide(findings: readonly Finding[], blocking: boolean): Finding[] {
   const rules = new Set(findings.map((f) => f.rule));
-  const escalate = [...rules].some((r) => ESCALATES_TAG.has(r));
+  // Text quoted as an example does not make a pseudo tag next to it an injection.
+  const escalate = findings.some((f) => ESCALATES_TAG.has(f.rule) && f.match?.pattern?.endsWith(':quoted') !== true);
   const concealed = rules.has('concealment') && [...rules].some((r) => CONCEALABLE.has(r));
   return findings.map((f) => {
     let out = f;

@@ -42,7 +42,7 @@ export function scan(view: { skel: string; plain: string }, opts: ScanOptions): 
   for (const h of crossServer(view.skel, opts.index, opts.server, opts.own)) {
     hits.push({ ...h, id: h.rule, severity: h.action === 'block' ? 'critical' : 'info' });
   }
-  return hits;
+  return quotedAsData(view.skel, hits);
 }
 
 /**
@@ -83,6 +83,44 @@ function staticScan(view: { skel: string; plain: string }, parameter: boolean, i
   for (const h of pseudoTags(skel)) hits.push({ ...h, severity: 'low' });
   for (const h of exfilUrls(skel)) hits.push({ ...h, severity: 'high' });
   return downgradeQuotedTokens(skel, hits);
+}
+
+/** Words that present what follows as examples of text, not as something to do. */
+const DATA_FRAME =
+  /\b(?:such as|e\.?g\.?|for example|like|including|includes?|detects?|detected|flags?|matches|catches|finds|patterns?|phrases?|indicators?|examples?|strings?|markers?|bait|suites?|samples?|requests? to|attempts? to|instructions? to|tries to|asking to)\b/;
+const QUOTE_PAIRS: ReadonlyArray<readonly [string, string]> = [['"', '"'], ['\u201c', '\u201d'], ['`', '`']];
+
+/**
+ * A security tool documents the attacks it detects by quoting them: a block-class hit inside
+ * quotes or backticks, presented as an example ("such as", "detects", "requests to"), is a flag
+ * (SANITIZE.md: quoted, described or detected-as-data phrasing is at most a flag).
+ */
+function quotedAsData(skel: string, hits: Hit[]): Hit[] {
+  if (!hits.some((h) => h.action === 'block' || h.id === 'override.role-token')) return hits;
+  return hits.map((h) => {
+    if (h.rule === 'pseudo-system-tag' || h.id.endsWith(':quoted')) return h;
+    const quote = enclosingQuote(skel, h.start, h.end);
+    const framedFrom = quote === undefined ? h.start : quote;
+    // The frame may be a list's lead-in ("Built-in suites:\n- `dan`: \"...\""): back to a paragraph or sentence end.
+    const before = skel.slice(Math.max(0, framedFrom - 200), framedFrom);
+    const frame = before.slice(Math.max(before.lastIndexOf('\n\n'), before.lastIndexOf('. ')) + 1);
+    // Unquoted, only a frame right before the match counts ("requests to read `~/.ssh`").
+    const framed = quote !== undefined ? DATA_FRAME.test(frame) : /\b(?:requests?|attempts?|instructions?|tries|asking) to $/.test(frame);
+    if (!framed) return h;
+    return { ...h, action: 'flag', severity: 'low', id: `${h.id}:quoted`, reason: h.action === 'block' ? `${h.reason} (quoted as an example)` : h.reason };
+  });
+}
+
+/** The start of the quote or code span that holds [start, end) within one line, if any. */
+function enclosingQuote(text: string, start: number, end: number): number | undefined {
+  const lineStart = text.lastIndexOf('\n', start - 1) + 1;
+  for (const [open, close] of QUOTE_PAIRS) {
+    const at = text.lastIndexOf(open, start);
+    if (at < lineStart) continue;
+    const closeAt = text.indexOf(close, Math.max(at + 1, end - 1));
+    if (closeAt >= end - 1 && closeAt !== -1 && !text.slice(at + 1, start).includes(close)) return at;
+  }
+  return undefined;
 }
 
 function run(patterns: readonly Pattern[], text: string, hits: Hit[], gates: Map<RegExp, boolean> = new Map()): void {
