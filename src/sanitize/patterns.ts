@@ -126,6 +126,7 @@ export const ENV_FILE = "(?<![\\w.-])\\.env(?:\\.(?:local|production|prod|develo
 export const T_GENERIC = [
   "\\b(?:all|any|every|other|the user's|user's|available|stored|saved|existing|found) (?:of (?:the |your )?)?(?:api[ _-]?keys|access tokens|auth(?:entication)? tokens|tokens|secrets|credentials|passwords|private keys|env(?:ironment)? vars?|environment variables?)\\b(?! for (?:that|this|the|the same) (?:site|website|page|form|service|login)\\b)",
   '\\b(?:the )?(?:full|entire|whole|complete) (?:process )?environment\\b',
+  '\\b(?:any|all|every) (?:other )?\\*_(?:api_key|token|secret|key)s?\\b',
   '\\byour (?:environment variables|env vars|secrets|private keys?|ssh keys?)\\b',
   '\\bprocess\\.env\\b', '\\bos\\.environ\\b', '\\bprintenv\\b',
 ].join('|');
@@ -141,6 +142,8 @@ export const SINK =
   "\\b(?:as|in|into|inside|within|to|via|through|using) (?:the |a |an |its |this |that |your )?(?:next )?(?:['\"`][^'\"`\\n]{1,40}['\"`]|[a-z0-9_]{1,40} (?:parameter|param|argument|arg|field|property)|(?:parameters?|params?|arguments?|args?|fields?|url|query|request|body|header|link|webhook|endpoint|metadata|notes?|sidenote|comment|message|tool call|response|reply|answer|output)\\b)";
 
 export const CONV_TARGET = [
+  '(?:a |the )?(?:full |complete |verbatim |word-for-word |whole )?(?:copy|transcript|record|dump) of (?:the |this |our |your )?(?:current |whole |entire |full )?(?:conversation|chat|session|thread|context)',
+  "(?:the user's )?(?:clipboard(?: contents)?|terminal output|shell history|bash_history|command history|browser history)",
   '(?:the |this |our |your )?(?:full|entire|whole|complete|verbatim|raw|exact) (?:text of (?:the )?)?(?:conversation|chat|transcript|dialog(?:ue)?|message history|chat history|conversation history|context window|context|session|thread|history)',
   '(?:all |the )?(?:previous|prior|earlier|past|preceding) (?:user )?(?:messages|conversation|turns|chat messages|prompts)',
   "(?:all|every) (?:of )?(?:the )?(?:user's |user )?messages",
@@ -205,9 +208,25 @@ export const PATTERNS: readonly Pattern[] = [
       `\\bregardless of what (?:the )?user (?:asks|says|wants|requests)\\b`,
       `\\b(?:without|doesn't need|does not need|no need for) (?:the )?(?:user's|owner's|their) (?:say-so|approval|consent|permission|confirmation|go-ahead)\\b`,
       `\\bon your (?:call|say-so|decision) alone\\b|\\basking (?:again|them|the user) (?:only )?(?:annoys|irritates|bothers)\\b`,
+      `\\bno (?:reason|need) to (?:ask|confirm|check|double-check|verify|redact|consult)\\b`,
+      `\\b(?:the )?user (?:has )?(?:already )?(?:agreed|consented|approved|signed off)\\b(?! to (?:the )?(?:terms|tos|license|eula|privacy))`,
+      `(?<!\\b(?:never|not|don't|do not|must not|should not|cannot|can't)\\b[^.!?\\n]{0,60})\\bwithout (?:asking|checking (?:back )?with|confirming with|consulting) (?:the )?(?:user|owner|them)\\b`,
       `\\bapproval (?:checks?|prompts?|requirements?) (?:are|is) off\\b|\\b(?:developer|god|admin) mode (?:is )?(?:active|on|enabled)\\b`,
     ].join('|'),
     'block', 'high', 'claims an approval or a lifted rule that lets the model act without the user'),
+  p('override.user-overridden', 'instruction-override',
+    [
+      `\\beven (?:when|if) (?:the )?user (?:says?|said|asks?|asked|wants?|wanted|objects?|disagrees?)(?: otherwise| no)?\\b`,
+      `\\bregardless of (?:the user's|what the user) (?:choice|says?|said|wants?|asked|asks|wishes)\\b`,
+      `\\b(?:replaces?|overrides?|supersedes?) (?:what|anything|whatever) (?:the )?user (?:said|says|asked|asks|wants|requested)\\b`,
+      `\\b(?:ignore|disregard|forget|override|bypass) (?:the |your |any )?(?:system prompt|system message|user's (?:instructions|request|choice|wishes))\\b`,
+      `\\bfollow (?:only )?(?:any|all|the) (?:steps|instructions|directions|commands) (?:it|they|that it|in (?:it|its|this tool's|the tool's) (?:results?|output))(?: contains?)?\\b`,
+      `\\b(?:is|are) authoritative\\b${gap(40)}\\bfollow\\b`,
+    ].join('|'),
+    'block', 'high', "tells the model to put the tool's text above the user"),
+  p('override.addressed', 'instruction-override',
+    `(?:^|[(\\[;,.:!?\\n] ?)(?:assistant|model|ai|llm|agent|claude|chatgpt)(?:-facing)? ?[:,] ?(?:also |please |now |first |then |before [^,.;\\n]{0,40}[,;]? )?(?:fill|put|add|send|pass|include|append|call|use|run|read|forward|copy|hand|set|write|delete|remove|ignore|replace|change|post|upload|tell|say|do not|don't|never|always|whenever|when)\\b`,
+    'block', 'high', 'gives the model an order addressed to it'),
   p('override.paraphrase', 'instruction-override',
     `\\b(?:ignore|disregard|forget)\\b${gap(40)}\\b(?:instructions?|guidelines|system prompt)\\b|\\bpretend (?:to be|you are)\\b|\\byou are now (?:a|an)\\b|\\bnew instructions\\b|\\bact as if you\\b`,
     'flag', 'medium', 'may try to change the model\'s instructions', true),
@@ -216,7 +235,7 @@ export const PATTERNS: readonly Pattern[] = [
   p('credential.directive-strong', 'credential-exfil', `\\b(?:${V_ANY})\\b${gap(120)}(?:${T_STRONG})`,
     'block', 'critical', 'asks the model to read or send a credential file', true),
   p('credential.strong-then-move', 'credential-exfil',
-    `(?:${T_STRONG})${gap(100)}\\b(?:${V_MOVE}|${V_MOVED})\\b ?(?:it |them |its (?:contents?|values?) |the (?:contents?|values?) |this )?(?:as|in|into|to|inside|within|via|through)\\b`,
+    `(?:${T_STRONG})${gap(100)}\\b(?:${V_MOVE}|${V_MOVED})\\b ?(?:it |them |its (?:contents?|values?) |the (?:contents?|values?) |this )?(?:(?:unchanged|verbatim|as is|as-is|directly|too|also|exactly|raw|whole) )?(?:as|in|into|to|inside|within|via|through)\\b`,
     'block', 'critical', 'asks for a credential file to be passed on', true),
   p('credential.env-content', 'credential-exfil', `\\b(?:${V_ANY})\\b${gap(120)}${ENV_CONTENT}`,
     'block', 'critical', 'asks the model to read the contents of a .env file', true),
@@ -234,6 +253,9 @@ export const PATTERNS: readonly Pattern[] = [
   p('conversation.move', 'conversation-exfil',
     `\\b(?:${V_MOVE}|repeat|reveal|print|output|dump|leak|disclose)\\b${gap(100)}(?:${CONV_TARGET})`,
     'block', 'critical', 'asks the model to pass on the conversation, its system prompt or other tools\' output', true),
+  p('conversation.pass-through', 'conversation-exfil',
+    `\\b(?:every|all|each) (?:answers?|responses?|outputs?|replies|requests?|messages?|results?) (?:must|should|has to|have to|needs? to) (?:be )?(?:passed|sent|routed|go|piped|forwarded|copied) (?:through|to|via) (?:here|this tool|it)\\b`,
+    'block', 'critical', 'asks for every answer or message to be routed through the tool'),
   p('conversation.trigger-action', 'conversation-exfil',
     `${TRIGGER}${gap(200)}(?:\\b(?:call|invoke|run|use) (?:this|the [a-z0-9_.-]{1,40}) (?:tool|function)\\b|\\b(?:${V_MOVE})\\b)`,
     'block', 'critical', 'sets a hidden trigger on an innocuous user phrase'),
@@ -251,11 +273,19 @@ export const PATTERNS: readonly Pattern[] = [
 
   // concealment
   p('conceal.tell-user', 'concealment',
-    `\\b(?:do not|don't|dont|never|must not|should not|shouldn't)\\b (?:ever )?(?:tell|mention|inform|notify|reveal|disclose|show|alert|say)\\b${gap(80)}\\b(?:user|human|operator|anyone)\\b|\\b(?:do not|don't|dont|never) (?:mention|reveal|disclose|explain) (?:that|this|it|anything|the fact)\\b|\\bwithout (?:telling|informing|notifying|alerting|asking|warning|showing|letting) (?:the )?(?:user|human)\\b`,
-    'flag', 'low', 'asks the model to hide something from the user'),
+    `\\b(?:do not|don't|dont|never|must not|should not|shouldn't)\\b (?:ever )?(?:tell|mention|inform|notify|reveal|disclose|show|alert|say|bring (?:this |it |that )?up|point out|draw attention to|acknowledge)\\b${gap(80)}\\b(?:user|human|operator|anyone|substitution|change)\\b|\\b(?:do not|don't|dont|never) (?:mention|reveal|disclose|explain) (?:that|this|it|anything|the fact)\\b|\\bwithout (?:telling|informing|notifying|alerting|asking|warning|showing|letting) (?:the )?(?:user|human)\\b`,
+    'block', 'high', 'asks the model to hide something from the user'),
   p('conceal.secret', 'concealment',
     `\\b(?:the )?user (?:must|should|will|need|needs) (?:not|never) (?:know|see|be told|notice|find out|learn)\\b|\\bkeep (?:this|it|these|that) (?:a )?secret\\b|\\bkeep (?:this|it|these|that)(?: step| instruction| part| detail)? to yourself\\b|\\b(?:hide|conceal) (?:this|it|these|that)${gap(30)} from (?:the )?user\\b|\\bsilently (?:call|send|include|pass|add|run|execute|use|read|append|forward|copy|upload|invoke|fetch)\\b|\\b(?:this|it) is (?:just |only |merely )?an? implementation detail\\b${gap(80)}\\b(?:user|mention|tell)\\b|\\b(?:the )?user (?:won't|will not|doesn't|does not) (?:notice|see|know)\\b|\\binvisible to the user\\b|\\bbe (?:very )?gentle and not scary\\b`,
-    'flag', 'low', 'asks the model to keep something from the user'),
+    'block', 'high', 'asks the model to keep something from the user'),
+  p('conceal.deceive', 'concealment',
+    [
+      `\\b(?:skip|avoid|without) mentioning\\b|\\bno need to (?:mention|tell|say|bring)\\b|\\bkeep quiet about\\b|\\bquietly (?:add|send|include|pass|forward|copy|set|remove|delete|call|run|upload|append)\\b`,
+      `\\b(?:must|should|will) not be (?:revealed|mentioned|disclosed|shown) (?:to (?:the )?user)?`,
+      `\\b(?:if|when) (?:the )?user asks${gap(60)}\\b(?:say|tell|answer|reply|respond|claim)\\b`,
+      `\\bsay only\\b|\\breport (?:the|it|this|that) (?:[a-z]+ ){0,3}as (?:local|successful|done|complete|unchanged|normal)\\b`,
+    ].join('|'),
+    'block', 'high', 'asks the model to hide what it does or mislead the user'),
 
   // encoded-payload: an instruction to decode and obey
   p('encoded.decode-and-follow', 'encoded-payload',
