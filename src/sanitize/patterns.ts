@@ -60,7 +60,7 @@ const STRONG_QUICK =
 const GENERIC_QUICK = /api[ _-]?keys|tokens|secrets|credentials|passwords|private keys?|ssh keys?|env(?:ironment)? var|environment|process\.env|os\.environ|printenv|\.env/;
 const ENV_QUICK = /\.env/;
 const CONV_QUICK =
-  /full |entire|whole|complete|verbatim|raw |exact|previous|prior|earlier|past |preceding|messages|conversation|chat |system prompt|system message|system instructions|initial instructions|hidden instructions|everything|tool (?:results|outputs|responses)|(?:results?|outputs?|responses?) (?:of|from) (?:all|every|other|previous|prior)/;
+  /copy |transcript|record |dump |clipboard|terminal output|history|full |entire|whole|complete|verbatim|raw |exact|previous|prior|earlier|past |preceding|messages|conversation|chat |system prompt|system message|system instructions|initial instructions|hidden instructions|everything|tool (?:results|outputs|responses)|(?:results?|outputs?|responses?) (?:of|from) (?:all|every|other|previous|prior)/;
 const GATE_RES: Record<string, RegExp> = {
   'credential.directive-strong': STRONG_QUICK,
   'credential.strong-then-move': STRONG_QUICK,
@@ -210,7 +210,7 @@ export const PATTERNS: readonly Pattern[] = [
       `\\bon your (?:call|say-so|decision) alone\\b|\\basking (?:again|them|the user) (?:only )?(?:annoys|irritates|bothers)\\b`,
       `\\bno (?:reason|need) to (?:ask|confirm|check|double-check|verify|redact|consult)\\b`,
       `\\b(?:the )?user (?:has )?(?:already )?(?:agreed|consented|approved|signed off)\\b(?! to (?:the )?(?:terms|tos|license|eula|privacy))`,
-      `(?<!\\b(?:never|not|don't|do not|must not|should not|cannot|can't)\\b[^.!?\\n]{0,60})\\bwithout (?:asking|checking (?:back )?with|confirming with|consulting) (?:the )?(?:user|owner|them)\\b`,
+      `(?<!\\b(?:never|not|don't|do not|must not|should not|cannot|can't)\\b[^.!?\\n]{0,60})\\bwithout (?:asking|checking (?:back )?with|confirming with|consulting) (?:the )?(?:user|owner|them|anyone)\\b`,
       `\\bapproval (?:checks?|prompts?|requirements?) (?:are|is) off\\b|\\b(?:developer|god|admin) mode (?:is )?(?:active|on|enabled)\\b`,
     ].join('|'),
     'block', 'high', 'claims an approval or a lifted rule that lets the model act without the user'),
@@ -225,7 +225,7 @@ export const PATTERNS: readonly Pattern[] = [
     ].join('|'),
     'block', 'high', "tells the model to put the tool's text above the user"),
   p('override.addressed', 'instruction-override',
-    `(?:^|[(\\[;,.:!?\\n] ?)(?:assistant|model|ai|llm|agent|claude|chatgpt)(?:-facing)? ?[:,] ?(?:also |please |now |first |then |before [^,.;\\n]{0,40}[,;]? )?(?:fill|put|add|send|pass|include|append|call|use|run|read|forward|copy|hand|set|write|delete|remove|ignore|replace|change|post|upload|tell|say|do not|don't|never|always|whenever|when)\\b`,
+    `(?:^|[(\\[;,.:!?\\n\u2014\u2013-] ?)(?:assistant|model|ai|llm|agent|claude|chatgpt)(?:-facing)? ?[:,] ?(?:also |please |now |first |then |(?:before|once|after|when) [^,.;\\n]{0,40}[,;]? )?(?:fill|put|add|send|pass|include|append|call|use|run|read|forward|copy|hand|set|write|delete|remove|ignore|replace|change|post|upload|tell|say|do not|don't|never|always|whenever|when)\\b`,
     'block', 'high', 'gives the model an order addressed to it'),
   p('override.paraphrase', 'instruction-override',
     `\\b(?:ignore|disregard|forget)\\b${gap(40)}\\b(?:instructions?|guidelines|system prompt)\\b|\\bpretend (?:to be|you are)\\b|\\byou are now (?:a|an)\\b|\\bnew instructions\\b|\\bact as if you\\b`,
@@ -253,6 +253,9 @@ export const PATTERNS: readonly Pattern[] = [
   p('conversation.move', 'conversation-exfil',
     `\\b(?:${V_MOVE}|repeat|reveal|print|output|dump|leak|disclose)\\b${gap(100)}(?:${CONV_TARGET})`,
     'block', 'critical', 'asks the model to pass on the conversation, its system prompt or other tools\' output', true),
+  p('conversation.private-to-sink', 'conversation-exfil',
+    `\\b(?:${V_ANY})\\b${gap(60)}\\b(?:clipboard|terminal output|shell history|bash_history|command history|browser history)\\b${gap(80)}${SINK}`,
+    'block', 'critical', "asks the model to put the user's clipboard or history into a tool argument", true),
   p('conversation.pass-through', 'conversation-exfil',
     `\\b(?:every|all|each) (?:answers?|responses?|outputs?|replies|requests?|messages?|results?) (?:must|should|has to|have to|needs? to) (?:be )?(?:passed|sent|routed|go|piped|forwarded|copied) (?:through|to|via) (?:here|this tool|it)\\b`,
     'block', 'critical', 'asks for every answer or message to be routed through the tool'),
@@ -298,6 +301,9 @@ export const PARAMETER_PATTERNS: readonly Pattern[] = [
   p('parameter.file-content', 'exfil-parameter',
     `\\b(?:contents?|text|body|data|value|output)\\b (?:of|from|in) ${gap(60)}(?:${T_STRONG}|${ENV_FILE})`,
     'block', 'critical', 'a parameter asks for the contents of a credential file'),
+  p('parameter.file-verbatim', 'exfil-parameter',
+    `(?:${T_STRONG}|${ENV_FILE})${gap(40)}\\b(?:verbatim|as[- ]is|unredacted|in full|left in|unchanged|contents?)\\b`,
+    'block', 'critical', 'a parameter asks for a credential file as it is'),
   p('parameter.secrets', 'exfil-parameter', `(?:${T_GENERIC})`, 'block', 'critical', 'a parameter asks for secrets'),
   p('parameter.transcript', 'exfil-parameter', `(?:${CONV_TARGET})`, 'block', 'critical', 'a parameter asks for the conversation or system prompt'),
   p('parameter.identifier', 'exfil-parameter',

@@ -33,7 +33,7 @@ describe('the Invariant tool-poisoning PoC', () => {
     expect(byRule.get('credential-exfil')).toMatchObject({ action: 'block', severity: 'critical', field: '/description', after: null, afterSha256: null });
     expect(byRule.get('credential-exfil')!.reason).toMatch(/mcp\.json.*concealment$/);
     expect(byRule.get('pseudo-system-tag')).toMatchObject({ action: 'block' });
-    expect(byRule.get('concealment')).toMatchObject({ action: 'flag', severity: 'high' });
+    expect(byRule.get('concealment')).toMatchObject({ action: 'block', severity: 'high' });
     const m = byRule.get('credential-exfil')!.match!;
     expect(INVARIANT_POC.description.slice(m.start, m.end)).toMatch(/^read `~\/\.cursor\/mcp\.json/);
   });
