@@ -9,6 +9,7 @@ import type { MountedRoute } from '../transport/http-server.js';
 import { EXPOSITION_CONTENT_TYPE } from './exposition.js';
 import { Metrics, WireBytes } from './metrics.js';
 import { restartRoute } from './restart-route.js';
+import { healthRoutes } from './health.js';
 import { statusReport } from './status.js';
 
 /** The page: one static file beside this module (the build copies it to dist/ops/). */
@@ -90,6 +91,7 @@ export function opsEndpoints(core: SwitchboardCore, server: Server | HttpsServer
       ['/admin/restart', restartRoute(core)],
       ['/', html],
       ['/ui', html],
+      ...healthRoutes(core),
     ]),
   };
 }

@@ -1,5 +1,5 @@
 // Encoded payloads: runs of the base64 alphabet and hex digits that decode to readable text.
-import type { HiddenText } from './shadow.js';
+import type { HiddenText } from './types.js';
 
 const MIN_RUN = 24;
 

@@ -12,16 +12,9 @@ import {
 } from './chars.js';
 import { confusableOf, foldConfusables } from './confusables.js';
 import { findEncoded } from './encoded.js';
+import type { HiddenText } from './types.js';
 
-export type HiddenKind = 'tags' | 'selectors' | 'bidi-reversed' | 'base64' | 'hex' | 'escape-payload';
-
-/** Text a hidden channel carries, with the span of the carrier in the original field. */
-export interface HiddenText {
-  readonly kind: HiddenKind;
-  readonly text: string;
-  readonly start: number;
-  readonly end: number;
-}
+export type { HiddenKind, HiddenText } from './types.js';
 
 export interface Shadow {
   /** NFKC, lower case, collapsed whitespace; the view multilingual lexicons match on. */

@@ -37,6 +37,16 @@ export type RuleId =
   | 'annotation-mismatch'
   | 'rug-pull';
 
+export type HiddenKind = 'tags' | 'selectors' | 'bidi-reversed' | 'base64' | 'hex' | 'escape-payload';
+
+/** Text a hidden channel carries, with the span of the carrier in the original field (shadow.ts, encoded.ts). */
+export interface HiddenText {
+  readonly kind: HiddenKind;
+  readonly text: string;
+  readonly start: number;
+  readonly end: number;
+}
+
 export type Severity = 'info' | 'low' | 'medium' | 'high' | 'critical';
 export type Action = 'strip' | 'neutralize' | 'flag' | 'block';
 

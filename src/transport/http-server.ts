@@ -1,4 +1,4 @@
-// The one HTTP server: routes paths to the MCP endpoints and the health probes, applies Origin/Host checks.
+// The one HTTP server: routes paths to the MCP endpoints and the routes mounted from ops/ (probes, metrics, the page), applies Origin/Host checks.
 import { STATUS_CODES, createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import { readFileSync } from 'node:fs';
@@ -15,7 +15,6 @@ import { AccessControl, sendUnauthorized, unauthorizedUpgrade } from './access.j
 import type { AuthResult } from './auth.js';
 import { sendError, sendText } from './http-util.js';
 import { limitConnections, serverTimeouts } from './connection-limits.js';
-import { healthReport } from '../ops/health.js';
 
 type EndpointKind = 'mcp' | 'sse' | 'messages' | 'ws';
 interface Endpoint {
@@ -47,10 +46,15 @@ function pathOf(url: string | undefined): string {
  * after the Origin/Host checks like every path, and behind the bearer check when `auth`.
  */
 export interface MountedRoute {
-  readonly auth: boolean;
+  /**
+   * true: an admin token is required (401/403 otherwise). 'optional': anyone may ask, and `serve`
+   * is told whether the caller may see operations detail. false: anyone, no detail question.
+   */
+  readonly auth: boolean | 'optional';
   /** Methods it answers; default GET and HEAD. A route that changes state is POST only. */
   readonly methods?: readonly string[];
-  serve(req: IncomingMessage, res: ServerResponse): void;
+  /** `operator`: auth is off, or the caller holds an admin token. */
+  serve(req: IncomingMessage, res: ServerResponse, operator: boolean): void;
 }
 
 const CORS_HEADERS = {
@@ -190,10 +194,6 @@ export class HttpFrontDoor {
       sendError(res, 403, ErrorCode.InvalidRequest, `Forbidden: ${refused}`);
       return;
     }
-    if (path === '/healthz' || path === '/readyz') {
-      this.health(path, req, res);
-      return;
-    }
     const mounted = this.mounted.get(path);
     if (mounted !== undefined) {
       this.serveMounted(mounted, req, res, path);
@@ -285,6 +285,11 @@ export class HttpFrontDoor {
       sendText(res, 405, 'Method not allowed\n');
       return;
     }
+    if (route.auth === 'optional') {
+      const auth = this.access.authEnabled ? this.access.authenticate(req) : undefined;
+      route.serve(req, res, auth === undefined || (auth.ok && auth.identity.admin));
+      return;
+    }
     if (route.auth) {
       const auth = this.access.authenticate(req);
       if (!auth.ok) {
@@ -299,25 +304,6 @@ export class HttpFrontDoor {
         return;
       }
     }
-    route.serve(req, res);
-  }
-
-  /**
-   * /healthz: the process answers. /readyz: every server is up and the daemon is not stopping
-   * (503 otherwise, so a balancer stops sending). With auth on, the per-server detail is only
-   * for a token without a profile; anyone else gets the verdict alone.
-   */
-  private health(path: string, req: IncomingMessage, res: ServerResponse): void {
-    if (path === '/healthz') {
-      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
-      res.end(JSON.stringify({ status: 'ok' }));
-      return;
-    }
-    const report = healthReport(this.core);
-    const ready = report.ready && !this.core.router.draining;
-    const auth = this.access.authEnabled ? this.access.authenticate(req) : undefined;
-    const detailed = auth === undefined || (auth.ok && auth.identity.admin);
-    res.writeHead(ready ? 200 : 503, { 'content-type': 'application/json', 'cache-control': 'no-store' });
-    res.end(JSON.stringify(detailed ? { ...report, ready } : { ready }));
+    route.serve(req, res, true);
   }
 }

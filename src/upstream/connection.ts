@@ -22,33 +22,10 @@ import { scanMessage } from '../jsonrpc/message-scan.js';
 import { SplicedText } from '../jsonrpc/spliced-text.js';
 import { BufferPool } from '../jsonrpc/buffer-pool.js';
 import { ChildProcess, type ChildExit, type ShutdownTimings } from './child.js';
-import type { Caller, ServerIdentity } from './types.js';
+import type { Caller, Pending, ServerIdentity } from './types.js';
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, SWITCHBOARD_INFO } from '../protocol.js';
 
-/** A request we sent to the child and still owe an answer for. */
-export interface Pending {
-  readonly upstreamId: number;
-  readonly method: string;
-  /** ms since epoch after which the request is answered with a timeout error. */
-  readonly deadline: number;
-  /** The client session, or null for the proxy's own requests (initialize, lists). */
-  readonly caller: Caller | null;
-  readonly downstreamId: JsonRpcId;
-  /** The caller's progress token, restored on every progress notification. */
-  readonly progressToken: string | number | undefined;
-  readonly connection: UpstreamConnection;
-  /** Completion of the proxy's own requests. */
-  readonly settle: ((response: JsonRpcResponse) => void) | undefined;
-  /** A task-augmented request (tasks.mdx): its result names a task the caller may poll later. */
-  readonly createsTask: boolean;
-  /** For tasks/* requests: the caller's name of the task, restored in the result. */
-  readonly taskId: string | undefined;
-  /**
-   * When the caller received the request, on its own monotonic clock (ms); the caller sets it and
-   * reads it back when the answer comes, for its latency metrics. 0 for the proxy's own requests.
-   */
-  receivedAt: number;
-}
+export type { Pending } from './types.js';
 
 export interface ConnectionHandlers {
   /** A notification other than progress (which is routed here), ids untouched. */

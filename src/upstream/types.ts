@@ -1,7 +1,6 @@
 // What the upstream layer needs from whoever sends it requests; implemented by sessions above it.
 import type { JsonRpcId, JsonRpcMessage, JsonRpcResponse, SwitchboardError } from '../jsonrpc/messages.js';
 import type { Serialized } from '../jsonrpc/spliced-text.js';
-import type { Pending, UpstreamConnection } from './connection.js';
 
 /** The downstream side of a forwarded request: a client session, seen only through this interface. */
 export interface Caller {
@@ -24,7 +23,41 @@ export interface Caller {
    * A task-augmented call created a task on this connection; returns the id the caller will use for
    * it (task ids of different children may collide, so they are renamed like request ids).
    */
-  taskCreated(childTaskId: string, connection: UpstreamConnection): string;
+  taskCreated(childTaskId: string, connection: PendingConnection): string;
+}
+
+/** A request we sent to the child and still owe an answer for. */
+export interface Pending {
+  readonly upstreamId: number;
+  readonly method: string;
+  /** ms since epoch after which the request is answered with a timeout error. */
+  readonly deadline: number;
+  /** The client session, or null for the proxy's own requests (initialize, lists). */
+  readonly caller: Caller | null;
+  readonly downstreamId: JsonRpcId;
+  /** The caller's progress token, restored on every progress notification. */
+  readonly progressToken: string | number | undefined;
+  /** The connection it waits on (an UpstreamConnection), as far as callers need it. */
+  readonly connection: PendingConnection;
+  /** Completion of the proxy's own requests. */
+  readonly settle: ((response: JsonRpcResponse) => void) | undefined;
+  /** A task-augmented request (tasks.mdx): its result names a task the caller may poll later. */
+  readonly createsTask: boolean;
+  /** For tasks/* requests: the caller's name of the task, restored in the result. */
+  readonly taskId: string | undefined;
+  /**
+   * When the caller received the request, on its own monotonic clock (ms); the caller sets it and
+   * reads it back when the answer comes, for its latency metrics. 0 for the proxy's own requests.
+   */
+  receivedAt: number;
+}
+
+/** What a caller may do with the connection a request or task of it waits on. */
+export interface PendingConnection {
+  /** Distinguishes connections (and so the tasks of different children) in ids. */
+  readonly tag: string;
+  /** Gives up on a pending request: the child is told, the entry answered with an error. */
+  cancel(entry: Pending, reason: string): void;
 }
 
 /** What a child told us about itself in its initialize result. */

@@ -1,0 +1,52 @@
+// The layers of src/, top to bottom (README "Architecture"): a module may import from its own
+// layer or any layer below, never from one above, and no import cycle is allowed.
+// `npm run check:layers` (part of `npm test`).
+const LAYERS = [
+  ['cli', '^src/cli/'],
+  ['index', '^src/index\\.ts$'],
+  ['ops', '^src/ops/'],
+  ['transport', '^src/transport/'],
+  ['core', '^src/switchboard\\.ts$'],
+  ['router', '^src/router/'],
+  ['session', '^src/session/'],
+  ['catalog/upstream', '^src/(catalog|upstream)/'],
+  ['discovery', '^src/discovery/'],
+  ['wire/jsonrpc/sanitize/config', '^src/(wire|jsonrpc|sanitize|config)/|^src/(log|protocol|throttle)\\.ts$'],
+];
+
+const upward = [];
+for (let i = 1; i < LAYERS.length; i++) {
+  const [name, path] = LAYERS[i];
+  const above = LAYERS.slice(0, i).map(([, p]) => `(${p})`).join('|');
+  upward.push({
+    name: `no-upward-from-${name.replace(/\W+/g, '-')}`,
+    comment: `${name} sits below ${LAYERS.slice(0, i).map(([n]) => n).join(', ')}: it must not import them`,
+    severity: 'error',
+    from: { path },
+    to: { path: above },
+  });
+}
+
+module.exports = {
+  forbidden: [
+    ...upward,
+    {
+      name: 'no-circular',
+      comment: 'an import cycle (type-only imports included) ties modules that should change apart',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'not-to-unresolvable',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsConfig: { fileName: 'tsconfig.json' },
+    tsPreCompilationDeps: true,
+  },
+};
