@@ -4,8 +4,6 @@ import { createRequire } from 'node:module';
 /** Newest first (PROTOCOL.md §1.1). 2026-07-28 (stateless era) is not served yet. */
 export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'];
 export const LATEST_PROTOCOL_VERSION = '2025-11-25';
-/** What a Streamable HTTP server assumes when the MCP-Protocol-Version header is absent (transports.mdx). */
-export const DEFAULT_HTTP_PROTOCOL_VERSION = '2025-03-26';
 
 const pkg = createRequire(import.meta.url)('../package.json') as { version: string };
 export const SWITCHBOARD_VERSION: string = pkg.version;

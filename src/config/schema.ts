@@ -182,7 +182,6 @@ export const serverSchema = z.object(
   objectError,
 );
 
-export type RawServer = z.output<typeof serverSchema>;
 
 const listenObject = z.object(
   {

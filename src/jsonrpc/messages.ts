@@ -121,8 +121,9 @@ export function resultResponse(id: JsonRpcId, result: JsonObject): JsonRpcResult
   return { jsonrpc: '2.0', id, result };
 }
 
-export function isErrorResponse(message: JsonRpcResponse): message is JsonRpcErrorResponse {
-  return 'error' in message;
+/** A message that ends the request it relates to: a response, not a request or notification. */
+export function isResponse(message: JsonRpcMessage): boolean {
+  return (message as { method?: unknown }).method === undefined;
 }
 
 /**

@@ -19,11 +19,12 @@ export const IMAGE_MARKER = '[image removed]';
  * and code comments outside fences legitimately use 8-39 (and must pass unchanged), while pushing a
  * payload off-screen in a truncating UI takes far more than 40.
  */
-export const PADDING_RUN = 40;
+const PADDING_RUN = 40;
+const SPACE = '[ \\t\\u00a0\\u2000-\\u200a\\u202f\\u205f\\u3000]';
 
 /** One cheap test for "anything to do?"; the lookbehind starts the padding check only at the start of a run. */
-const GATE = /<!--|!\[|<img|(?<![ \t\u00a0\u2000-\u200a\u202f\u205f\u3000])[ \t\u00a0\u2000-\u200a\u202f\u205f\u3000]{40}|\n(?:[ \t]*\n){3}/i;
-const SPACE_RUN = /[ \t\u00a0\u2000-\u200a\u202f\u205f\u3000]{40,}/g;
+const GATE = new RegExp(`<!--|!\\[|<img|(?<!${SPACE})${SPACE}{${PADDING_RUN}}|\\n(?:[ \\t]*\\n){3}`, 'i');
+const SPACE_RUN = new RegExp(`${SPACE}{${PADDING_RUN},}`, 'g');
 const BLANK_LINES = /\n(?:[ \t]*\n){3,}/g;
 const INLINE_IMAGE =
   /!\[([^\]\n]{0,1000})\]\(\s*<?([^\s)>]{1,4096})>?(?:\s+(?:"[^"\n]{0,500}"|'[^'\n]{0,500}'|\([^)\n]{0,500}\)))?\s*\)/g;

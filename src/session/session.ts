@@ -1,5 +1,5 @@
 // Everything the proxy keeps per client session; the transport underneath is seen only as a channel.
-import { SwitchboardError, errorResponse, type JsonObject, type JsonRpcId, type JsonRpcMessage, type JsonRpcResponse } from '../jsonrpc/messages.js';
+import { SwitchboardError, errorResponse, isResponse, type JsonObject, type JsonRpcId, type JsonRpcMessage, type JsonRpcResponse } from '../jsonrpc/messages.js';
 import type { Serialized } from '../jsonrpc/spliced-text.js';
 import type { ViewScope } from '../catalog/catalog.js';
 import type { Pending, UpstreamConnection } from '../upstream/connection.js';
@@ -46,11 +46,6 @@ const MAX_TASKS_PER_SESSION = 1_000;
 interface Arrival {
   readonly slot: number;
   readonly at: number;
-}
-
-/** A message that ends the request it relates to (a response, not a notification or a request). */
-function isResponse(message: JsonRpcMessage): boolean {
-  return (message as { method?: unknown }).method === undefined;
 }
 
 export class Session implements Caller {

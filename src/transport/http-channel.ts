@@ -1,7 +1,7 @@
 // A Streamable HTTP session's streams: one per in-flight POST, one GET stream, and the event log behind both.
 import type { ServerResponse } from 'node:http';
 import type { Logger } from '../log.js';
-import { ErrorCode, encode, type JsonRpcId, type JsonRpcMessage } from '../jsonrpc/messages.js';
+import { ErrorCode, encode, isResponse, type JsonRpcId, type JsonRpcMessage } from '../jsonrpc/messages.js';
 import { SplicedText, type Serialized } from '../jsonrpc/spliced-text.js';
 import type { SessionChannel } from '../session/session.js';
 import { SSE_HEADERS } from './http-util.js';
@@ -25,10 +25,6 @@ function writeOrDrop(res: ServerResponse, frame: string): void {
     return;
   }
   res.write(frame);
-}
-
-function isResponse(message: JsonRpcMessage): boolean {
-  return (message as { method?: unknown }).method === undefined;
 }
 
 /**
