@@ -37,9 +37,9 @@ const MAX_STDIN_BACKLOG_BYTES = 64 * 1024 * 1024;
 const STDOUT_DRAIN_MS = 200;
 
 /** Children alive right now, so that even an abrupt exit of the daemon takes them along. */
-const LIVE = new Set<ChildProcess>();
+const LIVE = new Set<ServerProcess>();
 /** Children that exited while helpers of their group may still run (see reapGroup). */
-const LINGERING = new Set<ChildProcess>();
+const LINGERING = new Set<ServerProcess>();
 process.on('exit', () => {
   for (const child of LIVE) child.killNow();
   for (const child of LINGERING) child.killNow();
@@ -57,7 +57,7 @@ export const MAX_LOGGED_STDERR_CHARS = 2_000;
  */
 export const STDERR_LINES_PER_SECOND = 50;
 
-export class ChildProcess {
+export class ServerProcess {
   readonly pid: number | undefined;
   private readonly process: ReturnType<typeof spawn>;
   private exited: ChildExit | undefined;

@@ -21,7 +21,7 @@ import { RAW_MIN_CHARS, RAW_SPANS, RAW_TEXT, SPLICEABLE, findRequestSpans, splic
 import { scanMessage } from '../jsonrpc/message-scan.js';
 import { SplicedText } from '../jsonrpc/spliced-text.js';
 import { BufferPool } from '../jsonrpc/buffer-pool.js';
-import { ChildProcess, type ChildExit, type ShutdownTimings } from './child.js';
+import { ServerProcess, type ChildExit, type ShutdownTimings } from './child.js';
 import type { Caller, Pending, ServerIdentity } from './types.js';
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, SWITCHBOARD_INFO } from '../protocol.js';
 
@@ -154,7 +154,7 @@ const DEFAULT_MAX_PENDING = 10_000;
 const CLIENT_CAPABILITIES = { sampling: {}, elicitation: {}, roots: { listChanged: false } };
 
 export class UpstreamConnection {
-  private readonly child: ChildProcess;
+  private readonly child: ServerProcess;
   private pending = new Map<number, Pending>();
   /** Buffers for large results on their way to clients. */
   private readonly resultBuffers = new BufferPool();
@@ -175,7 +175,7 @@ export class UpstreamConnection {
     private readonly handlers: ConnectionHandlers,
     private readonly options: ConnectionOptions,
   ) {
-    this.child = new ChildProcess(server, log, options.maxLineBytes, {
+    this.child = new ServerProcess(server, log, options.maxLineBytes, {
       onLine: (line, bytes, start, end) => this.onLine(line, bytes, start, end),
       onExit: (exit) => this.onExit(exit),
     }, options.shutdown);

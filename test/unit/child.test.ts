@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import path from 'node:path';
-import { ChildProcess, type ChildExit } from '../../src/upstream/child.js';
+import { ServerProcess, type ChildExit } from '../../src/upstream/child.js';
 import { silentLogger } from '../../src/log.js';
 import type { ServerConfig } from '../../src/config/types.js';
 
@@ -24,10 +24,10 @@ function server(script: string): ServerConfig {
   };
 }
 
-describe('ChildProcess', () => {
+describe('ServerProcess', () => {
   it('stops a well-behaved server by closing its stdin, without signals', async () => {
     let exit: ChildExit | undefined;
-    const child = new ChildProcess(server('echo-server.mjs'), silentLogger(), 1 << 20, {
+    const child = new ServerProcess(server('echo-server.mjs'), silentLogger(), 1 << 20, {
       onLine: () => {},
       onExit: (e) => (exit = e),
     }, { afterStdinCloseMs: 2000, afterTermMs: 2000 });
@@ -42,7 +42,7 @@ describe('ChildProcess', () => {
     log.info = ((obj: { stderr?: string }) => {
       if (obj?.stderr) stderr.push(obj.stderr);
     }) as typeof log.info;
-    const child = new ChildProcess(server('stubborn.mjs'), log, 1 << 20, {
+    const child = new ServerProcess(server('stubborn.mjs'), log, 1 << 20, {
       onLine: () => {},
       onExit: (e) => (exit = e),
     }, { afterStdinCloseMs: 300, afterTermMs: 300 });
@@ -57,7 +57,7 @@ describe('ChildProcess', () => {
 
   it('reports a command that does not exist as a spawn error, not a crash of ours', async () => {
     const exit = await new Promise<ChildExit>((resolve) => {
-      new ChildProcess({ ...server('x'), command: '/nonexistent/bin/mcp' }, silentLogger(), 1 << 20, {
+      new ServerProcess({ ...server('x'), command: '/nonexistent/bin/mcp' }, silentLogger(), 1 << 20, {
         onLine: () => {},
         onExit: resolve,
       });
@@ -66,7 +66,7 @@ describe('ChildProcess', () => {
   });
 });
 
-describe('ChildProcess with helpers of its own', () => {
+describe('ServerProcess with helpers of its own', () => {
   function alive(pid: number): boolean {
     try {
       process.kill(pid, 0);
@@ -80,7 +80,7 @@ describe('ChildProcess with helpers of its own', () => {
     let helperPid = 0;
     let exit: ChildExit | undefined;
     const config = server('forker.mjs');
-    const child = new ChildProcess({ ...config, env: { ...config.env, ...env } }, silentLogger(), 1 << 20, {
+    const child = new ServerProcess({ ...config, env: { ...config.env, ...env } }, silentLogger(), 1 << 20, {
       onLine: (line) => (helperPid = (JSON.parse(line) as { params: { pid: number } }).params.pid),
       onExit: (e) => (exit = e),
     }, { afterStdinCloseMs: 200, afterTermMs: 200 });
