@@ -9,7 +9,7 @@ import {
   type JsonObject,
   type JsonRpcRequest,
 } from '../jsonrpc/messages.js';
-import { RAW_SPANS, RAW_TEXT, type RawCarrier } from '../jsonrpc/raw-request.js';
+import { RAW_SPANS, RAW_TEXT, type RawCarrier } from '../wire/request-splice.js';
 import type { Catalog, View } from '../catalog/catalog.js';
 import { CALL_TOOL, DEFAULT_FIND_LIMIT, FIND_TOOLS, MAX_FIND_LIMIT } from '../discovery/meta-tools.js';
 import type { Session } from '../session/session.js';

@@ -2,7 +2,7 @@
 import type { ServerResponse } from 'node:http';
 import type { Logger } from '../log.js';
 import { ErrorCode, encode, isResponse, type JsonRpcId, type JsonRpcMessage } from '../jsonrpc/messages.js';
-import { SplicedText, type Serialized } from '../jsonrpc/spliced-text.js';
+import { ResultBytes, type Serialized } from '../wire/result-bytes.js';
 import type { SessionChannel } from '../session/session.js';
 import { SSE_HEADERS } from './http-util.js';
 import { EventLog, eventId, sseFrame } from './event-log.js';
@@ -72,7 +72,7 @@ export class RequestStream {
         const body = serialized ?? encode(message);
         if (body === undefined) return true;
         // An explicit length avoids chunked encoding for the common one-body reply.
-        if (body instanceof SplicedText) {
+        if (body instanceof ResultBytes) {
           this.res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.byteLength });
           // 'finish': the OS has the bytes, so the buffer may be reused. A connection that dies
           // first never finishes, and its buffer is simply not reused.

@@ -3,8 +3,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StringDecoder } from 'node:string_decoder';
 import { ErrorCode, idJson, type JsonRpcId } from '../jsonrpc/messages.js';
 import { keepExactId } from '../jsonrpc/exact-id.js';
-import { keepRawText, routedRequest } from '../jsonrpc/raw-request.js';
-import { BufferPool } from '../jsonrpc/buffer-pool.js';
+import { keepRawText, routedRequest } from '../wire/request-splice.js';
+import { BufferPool } from '../wire/buffer-pool.js';
 
 export const JSON_HEADERS = { 'content-type': 'application/json' } as const;
 export const SSE_HEADERS = {

@@ -2,7 +2,7 @@
 import { execa } from 'execa';
 import type { Logger } from '../log.js';
 import { LineDecoder } from '../jsonrpc/ndjson.js';
-import { BufferPool } from '../jsonrpc/buffer-pool.js';
+import { BufferPool } from '../wire/buffer-pool.js';
 import type { ServerConfig } from '../config/types.js';
 import { Throttle } from '../throttle.js';
 import { StderrTail } from './stderr-tail.js';

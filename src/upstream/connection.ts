@@ -17,10 +17,10 @@ import {
   idJson,
   tryStringify,
 } from '../jsonrpc/messages.js';
-import { RAW_MIN_CHARS, RAW_SPANS, RAW_TEXT, SPLICEABLE, findRequestSpans, spliceRequestLine, type RawCarrier, type SplicedLine } from '../jsonrpc/raw-request.js';
-import { scanMessage } from '../jsonrpc/message-scan.js';
-import { SplicedText } from '../jsonrpc/spliced-text.js';
-import { BufferPool } from '../jsonrpc/buffer-pool.js';
+import { RAW_MIN_CHARS, RAW_SPANS, splicedRequestLine, type RawCarrier } from '../wire/request-splice.js';
+import { scanMessage } from '../wire/message-scan.js';
+import { mintedIdAt, spliceId, spliceResultBytes } from '../wire/result-splice.js';
+import { BufferPool } from '../wire/buffer-pool.js';
 import { ServerProcess, type ChildExit, type ShutdownTimings } from './child.js';
 import type { Caller, Pending, ServerIdentity } from './types.js';
 import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, SWITCHBOARD_INFO } from '../protocol.js';
@@ -78,74 +78,11 @@ export function restoreTaskId(result: JsonObject, downstreamTaskId: string): boo
 }
 
 /**
- * The child's line with our id replaced by the caller's, or undefined when that cannot be done
- * safely: the token `"id":<ours>` must occur exactly once, followed by `,` or `}`, and stand in the
- * top-level object. Uniqueness alone is not enough: a child may write the top-level id as
- * `"id": 12` and carry a compact `"id":12` inside its result, which must stay as it is.
- */
-export function spliceId(line: string, upstreamId: number, downstreamId: JsonRpcId): string | undefined {
-  const token = `"id":${upstreamId}`;
-  const at = line.indexOf(token);
-  if (at === -1) return undefined;
-  const after = line.charCodeAt(at + token.length);
-  if (after !== 0x2c /* , */ && after !== 0x7d /* } */) return undefined;
-  if (line.indexOf(token, at + token.length) !== -1) return undefined;
-  if (!atTopLevel(line, at)) return undefined;
-  return `${line.slice(0, at)}"id":${idJson(downstreamId)}${line.slice(at + token.length)}`;
-}
-
-/**
- * Whether offset `at` of a JSON object's text is a member name of the outermost object: outside
- * strings, one brace deep. A walk over the text before it, without allocating.
- */
-function atTopLevel(text: string, at: number): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < at; i++) {
-    const c = text.charCodeAt(i);
-    if (inString) {
-      if (c === 0x5c /* \ */) i++;
-      else if (c === 0x22 /* " */) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x7b /* { */ || c === 0x5b /* [ */) depth++;
-    else if (c === 0x7d /* } */ || c === 0x5d /* ] */) depth--;
-  }
-  return depth === 1 && !inString;
-}
-
-/** The value of a span that holds a plain non-negative integer (the ids we mint), else -1. */
-function mintedIdAt(text: string, start: number, end: number): number {
-  if (end - start > 15 || end === start) return -1;
-  let value = 0;
-  for (let i = start; i < end; i++) {
-    const digit = text.charCodeAt(i) - 0x30;
-    if (digit < 0 || digit > 9) return -1;
-    value = value * 10 + digit;
-  }
-  return value;
-}
-
-/**
  * Stand-ins for a result forwarded as text: only the caller's metrics read a response object
  * then, and only whether a tool reported an error. Never serialized: the text goes instead.
  */
 const RESULT_FORWARDED_AS_TEXT: JsonObject = Object.freeze({});
 const TOOL_ERROR_FORWARDED_AS_TEXT: JsonObject = Object.freeze({ isError: true });
-
-/**
- * The request as the client wrote it with our id, the child's name and our progress token spliced
- * in, as an encoded line; undefined to serialize instead (small, not from one text, or not safely
- * spliceable). A request built from a scan (RAW_SPANS) always splices.
- */
-function spliceRaw(request: JsonRpcRequest & RawCarrier, upstreamId: number, tokenRewritten: boolean): SplicedLine | undefined {
-  const text = request[RAW_TEXT];
-  if (text === undefined || !SPLICEABLE.has(request.method)) return undefined;
-  const spans = request[RAW_SPANS] ?? findRequestSpans(text);
-  if (spans === undefined || (tokenRewritten && spans.tokenStart === -1)) return undefined;
-  const name = request.params?.name;
-  const id = String(upstreamId);
-  return spliceRequestLine(text, spans, id, typeof name === 'string' ? JSON.stringify(name) : undefined, tokenRewritten ? id : undefined);
-}
 
 /** Requests in flight towards one child; a child that stops answering cannot grow this without bound. */
 const DEFAULT_MAX_PENDING = 10_000;
@@ -286,7 +223,7 @@ export class UpstreamConnection {
     };
     const downstreamId = request.id;
     request.id = upstreamId;
-    const spliced = spliceRaw(request, upstreamId, progressToken !== undefined);
+    const spliced = splicedRequestLine(request, upstreamId, progressToken !== undefined);
     // A request built from a scan holds only the routed members: serialized, it would lose the rest.
     const line = spliced ?? ((request as RawCarrier)[RAW_SPANS] === undefined ? tryStringify(request) : undefined);
     if (line === undefined) {
@@ -419,24 +356,8 @@ export class UpstreamConnection {
     this.pending.delete(upstreamId);
     const toolError = spans.isErrorEnd - spans.isErrorStart === 4 && line.startsWith('true', spans.isErrorStart);
     const standIn: JsonRpcResponse = { jsonrpc: '2.0', id: entry.downstreamId, result: toolError ? TOOL_ERROR_FORWARDED_AS_TEXT : RESULT_FORWARDED_AS_TEXT };
-    entry.caller.answered(entry, standIn, this.spliceBytes(line, spans.idStart, spans.idEnd, idJson(entry.downstreamId), bytes, start, end));
+    entry.caller.answered(entry, standIn, spliceResultBytes(this.resultBuffers, line, spans, idJson(entry.downstreamId), bytes, start, end));
     return true;
-  }
-
-  /**
-   * The line's bytes with the id span [idStart, idEnd) (character offsets into `line`, ASCII digits)
-   * replaced by `id`, in a buffer from this connection's pool.
-   */
-  private spliceBytes(line: string, idStart: number, idEnd: number, id: string, bytes: Buffer, start: number, end: number): SplicedText {
-    const headBytes = Buffer.byteLength(line.slice(0, idStart));
-    const idBytes = Buffer.byteLength(id);
-    const tailStart = start + headBytes + (idEnd - idStart);
-    const length = headBytes + idBytes + (end - tailStart);
-    const buffer = this.resultBuffers.take(length);
-    bytes.copy(buffer, 0, start, start + headBytes);
-    buffer.write(id, headBytes);
-    bytes.copy(buffer, headBytes + idBytes, tailStart, end);
-    return new SplicedText(buffer.subarray(0, length), () => this.resultBuffers.give(buffer));
   }
 
   /** `line` is the message's own text when it came alone on its line (not in a batch). */

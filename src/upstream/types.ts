@@ -1,6 +1,6 @@
 // What the upstream layer needs from whoever sends it requests; implemented by sessions above it.
 import type { JsonRpcId, JsonRpcMessage, JsonRpcResponse, SwitchboardError } from '../jsonrpc/messages.js';
-import type { Serialized } from '../jsonrpc/spliced-text.js';
+import type { Serialized } from '../wire/result-bytes.js';
 
 /** The downstream side of a forwarded request: a client session, seen only through this interface. */
 export interface Caller {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { scanMessage, type MessageSpans } from '../../src/jsonrpc/message-scan.js';
+import { scanMessage, type MessageSpans } from '../../src/wire/message-scan.js';
 import { prng } from '../prng.js';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RAW_SPANS, RAW_TEXT, findRequestSpans, routedRequest, spliceRequestLine, type RequestSpans } from '../../src/jsonrpc/raw-request.js';
+import { RAW_SPANS, RAW_TEXT, findRequestSpans, routedRequest, spliceRequestLine, type RequestSpans } from '../../src/wire/request-splice.js';
 
 /** What the proxy would send: the parsed request with the three fields rewritten, for comparison. */
 function viaObject(text: string, id: number, name: string | undefined, token: number | undefined): unknown {

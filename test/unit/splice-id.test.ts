@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { spliceId } from '../../src/upstream/connection.js';
+import { spliceId } from '../../src/wire/result-splice.js';
 
 describe('spliceId', () => {
   it('swaps our numeric id for the caller id, keeping the rest byte for byte', () => {

@@ -4,6 +4,7 @@
 // though the proxy changes three small values in it: the id, the tool or prompt name and the progress
 // token. Splicing those into the text the client sent skips the serialization and its garbage.
 
+import type { JsonRpcRequest } from '../jsonrpc/messages.js';
 import { scanMessage, type MessageSpans } from './message-scan.js';
 
 /** Requests whose text is kept for splicing; smaller ones serialize as fast as they scan, bytes. */
@@ -100,7 +101,7 @@ function requestSpans(spans: MessageSpans): RequestSpans {
  * is known before it is encoded, so the bytes can go straight into a buffer the writer reuses; V8
  * keeps slices of a flat string as views, so no joined copy of the text is ever made.
  */
-export class SplicedLine {
+export class RequestLine {
   constructor(
     private readonly text: string,
     /** [start, end, replacement], in text order. */
@@ -124,12 +125,27 @@ export class SplicedLine {
   }
 }
 
-export function spliceRequestLine(text: string, spans: RequestSpans, idJson: string, nameJson: string | undefined, tokenJson: string | undefined): SplicedLine {
+export function spliceRequestLine(text: string, spans: RequestSpans, idJson: string, nameJson: string | undefined, tokenJson: string | undefined): RequestLine {
   const edits: Array<[number, number, string]> = [[spans.idStart, spans.idEnd, idJson]];
   if (nameJson !== undefined && spans.nameStart !== -1) edits.push([spans.nameStart, spans.nameEnd, nameJson]);
   if (tokenJson !== undefined && spans.tokenStart !== -1) edits.push([spans.tokenStart, spans.tokenEnd, tokenJson]);
   edits.sort((a, b) => a[0] - b[0]);
   let bytes = Buffer.byteLength(text) + 1;
   for (const [start, end, replacement] of edits) bytes += Buffer.byteLength(replacement) - Buffer.byteLength(text.slice(start, end));
-  return new SplicedLine(text, edits, bytes);
+  return new RequestLine(text, edits, bytes);
+}
+
+/**
+ * The request as the client wrote it with our id, the child's name and our progress token spliced
+ * in, as an encoded line; undefined to serialize instead (small, not from one text, or not safely
+ * spliceable). A request built from a scan (RAW_SPANS) always splices.
+ */
+export function splicedRequestLine(request: JsonRpcRequest & RawCarrier, upstreamId: number, tokenRewritten: boolean): RequestLine | undefined {
+  const text = request[RAW_TEXT];
+  if (text === undefined || !SPLICEABLE.has(request.method)) return undefined;
+  const spans = request[RAW_SPANS] ?? findRequestSpans(text);
+  if (spans === undefined || (tokenRewritten && spans.tokenStart === -1)) return undefined;
+  const name = request.params?.name;
+  const id = String(upstreamId);
+  return spliceRequestLine(text, spans, id, typeof name === 'string' ? JSON.stringify(name) : undefined, tokenRewritten ? id : undefined);
 }

@@ -6,7 +6,7 @@
  * the socket has taken it, the buffer goes back to its pool. Paths that frame or store text (SSE
  * events, WebSocket frames) take it as a string instead, which also hands the buffer back.
  */
-export class SplicedText {
+export class ResultBytes {
   private text: string | undefined;
   private released = false;
 
@@ -38,4 +38,4 @@ export class SplicedText {
 }
 
 /** A message already encoded for the wire. */
-export type Serialized = string | SplicedText;
+export type Serialized = string | ResultBytes;
