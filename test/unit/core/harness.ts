@@ -1,0 +1,137 @@
+// Drives the socket-free core (SwitchboardCore, Router, Session, ChildMessages) with an in-memory
+// channel per session and real fixture children: a change to routing, ids, progress, cancellation
+// or list_changed fails here in milliseconds, without HTTP, SSE or WebSocket in the way.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { AGGREGATE_SCOPE, type ViewScope } from '../../../src/catalog/catalog.js';
+import { resolveConfig } from '../../../src/config/load.js';
+import type { JsonObject, JsonRpcId, JsonRpcMessage } from '../../../src/jsonrpc/messages.js';
+import { silentLogger } from '../../../src/log.js';
+import type { Session, SessionChannel } from '../../../src/session/session.js';
+import { SwitchboardCore } from '../../../src/switchboard.js';
+import type { Serialized } from '../../../src/wire/result-bytes.js';
+
+export const FIXTURE = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/fixture-server.mjs');
+const WAIT_MS = 10_000;
+
+interface Delivered {
+  readonly message: JsonRpcMessage & { id?: JsonRpcId; method?: string; result?: JsonObject; error?: { code: number; message: string }; params?: JsonObject };
+  readonly relatedTo: JsonRpcId | undefined;
+}
+
+/** A client's side of one session: what the core delivered, in order, and what it abandoned. */
+export class MemoryChannel implements SessionChannel {
+  readonly delivered: Delivered[] = [];
+  readonly abandoned: JsonRpcId[] = [];
+  closedWith: string | undefined;
+  private readonly waiters = new Set<() => void>();
+
+  deliver(message: JsonRpcMessage, relatedTo: JsonRpcId | undefined, serialized?: Serialized): void {
+    // A result forwarded as the child's own text arrives as bytes with a stand-in object: the text is the message.
+    const real = serialized === undefined ? message : (JSON.parse(typeof serialized === 'string' ? serialized : serialized.toString()) as JsonRpcMessage);
+    this.delivered.push({ message: real as Delivered['message'], relatedTo });
+    for (const wake of [...this.waiters]) wake();
+  }
+
+  abandon(requestId: JsonRpcId): void {
+    this.abandoned.push(requestId);
+    for (const wake of [...this.waiters]) wake();
+  }
+
+  close(reason: string): void {
+    this.closedWith = reason;
+  }
+
+  /** The first delivered message `match` accepts, waiting for it if need be. */
+  async next(match: (d: Delivered) => boolean, what: string, timeoutMs = WAIT_MS): Promise<Delivered> {
+    const found = (): Delivered | undefined => this.delivered.find(match);
+    const now = found();
+    if (now !== undefined) return now;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiters.delete(check);
+        reject(new Error(`no ${what} within ${timeoutMs} ms; delivered: ${this.delivered.map((d) => d.message.method ?? `response ${String(d.message.id)}`).join(', ')}`));
+      }, timeoutMs);
+      const check = (): void => {
+        const hit = found();
+        if (hit === undefined) return;
+        clearTimeout(timer);
+        this.waiters.delete(check);
+        resolve(hit);
+      };
+      this.waiters.add(check);
+    });
+  }
+
+  responseTo(id: JsonRpcId): Promise<Delivered> {
+    return this.next((d) => d.message.id === id && d.message.method === undefined, `response to ${String(id)}`);
+  }
+}
+
+export interface Client {
+  readonly session: Session;
+  readonly channel: MemoryChannel;
+  request(method: string, params?: JsonObject, id?: JsonRpcId): Promise<Delivered>;
+  /** Sends a request without waiting; returns its id. */
+  send(method: string, params?: JsonObject, id?: JsonRpcId): JsonRpcId;
+  notify(method: string, params?: JsonObject): void;
+}
+
+export class CoreHarness {
+  private nextId = 1;
+  private readonly dir: string;
+  readonly core: SwitchboardCore;
+
+  constructor(servers: Record<string, Record<string, string>>) {
+    this.dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-core-harness-'));
+    const mcpServers = Object.fromEntries(Object.entries(servers).map(([name, env]) => [name, { command: process.execPath, args: [FIXTURE], env: { FIXTURE_NAME: name, ...env } }]));
+    const config = resolveConfig({ mcpServers }, { file: '<inline>', dir: this.dir }, process.env);
+    this.core = new SwitchboardCore(config, silentLogger());
+  }
+
+  async start(): Promise<void> {
+    this.core.start();
+    const deadline = Date.now() + WAIT_MS;
+    while (!this.core.ready()) {
+      if (Date.now() > deadline) throw new Error('the fixture servers did not become ready');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+
+  /** Opens and initializes a session; `capabilities` are the client's (sampling, roots, elicitation). */
+  async open(capabilities: JsonObject = {}, scope: ViewScope = AGGREGATE_SCOPE): Promise<Client> {
+    const channel = new MemoryChannel();
+    const opened = this.core.openSession('websocket', { scope, principal: 'test', query: '' }, channel, '2025-11-25');
+    if ('refused' in opened) throw new Error(`session refused: ${opened.refused}`);
+    const session = opened;
+    const router = this.core.router;
+    const send = (method: string, params: JsonObject = {}, id: JsonRpcId = this.nextId++): JsonRpcId => {
+      router.handleRequest(session, { jsonrpc: '2.0', id, method, params });
+      return id;
+    };
+    const client: Client = {
+      session,
+      channel,
+      send,
+      request: (method, params, id) => channel.responseTo(send(method, params, id)),
+      notify: (method, params = {}) => router.handleNotification(session, { jsonrpc: '2.0', method, params }),
+    };
+    const init = await client.request('initialize', { protocolVersion: '2025-11-25', capabilities, clientInfo: { name: 'harness', version: '1' } });
+    if (init.message.error !== undefined) throw new Error(`initialize failed: ${init.message.error.message}`);
+    client.notify('notifications/initialized');
+    return client;
+  }
+
+  async stop(): Promise<void> {
+    await this.core.stop();
+    fs.rmSync(this.dir, { recursive: true, force: true });
+  }
+}
+
+/** The text of a tools/call result's first content item. */
+export function textOf(d: Delivered): string {
+  const content = (d.message.result as { content?: Array<{ text?: string }> } | undefined)?.content;
+  return content?.[0]?.text ?? `(no text: ${JSON.stringify(d.message)})`;
+}
