@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { UNIT_MARKER } from '../../src/ops/systemd.js';
-import { parseUnit } from '../unit/systemd-ini.js';
+import { parseUnit } from '../unit/ops/systemd-ini.js';
 import { FIXTURE, ROOT } from './helpers.js';
 
 const CLI = ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts')];

@@ -1,0 +1,133 @@
+import { describe, expect, it } from 'vitest';
+import path from 'node:path';
+import { ServerProcess, type ChildExit } from '../../../src/upstream/child.js';
+import { silentLogger } from '../../../src/log.js';
+import type { ServerConfig } from '../../../src/config/types.js';
+
+const ROOT = path.resolve(import.meta.dirname, '../../..');
+
+function server(script: string): ServerConfig {
+  return {
+    name: 'unit',
+    alias: 'unit',
+    command: process.execPath,
+    commandAsWritten: 'node',
+    args: [path.join(ROOT, 'test/fixtures', script)],
+    env: { PATH: process.env.PATH ?? '' },
+    cwd: ROOT,
+    isolation: 'shared',
+    timeoutMs: 1000,
+    disabled: false,
+    restart: { initialDelayMs: 100, maxDelayMs: 1000 },
+    roots: [],
+    acceptUpdates: false,
+  };
+}
+
+describe('ServerProcess', () => {
+  it('stops a well-behaved server by closing its stdin, without signals', async () => {
+    let exit: ChildExit | undefined;
+    const child = new ServerProcess(server('echo-server.mjs'), silentLogger(), 1 << 20, {
+      onLine: () => {},
+      onExit: (e) => (exit = e),
+    }, { afterStdinCloseMs: 2000, afterTermMs: 2000 });
+    await child.stop();
+    expect(exit).toEqual({ code: 0, signal: null });
+  });
+
+  it('escalates to SIGTERM and then SIGKILL for a child that ignores both stdin EOF and SIGTERM', async () => {
+    let exit: ChildExit | undefined;
+    const stderr: string[] = [];
+    const log = silentLogger();
+    log.info = ((obj: { stderr?: string }) => {
+      if (obj?.stderr) stderr.push(obj.stderr);
+    }) as typeof log.info;
+    const child = new ServerProcess(server('stubborn.mjs'), log, 1 << 20, {
+      onLine: () => {},
+      onExit: (e) => (exit = e),
+    }, { afterStdinCloseMs: 300, afterTermMs: 300 });
+    await new Promise((r) => setTimeout(r, 300));
+    const started = Date.now();
+    await child.stop();
+    expect(exit?.signal).toBe('SIGKILL');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(550);
+    expect(stderr).toEqual(expect.arrayContaining(['stubborn ready', 'stdin closed, staying', 'got SIGTERM, ignoring']));
+    expect(child.alive).toBe(false);
+  });
+
+  it('reports a command that does not exist as a spawn error, not a crash of ours', async () => {
+    const exit = await new Promise<ChildExit>((resolve) => {
+      new ServerProcess({ ...server('x'), command: '/nonexistent/bin/mcp' }, silentLogger(), 1 << 20, {
+        onLine: () => {},
+        onExit: resolve,
+      });
+    });
+    expect(exit.spawnError).toBe('command not found');
+  });
+});
+
+describe('ServerProcess with helpers of its own', () => {
+  function alive(pid: number): boolean {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  async function startForker(env: Record<string, string> = {}) {
+    let helperPid = 0;
+    let exit: ChildExit | undefined;
+    const config = server('forker.mjs');
+    const child = new ServerProcess({ ...config, env: { ...config.env, ...env } }, silentLogger(), 1 << 20, {
+      onLine: (line) => (helperPid = (JSON.parse(line) as { params: { pid: number } }).params.pid),
+      onExit: (e) => (exit = e),
+    }, { afterStdinCloseMs: 200, afterTermMs: 200 });
+    const deadline = Date.now() + 5000;
+    while (helperPid === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(helperPid).toBeGreaterThan(0);
+    return { child, helperPid, exit: () => exit };
+  }
+
+  async function until(condition: () => boolean, ms: number): Promise<boolean> {
+    const deadline = Date.now() + ms;
+    while (!condition()) {
+      if (Date.now() > deadline) return false;
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    return true;
+  }
+
+  it('notices the exit of a server whose helper still holds its stderr, and stops the helper', async () => {
+    const { child, helperPid, exit } = await startForker();
+    process.kill(child.pid as number, 'SIGKILL');
+    expect(await until(() => exit() !== undefined, 2000)).toBe(true);
+    expect(exit()?.signal).toBe('SIGKILL');
+    expect(await until(() => !alive(helperPid), 3000)).toBe(true);
+  });
+
+  it('stops the helper too when the server is stopped', async () => {
+    const { child, helperPid } = await startForker();
+    await child.stop();
+    expect(await until(() => !alive(helperPid), 3000)).toBe(true);
+  });
+
+  it('SIGKILLs a helper that ignores SIGTERM after the grace, also when the server itself exited on stdin close', async () => {
+    const { child, helperPid, exit } = await startForker({ FORKER_STUBBORN_HELPER: '1', FORKER_EXIT_ON_EOF: '1' });
+    const started = Date.now();
+    await child.stop();
+    // The stop returns once the helper is gone: after SIGTERM was ignored for afterTermMs (200 ms).
+    expect(exit()?.code).toBe(0);
+    expect(Date.now() - started).toBeLessThan(3000);
+    // SIGKILLed by then; the kernel may take a moment to reap it.
+    expect(await until(() => !alive(helperPid), 3000)).toBe(true);
+  });
+
+  it('SIGKILLs a stubborn helper after the grace when the server crashes on its own', async () => {
+    const { child, helperPid, exit } = await startForker({ FORKER_STUBBORN_HELPER: '1' });
+    process.kill(child.pid as number, 'SIGKILL');
+    expect(await until(() => exit() !== undefined, 2000)).toBe(true);
+    expect(await until(() => !alive(helperPid), 3000)).toBe(true);
+  });
+});
