@@ -5,6 +5,7 @@ import net from 'node:net';
 import fs from 'node:fs';
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
+import { sseData } from './sse-client.js';
 
 export const now = (): number => performance.now();
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -143,19 +144,6 @@ export interface HttpReply {
   msg?: RpcMessage;
 }
 
-/** Pulls the JSON of every complete `data:` event out of `buf`; returns them and the unparsed rest. */
-function sseEvents(buf: string): { events: string[]; rest: string } {
-  const events: string[] = [];
-  let end: number;
-  while ((end = buf.search(/\r?\n\r?\n/)) !== -1) {
-    const block = buf.slice(0, end);
-    buf = buf.slice(end).replace(/^\r?\n\r?\n/, '');
-    const data = block.split(/\r?\n/).filter((l) => l.startsWith('data:')).map((l) => l.slice(l[5] === ' ' ? 6 : 5));
-    if (data.length > 0) events.push(data.join('\n'));
-  }
-  return { events, rest: buf };
-}
-
 /**
  * POSTs one JSON-RPC message. Resolves as soon as the response with id `wantId` arrives (JSON body
  * or SSE event), or at the end of the body for notifications / replies without it.
@@ -178,7 +166,7 @@ export function post(url: string, headers: Record<string, string>, body: string,
         if (done) return;
         buf += chunk;
         if (!sse) return;
-        const { events, rest } = sseEvents(buf);
+        const { events, rest } = sseData(buf);
         buf = rest;
         for (const data of events) {
           let msg: RpcMessage;

@@ -3,6 +3,7 @@
 // and /proc probes for the leftover-process check. Node built-ins only.
 import http from 'node:http';
 import fs from 'node:fs';
+import { sseData } from './sse-client.js';
 
 export type RpcId = number | string;
 
@@ -20,19 +21,6 @@ export const isResponse = (msg: RpcMessage): boolean => msg.method === undefined
 
 // One agent for the whole run; sockets are reused by the closed loops, GET streams hold their own.
 export const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
-
-/** Pulls every complete SSE event's joined `data:` lines out of `buf` (empty data, e.g. priming events, skipped). */
-function sseEvents(buf: string): { events: string[]; rest: string } {
-  const events: string[] = [];
-  let end: number;
-  while ((end = buf.search(/\r?\n\r?\n/)) !== -1) {
-    const block = buf.slice(0, end);
-    buf = buf.slice(end).replace(/^\r?\n\r?\n/, '');
-    const data = block.split(/\r?\n/).filter((l) => l.startsWith('data:')).map((l) => l.slice(l[5] === ' ' ? 6 : 5));
-    if (data.length > 0 && data.join('') !== '') events.push(data.join('\n'));
-  }
-  return { events, rest: buf };
-}
 
 export interface RpcReply {
   status: number;
@@ -82,7 +70,7 @@ export function postRpc(url: string, headers: Record<string, string>, body: stri
         if (settled) return;
         buf += chunk;
         if (!sse) return;
-        const { events, rest } = sseEvents(buf);
+        const { events, rest } = sseData(buf);
         buf = rest;
         for (const data of events) {
           let msg: RpcMessage;
@@ -152,7 +140,7 @@ export function openGetStream(url: string, headers: Record<string, string>, onMe
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => {
         buf += chunk;
-        const { events, rest } = sseEvents(buf);
+        const { events, rest } = sseData(buf);
         buf = rest;
         for (const data of events) {
           try {

@@ -4,6 +4,7 @@ import http from 'node:http';
 import net from 'node:net';
 import crypto from 'node:crypto';
 import { performance } from 'node:perf_hooks';
+import { sseEvents } from './sse-client.js';
 
 export const now = (): number => performance.now();
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
@@ -259,23 +260,6 @@ export function isJsonRpcMessage(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value) && (value as Json).jsonrpc === '2.0';
 }
 
-/** The `data:` payloads of complete SSE events in `buf`, and the unparsed rest. */
-export function sseEvents(buf: string): { events: Array<{ event: string; data: string }>; rest: string } {
-  const events: Array<{ event: string; data: string }> = [];
-  let end: number;
-  while ((end = buf.search(/\r?\n\r?\n/)) !== -1) {
-    const block = buf.slice(0, end);
-    buf = buf.slice(end).replace(/^\r?\n\r?\n/, '');
-    let event = 'message';
-    const data: string[] = [];
-    for (const line of block.split(/\r?\n/)) {
-      if (line.startsWith('event:')) event = line.slice(6).trim();
-      else if (line.startsWith('data:')) data.push(line.slice(line[5] === ' ' ? 6 : 5));
-    }
-    if (data.length > 0) events.push({ event, data: data.join('\n') });
-  }
-  return { events, rest: buf };
-}
 
 /** The JSON-RPC messages of a reply body (JSON or SSE); `bad` names what could not be read. */
 export function bodyMessages(contentType: string, body: string): { messages: unknown[]; bad?: string } {
@@ -625,3 +609,5 @@ export function printable(buf: Buffer): string {
   const text = buf.toString('utf8');
   return JSON.stringify(text).slice(1, -1);
 }
+
+export { sseEvents };
