@@ -1,7 +1,7 @@
 // The composed proxy core without sockets: catalog, upstreams, router and sessions wired together.
 import type { Logger } from './log.js';
 import type { SwitchboardConfig } from './config/types.js';
-import type { JsonRpcNotification } from './jsonrpc/messages.js';
+import type { Classified, JsonRpcNotification } from './jsonrpc/messages.js';
 import { Catalog, type ViewChange, type ViewScope } from './catalog/catalog.js';
 import type { CatalogReview } from './catalog/review.js';
 import { FindingsFeed } from './catalog/findings-feed.js';
@@ -179,6 +179,34 @@ export class SwitchboardCore {
 
   setBusyProbe(probe: (session: Session) => boolean): void {
     this.busyProbe = probe;
+  }
+
+  /**
+   * The one way a transport hands the core a client message of an open session: a request,
+   * notification or response goes to the router; an invalid message is not dispatched (false), and
+   * the transport answers it in its own framing (an HTTP status, an error on the stream).
+   * Transports own sockets and framing, and whatever their streams need (Streamable HTTP refuses a
+   * second POST with an id still open on one of its streams before calling this).
+   */
+  accept(session: Session, message: Classified): boolean {
+    switch (message.kind) {
+      case 'request':
+        this.router.handleRequest(session, message.message);
+        return true;
+      case 'notification':
+        this.router.handleNotification(session, message.message);
+        return true;
+      case 'response':
+        this.router.handleResponse(session, message.message);
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  /** An open session by its id. */
+  session(id: string): Session | undefined {
+    return this.sessions.get(id);
   }
 
   /** A new client session bound to a view, or why none could be opened (a session limit, all busy). */

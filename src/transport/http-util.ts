@@ -2,8 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StringDecoder } from 'node:string_decoder';
 import { ErrorCode, idJson, type JsonRpcId } from '../jsonrpc/messages.js';
-import { keepExactId } from '../jsonrpc/exact-id.js';
-import { keepRawText, routedRequest } from '../wire/request-splice.js';
+import { parseMessageText } from '../wire/parse.js';
 import { BufferPool } from '../wire/buffer-pool.js';
 
 export const JSON_HEADERS = { 'content-type': 'application/json' } as const;
@@ -155,10 +154,7 @@ export async function readJsonBody(req: IncomingMessage, res: ServerResponse, li
     return NO_BODY;
   }
   try {
-    const parsed: unknown = routedRequest(text) ?? JSON.parse(text);
-    keepRawText(parsed, text);
-    keepExactId(parsed, text);
-    return parsed;
+    return parseMessageText(text);
   } catch {
     sendError(res, 400, ErrorCode.ParseError, 'Parse error: the body is not valid JSON');
     return NO_BODY;

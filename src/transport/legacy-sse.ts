@@ -106,7 +106,7 @@ export class LegacySse {
       sendError(res, 400, ErrorCode.InvalidRequest, 'Bad Request: sessionId query parameter is required');
       return;
     }
-    const session = this.core.sessions.get(id);
+    const session = this.core.session(id);
     if (session === undefined || session.transport !== 'sse' || session.scope.endpoint !== endpoint.endpoint || !this.access.owns(session, identity)) {
       sendError(res, 404, ErrorCode.InvalidRequest, 'Session not found');
       return;
@@ -128,10 +128,9 @@ export class LegacySse {
     res.writeHead(202, { 'content-type': 'text/plain; charset=utf-8' }).end('Accepted');
     for (const item of items) {
       const message = classify(item);
-      if (message.kind === 'request') this.core.router.handleRequest(session, message.message);
-      else if (message.kind === 'notification') this.core.router.handleNotification(session, message.message);
-      else if (message.kind === 'response') this.core.router.handleResponse(session, message.message);
-      else session.deliver(errorResponse(message.id, ErrorCode.InvalidRequest, `Invalid Request: ${message.reason}`), undefined);
+      if (!this.core.accept(session, message) && message.kind === 'invalid') {
+        session.deliver(errorResponse(message.id, ErrorCode.InvalidRequest, `Invalid Request: ${message.reason}`), undefined);
+      }
     }
   }
 }

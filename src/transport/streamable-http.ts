@@ -96,14 +96,9 @@ export class StreamableHttp {
     const session = this.sessionOf(req, res, endpoint, identity);
     if (session === undefined) return;
     const channel = this.channels.get(session) as HttpChannel;
-    if (message.kind === 'notification') {
+    if (message.kind !== 'request') {
       res.writeHead(202).end();
-      this.core.router.handleNotification(session, message.message);
-      return;
-    }
-    if (message.kind === 'response') {
-      res.writeHead(202).end();
-      this.core.router.handleResponse(session, message.message);
+      this.core.accept(session, message);
       return;
     }
     const request = message.message;
@@ -112,7 +107,7 @@ export class StreamableHttp {
       return;
     }
     this.track(channel, request, res, acceptsSse);
-    this.core.router.handleRequest(session, request);
+    this.core.accept(session, message);
   }
 
   /**
@@ -135,8 +130,7 @@ export class StreamableHttp {
     for (const item of items) {
       const message = classify(item);
       if (message.kind === 'invalid') refusals.push(errorResponse(message.id, ErrorCode.InvalidRequest, `Invalid Request: ${message.reason}`));
-      else if (message.kind === 'notification') others.push(() => this.core.router.handleNotification(session, message.message));
-      else if (message.kind === 'response') others.push(() => this.core.router.handleResponse(session, message.message));
+      else if (message.kind === 'notification' || message.kind === 'response') others.push(() => this.core.accept(session, message));
       else if (message.message.method === 'initialize') refusals.push(errorResponse(message.message.id, ErrorCode.InvalidRequest, 'initialize must not be part of a batch'));
       else if (channel.requests.has(message.message.id) || requests.some((r) => r.id === message.message.id)) {
         refusals.push(errorResponse(message.message.id, ErrorCode.InvalidRequest, 'a request with this id is still in flight in this session'));
@@ -153,7 +147,7 @@ export class StreamableHttp {
     res.on('close', () => {
       for (const request of requests) channel.detach(request.id, stream, res);
     });
-    for (const request of requests) this.core.router.handleRequest(session, request);
+    for (const request of requests) this.core.accept(session, { kind: 'request', message: request });
   }
 
   private initialize(req: IncomingMessage, res: ServerResponse, endpoint: ViewScope, identity: Identity, request: JsonRpcRequest, acceptsSse: boolean): void {
@@ -185,7 +179,7 @@ export class StreamableHttp {
       'session opened',
     );
     this.track(channel, request, res, acceptsSse);
-    this.core.router.handleRequest(session, request);
+    this.core.accept(session, { kind: 'request', message: request });
   }
 
   private track(channel: HttpChannel, request: JsonRpcRequest, res: ServerResponse, acceptsSse: boolean): void {
@@ -240,7 +234,7 @@ export class StreamableHttp {
       sendError(res, 400, ErrorCode.InvalidRequest, 'Bad Request: Mcp-Session-Id header is required');
       return undefined;
     }
-    const session = this.core.sessions.get(id);
+    const session = this.core.session(id);
     // A session opened on another endpoint, or by another identity, is as unknown here as a made-up one.
     if (session === undefined || session.transport !== 'streamable-http' || session.scope.endpoint !== endpoint.endpoint || !this.access.owns(session, identity)) {
       sendError(res, 404, ErrorCode.InvalidRequest, 'Session not found');

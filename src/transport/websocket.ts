@@ -5,8 +5,7 @@ import { WebSocketServer, type WebSocket, type RawData } from 'ws';
 import type { Logger } from '../log.js';
 import { ErrorCode, classify, encode, errorResponse, type JsonRpcMessage } from '../jsonrpc/messages.js';
 import type { Serialized } from '../wire/result-bytes.js';
-import { keepRawText, routedRequest } from '../wire/request-splice.js';
-import { keepExactId } from '../jsonrpc/exact-id.js';
+import { parseMessageText } from '../wire/parse.js';
 import type { ViewScope } from '../catalog/catalog.js';
 import type { SwitchboardCore } from '../switchboard.js';
 import type { Session, SessionChannel, SessionGrant } from '../session/session.js';
@@ -103,29 +102,15 @@ export class WebSocketDoor {
     let parsed: unknown;
     try {
       const text = data.toString();
-      parsed = routedRequest(text) ?? JSON.parse(text);
-      keepRawText(parsed, text);
-      keepExactId(parsed, text);
+      parsed = parseMessageText(text);
     } catch {
       session.deliver(errorResponse(null, ErrorCode.ParseError, 'Parse error: the frame is not valid JSON'), undefined);
       return;
     }
     const message = classify(parsed);
-    switch (message.kind) {
-      case 'request':
-        this.core.router.handleRequest(session, message.message);
-        return;
-      case 'notification':
-        this.core.router.handleNotification(session, message.message);
-        return;
-      case 'response':
-        this.core.router.handleResponse(session, message.message);
-        return;
-      default: {
-        const reason = Array.isArray(parsed) ? 'batches are not accepted; send one message per frame' : message.reason;
-        session.deliver(errorResponse(message.id, ErrorCode.InvalidRequest, `Invalid Request: ${reason}`), undefined);
-      }
-    }
+    if (this.core.accept(session, message) || message.kind !== 'invalid') return;
+    const reason = Array.isArray(parsed) ? 'batches are not accepted; send one message per frame' : message.reason;
+    session.deliver(errorResponse(message.id, ErrorCode.InvalidRequest, `Invalid Request: ${reason}`), undefined);
   }
 
   /** Drops sockets that did not answer the last ping: a dead peer otherwise holds its session for ever. */

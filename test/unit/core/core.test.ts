@@ -49,6 +49,15 @@ describe('SwitchboardCore without sockets', () => {
     expect(client.channel.delivered.indexOf(answer)).toBeGreaterThan(client.channel.delivered.indexOf(progress[2]!));
   });
 
+  it('does not dispatch an invalid message', async () => {
+    const client = await harness.open();
+    const before = client.channel.delivered.length;
+    expect(harness.core.accept(client.session, { kind: 'invalid', id: 'bad', reason: 'test' })).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(client.channel.delivered).toHaveLength(before);
+    expect(client.session.inflight.size).toBe(0);
+  });
+
   it('ends a cancelled request without an answer and keeps the session usable', async () => {
     const client = await harness.open();
     const id = client.send('tools/call', { name: 'alpha__hang', arguments: {} });
@@ -71,11 +80,7 @@ describe('SwitchboardCore without sockets', () => {
     const id = sampler.send('tools/call', { name: 'beta__sample', arguments: { prompt: 'hi' } });
     const ask = await sampler.channel.next((d) => d.message.method === 'sampling/createMessage', 'sampling request');
     expect(ask.relatedTo).toBe(id);
-    harness.core.router.handleResponse(sampler.session, {
-      jsonrpc: '2.0',
-      id: ask.message.id as string | number,
-      result: { role: 'assistant', content: { type: 'text', text: 'hello back' }, model: 'test' },
-    });
+    sampler.answer(ask.message.id as string | number, { role: 'assistant', content: { type: 'text', text: 'hello back' }, model: 'test' });
     expect(textOf(await sampler.channel.responseTo(id))).toBe('sampled: hello back');
   });
 

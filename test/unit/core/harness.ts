@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { AGGREGATE_SCOPE, type ViewScope } from '../../../src/catalog/catalog.js';
 import { resolveConfig } from '../../../src/config/load.js';
-import type { JsonObject, JsonRpcId, JsonRpcMessage } from '../../../src/jsonrpc/messages.js';
+import { classify, type JsonObject, type JsonRpcId, type JsonRpcMessage } from '../../../src/jsonrpc/messages.js';
 import { silentLogger } from '../../../src/log.js';
 import type { Session, SessionChannel } from '../../../src/session/session.js';
 import { SwitchboardCore } from '../../../src/switchboard.js';
@@ -77,6 +77,8 @@ export interface Client {
   /** Sends a request without waiting; returns its id. */
   send(method: string, params?: JsonObject, id?: JsonRpcId): JsonRpcId;
   notify(method: string, params?: JsonObject): void;
+  /** Answers a request the core sent this client (sampling, elicitation, roots). */
+  answer(id: JsonRpcId, result: JsonObject): void;
 }
 
 export class CoreHarness {
@@ -106,9 +108,12 @@ export class CoreHarness {
     const opened = this.core.openSession('websocket', { scope, principal: 'test', query: '' }, channel, '2025-11-25');
     if ('refused' in opened) throw new Error(`session refused: ${opened.refused}`);
     const session = opened;
-    const router = this.core.router;
+    // Through the core's one door, as every transport does.
+    const accept = (message: unknown): void => {
+      if (!this.core.accept(session, classify(message))) throw new Error(`the core refused ${JSON.stringify(message)}`);
+    };
     const send = (method: string, params: JsonObject = {}, id: JsonRpcId = this.nextId++): JsonRpcId => {
-      router.handleRequest(session, { jsonrpc: '2.0', id, method, params });
+      accept({ jsonrpc: '2.0', id, method, params });
       return id;
     };
     const client: Client = {
@@ -116,7 +121,8 @@ export class CoreHarness {
       channel,
       send,
       request: (method, params, id) => channel.responseTo(send(method, params, id)),
-      notify: (method, params = {}) => router.handleNotification(session, { jsonrpc: '2.0', method, params }),
+      notify: (method, params = {}) => accept({ jsonrpc: '2.0', method, params }),
+      answer: (id, result) => accept({ jsonrpc: '2.0', id, result }),
     };
     const init = await client.request('initialize', { protocolVersion: '2025-11-25', capabilities, clientInfo: { name: 'harness', version: '1' } });
     if (init.message.error !== undefined) throw new Error(`initialize failed: ${init.message.error.message}`);
