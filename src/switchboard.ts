@@ -305,8 +305,7 @@ export class SwitchboardCore {
   /** Frees what a closing session holds upstream: in-flight and held requests, child requests, subscriptions, own instances. */
   private release(session: Session, reason: string): void {
     session.closingWithOpenRequests();
-    for (const entry of session.inflight.values()) entry.connection.cancel(entry, `client session closed (${reason})`);
-    session.inflight.clear();
+    session.cancelRequests(`client session closed (${reason})`);
     const handles = this.upstreams.handlesOf(session);
     for (const handle of handles) handle.abandon(session);
     this.childMessages.failServerRequests(session, `client session closed (${reason})`);

@@ -107,7 +107,7 @@ export class ChildMessages {
     }
     const childId = request.id;
     const downstreamId = session.mintServerRequestId();
-    session.serverRequests.set(downstreamId, { connection, childId });
+    session.routeServerRequest(downstreamId, { connection, childId });
     request.id = downstreamId;
     session.deliver(request, relatedTo);
   }
@@ -131,13 +131,13 @@ export class ChildMessages {
       if (session === undefined) continue;
       for (const [downstreamId, route] of session.serverRequests) {
         if (route.connection !== connection) continue;
-        session.serverRequests.delete(downstreamId);
+        session.forgetServerRequest(downstreamId);
         session.deliver(
           { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: downstreamId, reason: `server ${handle.name} exited` } },
           undefined,
         );
       }
-      for (const [taskId, task] of session.tasks) if (task.connection === connection) session.tasks.delete(taskId);
+      session.forgetTasksOn(connection);
     }
   }
 
@@ -146,7 +146,7 @@ export class ChildMessages {
     for (const route of session.serverRequests.values()) {
       route.connection.notify(errorResponse(route.childId, ErrorCode.InternalError, reason));
     }
-    session.serverRequests.clear();
+    session.forgetServerRequests();
   }
 
   private onLog(handle: ServerHandle, connection: UpstreamConnection, message: JsonRpcNotification): void {
@@ -166,7 +166,7 @@ export class ChildMessages {
     for (const session of this.sessions.all()) {
       for (const [downstreamId, route] of session.serverRequests) {
         if (route.connection !== connection || route.childId !== childId) continue;
-        session.serverRequests.delete(downstreamId);
+        session.forgetServerRequest(downstreamId);
         session.deliver({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { ...message.params, requestId: downstreamId } }, undefined);
         return;
       }

@@ -103,7 +103,7 @@ export class Router {
         session.cancelled(requestId);
         const entry = session.inflight.get(requestId);
         if (entry !== undefined) {
-          session.inflight.delete(requestId);
+          session.forgetRequest(requestId);
           entry.connection.cancel(entry, reason);
         } else {
           // Not sent yet: held while its server starts. Withdrawn, it never reaches the child.
@@ -127,7 +127,7 @@ export class Router {
       this.log.debug({ session: session.id, id }, 'client answered a request we did not send; dropped');
       return;
     }
-    session.serverRequests.delete(id as string | number);
+    session.forgetServerRequest(id as string | number);
     response.id = route.childId;
     route.connection.notify(response);
   }

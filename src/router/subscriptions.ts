@@ -13,13 +13,13 @@ export class Subscriptions {
     if (sessions === undefined) byUri.set(uri, (sessions = new Set()));
     const first = sessions.size === 0;
     sessions.add(session);
-    session.subscriptions.add(`${handle.name}\0${uri}`);
+    session.subscribe(handle.name, uri);
     return first;
   }
 
   /** Removes a subscriber; true when it was the last one (so the server should be told). */
   remove(handle: ServerHandle, uri: string, session: Session): boolean {
-    session.subscriptions.delete(`${handle.name}\0${uri}`);
+    session.unsubscribe(handle.name, uri);
     const sessions = this.byHandle.get(handle)?.get(uri);
     if (sessions === undefined || !sessions.delete(session)) return false;
     if (sessions.size > 0) return false;
@@ -48,7 +48,7 @@ export class Subscriptions {
       if (byUri === undefined) continue;
       for (const [uri, sessions] of byUri) {
         if (!sessions.delete(session)) continue;
-        session.subscriptions.delete(`${handle.name}\0${uri}`);
+        session.unsubscribe(handle.name, uri);
         if (sessions.size === 0) {
           byUri.delete(uri);
           orphaned.push([handle, uri]);
@@ -61,7 +61,7 @@ export class Subscriptions {
   /** Drops every subscription of a session; returns the (instance, uri) pairs that lost their last subscriber. */
   dropSession(session: Session, handles: Iterable<ServerHandle>): Array<[ServerHandle, string]> {
     const orphaned = this.dropSessionOn(session, handles);
-    session.subscriptions.clear();
+    session.unsubscribeAll();
     return orphaned;
   }
 
@@ -74,7 +74,7 @@ export class Subscriptions {
     if (byUri === undefined) return;
     this.byHandle.delete(from);
     if (to === undefined) {
-      for (const [uri, sessions] of byUri) for (const session of sessions) session.subscriptions.delete(`${from.name}\0${uri}`);
+      for (const [uri, sessions] of byUri) for (const session of sessions) session.unsubscribe(from.name, uri);
       return;
     }
     const into = this.byHandle.get(to);

@@ -45,7 +45,7 @@ export class Upstreams {
     let own = session.isolated.get(server);
     if (own === undefined) {
       own = this.create(primary.config, session.id);
-      session.isolated.set(server, own);
+      session.ownInstance(server, own);
       this.isolatedCount.set(server, (this.isolatedCount.get(server) ?? 0) + 1);
       own.start();
     }
@@ -69,7 +69,7 @@ export class Upstreams {
       this.isolatedCount.set(server, Math.max(0, (this.isolatedCount.get(server) ?? 1) - 1));
       stops.push(handle.stop());
     }
-    session.isolated.clear();
+    session.dropInstances();
     await Promise.all(stops);
   }
 
@@ -117,7 +117,7 @@ export class Upstreams {
     const stops: Promise<void>[] = [];
     for (const [server, handle] of session.isolated) {
       if (!servers.has(server)) continue;
-      session.isolated.delete(server);
+      session.dropInstance(server);
       this.isolatedCount.set(server, Math.max(0, (this.isolatedCount.get(server) ?? 1) - 1));
       stops.push(handle.stop());
     }

@@ -63,15 +63,15 @@ export class Session implements Caller {
   lastActivity = Date.now();
   closed = false;
   /** Client request id -> the request forwarded for it; for cancellation and cleanup. */
-  readonly inflight = new Map<JsonRpcId, Pending>();
+  private readonly requests = new Map<JsonRpcId, Pending>();
   /** Id we gave a child's request -> where its answer goes. */
-  readonly serverRequests = new Map<JsonRpcId, ServerRequestRoute>();
+  private readonly childRequests = new Map<JsonRpcId, ServerRequestRoute>();
   /** `server\0uri` of every resource this client subscribed to. */
-  readonly subscriptions = new Set<string>();
+  private readonly subscribed = new Set<string>();
   /** The id this client knows a task by -> the child running it and the child's id (tasks.mdx). */
-  readonly tasks = new Map<string, { readonly connection: UpstreamConnection; readonly childTaskId: string }>();
+  private readonly taskRoutes = new Map<string, { readonly connection: UpstreamConnection; readonly childTaskId: string }>();
   /** This session's own instances of servers configured with `isolation: "session"`. */
-  readonly isolated = new Map<string, ServerHandle>();
+  private readonly instances = new Map<string, ServerHandle>();
   /** Search mode: tools this session found, listed after the search tools. */
   readonly found = new FoundTools();
   private nextServerRequestId = 1;
@@ -84,6 +84,83 @@ export class Session implements Caller {
   private currentAt = 0;
   /** Requests held while their server starts; created on first use (servers are mostly up). */
   private held: Map<JsonRpcId, Arrival> | undefined;
+
+  /** Requests forwarded for this client and not answered yet, by the client's id. */
+  get inflight(): ReadonlyMap<JsonRpcId, Pending> {
+    return this.requests;
+  }
+
+  /** A forwarded request ended without an answer going through `answered` (the client cancelled it). */
+  forgetRequest(id: JsonRpcId): void {
+    this.requests.delete(id);
+  }
+
+  /** The session closed: every forwarded request is given up upstream (counted by `closingWithOpenRequests`). */
+  cancelRequests(reason: string): void {
+    for (const entry of this.requests.values()) entry.connection.cancel(entry, reason);
+    this.requests.clear();
+  }
+
+  /** Children's requests sent to this client, by the id we gave them. */
+  get serverRequests(): ReadonlyMap<JsonRpcId, ServerRequestRoute> {
+    return this.childRequests;
+  }
+
+  routeServerRequest(id: JsonRpcId, route: ServerRequestRoute): void {
+    this.childRequests.set(id, route);
+  }
+
+  forgetServerRequest(id: JsonRpcId): void {
+    this.childRequests.delete(id);
+  }
+
+  forgetServerRequests(): void {
+    this.childRequests.clear();
+  }
+
+  /** Resources this client subscribed to, as `server\0uri`. */
+  get subscriptions(): ReadonlySet<string> {
+    return this.subscribed;
+  }
+
+  subscribe(server: string, uri: string): void {
+    this.subscribed.add(`${server}\0${uri}`);
+  }
+
+  unsubscribe(server: string, uri: string): void {
+    this.subscribed.delete(`${server}\0${uri}`);
+  }
+
+  unsubscribeAll(): void {
+    this.subscribed.clear();
+  }
+
+  /** Tasks this client follows, by the id it knows them by. */
+  get tasks(): ReadonlyMap<string, { readonly connection: UpstreamConnection; readonly childTaskId: string }> {
+    return this.taskRoutes;
+  }
+
+  /** A connection is gone: the tasks it ran cannot be followed any more. */
+  forgetTasksOn(connection: UpstreamConnection): void {
+    for (const [taskId, task] of this.taskRoutes) if (task.connection === connection) this.taskRoutes.delete(taskId);
+  }
+
+  /** This session's own instances of `isolation: "session"` servers, by server. */
+  get isolated(): ReadonlyMap<string, ServerHandle> {
+    return this.instances;
+  }
+
+  ownInstance(server: string, handle: ServerHandle): void {
+    this.instances.set(server, handle);
+  }
+
+  dropInstance(server: string): void {
+    this.instances.delete(server);
+  }
+
+  dropInstances(): void {
+    this.instances.clear();
+  }
 
   constructor(
     readonly id: string,
@@ -124,7 +201,7 @@ export class Session implements Caller {
   }
 
   answered(entry: Pending, response: JsonRpcResponse, serialized?: Serialized): void {
-    this.inflight.delete(entry.downstreamId);
+    this.requests.delete(entry.downstreamId);
     this.stats.answered(methodSlot(entry.method), response, entry.receivedAt);
     if (!this.closed) this.channel.deliver(response, entry.downstreamId, serialized);
   }
@@ -145,7 +222,7 @@ export class Session implements Caller {
     if (this.closed) {
       outcome.connection.cancel(outcome, 'session closed');
       this.stats.ended(methodSlot(outcome.method), 'cancelled');
-    } else this.inflight.set(downstreamId, outcome);
+    } else this.requests.set(downstreamId, outcome);
   }
 
   /** The request being handled waits for its server to start; `forwarded` completes it later. */
@@ -182,8 +259,8 @@ export class Session implements Caller {
 
   taskCreated(childTaskId: string, connection: UpstreamConnection): string {
     const taskId = `${connection.tag}.${childTaskId}`;
-    if (this.tasks.size >= MAX_TASKS_PER_SESSION) this.tasks.delete(this.tasks.keys().next().value as string);
-    this.tasks.set(taskId, { connection, childTaskId });
+    if (this.taskRoutes.size >= MAX_TASKS_PER_SESSION) this.taskRoutes.delete(this.taskRoutes.keys().next().value as string);
+    this.taskRoutes.set(taskId, { connection, childTaskId });
     return taskId;
   }
 

@@ -5,7 +5,16 @@ import type { ServerHandle } from '../../../src/upstream/server-handle.js';
 import type { Session } from '../../../src/session/session.js';
 
 const handle = (name: string) => ({ name }) as unknown as ServerHandle;
-const session = () => ({ subscriptions: new Set<string>() }) as unknown as Session;
+/** The part of a Session that Subscriptions uses: its own record of what it subscribed to. */
+const session = (): Session => {
+  const subscribed = new Set<string>();
+  return {
+    subscriptions: subscribed,
+    subscribe: (server: string, uri: string) => void subscribed.add(`${server}\0${uri}`),
+    unsubscribe: (server: string, uri: string) => void subscribed.delete(`${server}\0${uri}`),
+    unsubscribeAll: () => subscribed.clear(),
+  } as unknown as Session;
+};
 
 describe('Subscriptions.transfer', () => {
   it('hands the subscribers of a replaced instance to its successor', () => {
