@@ -11,7 +11,7 @@ const LAYERS = [
   ['session', '^src/session/'],
   ['catalog/upstream', '^src/(catalog|upstream)/'],
   ['discovery', '^src/discovery/'],
-  ['wire/jsonrpc/sanitize/config', '^src/(wire|jsonrpc|sanitize|config)/|^src/(log|protocol|throttle)\\.ts$'],
+  ['wire/jsonrpc/sanitize/config', '^src/(wire|jsonrpc|sanitize|config)/|^src/(log|protocol|throttle|file-watch)\\.ts$'],
 ];
 
 const upward = [];

@@ -4,8 +4,9 @@
 import fs from 'node:fs';
 import { LRUCache } from 'lru-cache';
 import { Throttle } from '../throttle.js';
+import { watchFile } from '../file-watch.js';
 import { NameLookups, changedNames } from './name-lookups.js';
-import { basename, dirname } from 'node:path';
+import { dirname } from 'node:path';
 import type { Logger } from '../log.js';
 import type { ServerConfig, SwitchboardConfig } from '../config/types.js';
 import type { JsonObject } from '../jsonrpc/messages.js';
@@ -159,14 +160,15 @@ export class CatalogReview {
     };
     try {
       fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-      this.watcher = fs.watch(dir, (_event, name) => {
-        if (name !== null && name !== basename(file)) return;
-        clearTimeout(timer);
-        timer = setTimeout(reload, PIN_RELOAD_DEBOUNCE_MS);
-        timer.unref();
-      });
-      this.watcher.on('error', () => undefined);
-      this.watcher.unref();
+      this.watcher = watchFile(
+        file,
+        () => {
+          clearTimeout(timer);
+          timer = setTimeout(reload, PIN_RELOAD_DEBOUNCE_MS);
+          timer.unref();
+        },
+        () => undefined,
+      );
     } catch (error) {
       this.options.log.warn({ err: (error as Error).message, dir }, 'cannot watch the pin file; approvals apply after a restart');
     }

@@ -8,6 +8,7 @@ import type { Logger } from '../log.js';
 import { ConfigError, loadConfig, type LoadOptions } from '../config/load.js';
 import type { SwitchboardConfig } from '../config/types.js';
 import type { ConfigDiff } from '../config/reload-diff.js';
+import { watchFile } from '../file-watch.js';
 
 /** Editors write a file in several steps (truncate, write, rename); wait for them to settle, ms. */
 const DEBOUNCE_MS = 300;
@@ -35,21 +36,16 @@ export class ConfigReloader {
     this.lastDigest = digest(file);
   }
 
-  /**
-   * Watches the file's directory, not the file: an editor that saves by renaming a new file over
-   * the old one would leave a watch on the file itself pointing at a deleted inode.
-   */
+  /** Reloads when the file changes (see watchFile); SIGHUP still works when it cannot be watched. */
   watch(): void {
-    const dir = path.dirname(this.file);
-    const base = path.basename(this.file);
     try {
-      this.watcher = fs.watch(dir, (_event, name) => {
-        if (name === null || name === base) this.schedule('file changed');
-      });
-      this.watcher.on('error', (error) => this.log.warn({ err: error.message }, 'config file watch failed; reload with SIGHUP'));
-      this.watcher.unref();
+      this.watcher = watchFile(
+        this.file,
+        () => this.schedule('file changed'),
+        (error) => this.log.warn({ err: error.message }, 'config file watch failed; reload with SIGHUP'),
+      );
     } catch (error) {
-      this.log.warn({ err: (error as Error).message, dir }, 'cannot watch the config directory; reload with SIGHUP');
+      this.log.warn({ err: (error as Error).message, dir: path.dirname(this.file) }, 'cannot watch the config directory; reload with SIGHUP');
     }
   }
 
