@@ -33,7 +33,9 @@ export interface StartOptions {
 export async function startProxy(raw: Record<string, unknown>, options: StartOptions = {}): Promise<RunningSwitchboard> {
   // Each proxy its own pins and sanitization log: findings already logged by another test's proxy
   // would otherwise count as seen, and pins of one test's fixtures would judge another's.
-  const state = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-e2e-state-'));
+  // Inside the run's own state dir (test/setup-state.ts), which goes when the run ends: the log
+  // stays readable after the proxy closes, and nothing is left in the temp dir.
+  const state = fs.mkdtempSync(path.join(process.env.XDG_STATE_HOME ?? os.tmpdir(), 'sb-e2e-state-'));
   const sanitize = { log: path.join(state, 'sanitize.jsonl'), pins: path.join(state, 'pins.json') };
   const config = resolveConfig({ listen: { host: '127.0.0.1', port: 0 }, sanitize, ...raw }, { file: '<inline>', dir: ROOT }, options.env ?? process.env);
   const logFile = options.logFile ?? process.env.SWITCHBOARD_TEST_LOG;
