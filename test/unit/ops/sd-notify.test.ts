@@ -54,8 +54,9 @@ describe('sd-notify', () => {
     const proxy = await proxyOf({ good, bad: failing });
     const notifier = systemdNotifier(silentLogger(), env);
     await notifier.readyWhenSettled(proxy.core, proxy.url);
-    const states = proxy.core.upstreams.all().map((handle) => handle.state);
-    expect(states).not.toContain('starting');
+    // The status counts the servers at the moment the first starts settled: one up, the failed one
+    // counted too. (Their states are not checked here: by the time the notify helper has run, the
+    // failed server may well be in its next start attempt, which is right.)
     expect(calls()).toEqual([['--ready', `--status=listening on ${proxy.url}/mcp; 1 of 2 servers ready`]]);
 
     notifier.stopping();
