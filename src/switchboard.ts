@@ -32,6 +32,9 @@ export interface CoreOptions {
   readonly isBusy?: (session: Session) => boolean;
 }
 
+/** How long listings that arrive while servers start may wait to be applied together, ms. */
+const LISTS_BATCH_MS = 250;
+
 export class SwitchboardCore {
   readonly catalog: Catalog;
   readonly upstreams: Upstreams;
@@ -54,6 +57,13 @@ export class SwitchboardCore {
   reloadError: { readonly time: string; readonly message: string } | undefined;
   /** Set once the proxy begins to stop: a reload from then on would start children that nothing stops. */
   private stopping = false;
+  /**
+   * Shared servers whose fresh lists wait to be applied together: while servers are still starting,
+   * listings are batched (one review of the whole catalog, not one per server that comes up); a
+   * client message, readiness, or the timer applies them first.
+   */
+  private readonly pendingLists = new Set<ServerHandle>();
+  private listsTimer: NodeJS.Timeout | undefined;
 
   constructor(
     config: SwitchboardConfig,
@@ -83,6 +93,8 @@ export class SwitchboardCore {
       onLists: (handle, kinds) => this.onLists(handle, kinds),
       onStateChange: (handle, state) => {
         if (state === 'ready') this.resubscribe(handle);
+        // The last server out of its start: nothing more to batch with.
+        if (state !== 'starting' && this.pendingLists.size > 0 && !this.anyStarting()) this.flushLists();
       },
       onNotification: (handle, connection, message) => this.childMessages.onNotification(handle, connection, message),
       onServerRequest: (handle, connection, message) => this.childMessages.onServerRequest(handle, connection, message),
@@ -189,6 +201,8 @@ export class SwitchboardCore {
    * second POST with an id still open on one of its streams before calling this).
    */
   accept(session: Session, message: Classified): boolean {
+    // A client sees every listing that has arrived, batched or not.
+    if (this.pendingLists.size > 0) this.flushLists();
     switch (message.kind) {
       case 'request':
         this.router.handleRequest(session, message.message);
@@ -249,11 +263,15 @@ export class SwitchboardCore {
   }
 
   ready(): boolean {
-    return this.upstreams.allReady();
+    const ready = this.upstreams.allReady();
+    // Ready means listed too: a batch still waiting would leave the first tools/list short.
+    if (ready && this.pendingLists.size > 0) this.flushLists();
+    return ready;
   }
 
   async stop(): Promise<void> {
     this.stopping = true;
+    clearTimeout(this.listsTimer);
     this.sessions.closeAll('server stopping');
     this.sessions.stop();
     await Promise.all([this.upstreams.stopAll(), ...this.releasing]);
@@ -269,7 +287,31 @@ export class SwitchboardCore {
     }
     // A handle a reload replaced may still report its last lists while it stops: not the catalog's any more.
     if (!this.upstreams.isCurrent(handle)) return;
-    this.notifyChanges(this.catalog.update(handle.name, handle.lists, handle.identity));
+    this.pendingLists.add(handle);
+    if (this.anyStarting()) {
+      this.listsTimer ??= setTimeout(() => this.flushLists(), LISTS_BATCH_MS).unref();
+      return;
+    }
+    this.flushLists();
+  }
+
+  /** Some shared server is in a start attempt (its first, or a restart). */
+  private anyStarting(): boolean {
+    for (const handle of this.upstreams.all()) if (handle.state === 'starting') return true;
+    return false;
+  }
+
+  /** Applies the listings waiting in `pendingLists`, in one review, and tells the sessions whose view changed. */
+  private flushLists(): void {
+    clearTimeout(this.listsTimer);
+    this.listsTimer = undefined;
+    if (this.pendingLists.size === 0) return;
+    const listings = [];
+    for (const handle of this.pendingLists) {
+      if (this.upstreams.isCurrent(handle)) listings.push({ server: handle.name, lists: handle.lists, identity: handle.identity });
+    }
+    this.pendingLists.clear();
+    this.notifyChanges(this.catalog.updateMany(listings));
   }
 
   private notifyChanges(changes: readonly ViewChange[]): void {

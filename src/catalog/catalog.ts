@@ -157,12 +157,25 @@ export class Catalog {
 
   /** Records a server's fresh lists; returns each attached view whose lists changed, and how. */
   update(server: string, lists: ServerLists, identity: ServerIdentity | undefined): ViewChange[] {
-    const entry = this.servers.get(server);
-    if (entry === undefined) return [];
-    entry.raw = this.serializable(server, lists);
-    entry.listedBy = entry.config;
-    entry.identity = identity;
-    entry.listing += 1;
+    return this.updateMany([{ server, lists, identity }]);
+  }
+
+  /**
+   * Records several servers' fresh lists at once: one review of the catalog for all of them (a
+   * start-up of many servers would otherwise review everything once per server).
+   */
+  updateMany(listings: ReadonlyArray<{ readonly server: string; readonly lists: ServerLists; readonly identity: ServerIdentity | undefined }>): ViewChange[] {
+    let recorded = false;
+    for (const { server, lists, identity } of listings) {
+      const entry = this.servers.get(server);
+      if (entry === undefined) continue;
+      entry.raw = this.serializable(server, lists);
+      entry.listedBy = entry.config;
+      entry.identity = identity;
+      entry.listing += 1;
+      recorded = true;
+    }
+    if (!recorded) return [];
     // One server's names can change another's verdicts (cross-server rules), so all are reviewed.
     this.applyReview();
     this.rebuildIndexes();
