@@ -75,10 +75,10 @@ export function changedNames(before: readonly ServerNames[], after: readonly Ser
     const was = old.get(now.server);
     const aliasesChanged = was === undefined || !sameList(was.aliases ?? [], now.aliases ?? []);
     const tools = was === undefined ? now.tools : symmetricDifference(was.tools, now.tools);
+    // The index always files a server under its own name too: a server whose tools alone changed
+    // also reads as changed to a question about its name, which only costs that verdict a rescan.
     if (aliasesChanged || tools.length > 0) out.push({ server: now.server, aliases: aliasesChanged ? [...(now.aliases ?? []), ...(was?.aliases ?? [])] : [], tools });
   }
-  // The index always files a server under its own name too: a server whose tools alone changed
-  // also reads as changed to a question about its name, which only costs that verdict a rescan.
   for (const was of before) if (!seen.has(was.server)) out.push(was);
   return out;
 }

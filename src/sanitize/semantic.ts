@@ -98,7 +98,7 @@ const QUOTE_PAIRS: ReadonlyArray<readonly [string, string]> = [['"', '"'], ['\u2
 function quotedAsData(skel: string, hits: Hit[]): Hit[] {
   if (!hits.some((h) => h.action === 'block' || h.id === 'override.role-token')) return hits;
   return hits.map((h) => {
-    if (h.rule === 'pseudo-system-tag' || h.id.endsWith(':quoted')) return h;
+    if (h.rule === 'pseudo-system-tag') return h;
     const quote = enclosingQuote(skel, h.start, h.end);
     const framedFrom = quote === undefined ? h.start : quote;
     // The frame may be a list's lead-in ("Built-in suites:\n- `dan`: \"...\""): back to a paragraph or sentence end.
