@@ -13,6 +13,7 @@ import { RAW_SPANS, RAW_TEXT, type RawCarrier } from '../wire/request-splice.js'
 import type { Catalog, View } from '../catalog/catalog.js';
 import { CALL_TOOL, DEFAULT_FIND_LIMIT, FIND_TOOLS, MAX_FIND_LIMIT } from '../discovery/meta-tools.js';
 import type { Session } from '../session/session.js';
+import type { ClientRequest } from '../session/client-request.js';
 
 /** Characters of a query searched; a request is a sentence, not a document. */
 const MAX_QUERY_CHARS = 1_000;
@@ -65,9 +66,9 @@ export function findToolsResult(found: readonly FoundTool[]): JsonObject {
  * Answers find_tools for a session; the tools found join its list (bounded), and it is told so
  * with tools/list_changed, after the answer, so a client that refreshes can call them directly.
  */
-export function answerFindTools(catalog: Catalog, session: Session, request: JsonRpcRequest, view: View): void {
-  const found = findTools(catalog, view, request.params?.arguments);
-  session.deliver(resultResponse(request.id, findToolsResult(found)), request.id);
+export function answerFindTools(catalog: Catalog, session: Session, request: ClientRequest, view: View): void {
+  const found = findTools(catalog, view, request.message.params?.arguments);
+  session.reply(request, resultResponse(request.id, findToolsResult(found)));
   if (session.found.add(found.map((tool) => tool.name)) && session.initialized) {
     session.deliver({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' }, undefined);
   }

@@ -16,6 +16,7 @@ import {
 import type { Catalog, View } from '../catalog/catalog.js';
 import { LOG_LEVELS, type LogLevel, type Session } from '../session/session.js';
 import { methodSlot, type RequestStats } from '../session/stats.js';
+import type { ClientRequest } from '../session/client-request.js';
 import { SWITCHBOARD_INFO, negotiateVersion } from '../protocol.js';
 import type { Upstreams } from './upstreams.js';
 import type { Subscriptions } from './subscriptions.js';
@@ -23,7 +24,7 @@ import { pageText } from './lists.js';
 import { answerFindTools, isMetaTool, listedTools, unwrapCallTool } from './discovery.js';
 import { FIND_TOOLS } from '../discovery/meta-tools.js';
 
-type Handler = (session: Session, request: JsonRpcRequest, view: View) => void;
+type Handler = (session: Session, request: ClientRequest, view: View) => void;
 
 export class Router {
   /** Set when the daemon stops: new requests are refused while in-flight ones finish. */
@@ -40,7 +41,7 @@ export class Router {
   ) {
     this.handlers = new Map<string, Handler>([
       ['initialize', (s, r, v) => this.initialize(s, r, v)],
-      ['ping', (s, r) => s.deliver(resultResponse(r.id, {}), r.id)],
+      ['ping', (s, r) => s.reply(r, resultResponse(r.id, {}))],
       ['tools/list', (s, r, v) => this.list(s, r, 'tools', listedTools(s, v))],
       ['prompts/list', (s, r, v) => this.list(s, r, 'prompts', v.prompts)],
       ['resources/list', (s, r, v) => this.list(s, r, 'resources', v.resources)],
@@ -58,28 +59,29 @@ export class Router {
     ]);
   }
 
-  /** Handles one client request; the answer always reaches `session.deliver`, now or later. */
-  handleRequest(session: Session, request: JsonRpcRequest): void {
+  /** Handles one client request; the answer always reaches the session, now (`reply`) or later (`answered`). */
+  handleRequest(session: Session, message: JsonRpcRequest): void {
     // A message read after its session ended (a legacy SSE POST whose body was still arriving when
     // the stream closed): nothing can answer it, and routing it would start an isolated server
     // instance for a session whose release already ran, a child nothing would ever stop.
     if (session.closed) return;
     session.touch();
-    const slot = methodSlot(request.method);
+    const slot = methodSlot(message.method);
     if (this.draining) {
-      // Stopping: what is in flight may finish, nothing new starts (initialize included).
+      // Stopping: what is in flight may finish, nothing new starts (initialize included). Counted
+      // as refused, not by its answer.
       this.stats.ended(slot, 'refused');
-      this.fail(session, request, new SwitchboardError(ErrorCode.ConnectionClosed, 'the proxy is shutting down; retry after it restarts'));
+      session.deliver(errorResponse(message.id, ErrorCode.ConnectionClosed, 'the proxy is shutting down; retry after it restarts'), message.id);
       return;
     }
-    // Counted when its answer goes out (Session.deliver / Session.answered), latency from here.
-    session.received(request.id, slot, this.stats.now());
-    const handler = this.handlers.get(request.method);
+    // Counted when its answer goes out (Session.reply / Session.answered), latency from here.
+    const request: ClientRequest = { id: message.id, message, slot, receivedAt: this.stats.now() };
+    const handler = this.handlers.get(message.method);
     if (handler === undefined) {
-      this.fail(session, request, new SwitchboardError(ErrorCode.MethodNotFound, `Method not found: ${request.method}`));
+      this.fail(session, request, new SwitchboardError(ErrorCode.MethodNotFound, `Method not found: ${message.method}`));
       return;
     }
-    if (session.inflight.has(request.id)) {
+    if (session.inflight.has(message.id)) {
       this.fail(session, request, new SwitchboardError(ErrorCode.InvalidRequest, 'a request with this id is still in flight'));
       return;
     }
@@ -132,8 +134,8 @@ export class Router {
     route.connection.notify(response);
   }
 
-  private initialize(session: Session, request: JsonRpcRequest, view: View): void {
-    const params = request.params ?? {};
+  private initialize(session: Session, request: ClientRequest, view: View): void {
+    const params = request.message.params ?? {};
     session.protocolVersion = negotiateVersion(params.protocolVersion);
     session.clientCapabilities = isObject(params.capabilities) ? params.capabilities : {};
     session.clientInfo = isObject(params.clientInfo) ? params.clientInfo : {};
@@ -144,39 +146,39 @@ export class Router {
     };
     const instructions = this.catalog.instructions(view);
     if (instructions !== undefined) result.instructions = instructions;
-    session.deliver(resultResponse(request.id, result), request.id);
+    session.reply(request, resultResponse(request.id, result));
   }
 
-  private list(session: Session, request: JsonRpcRequest, key: string, items: readonly JsonObject[]): void {
-    const { result, text } = pageText(key, items, request.params?.cursor, this.config.limits.pageSize);
+  private list(session: Session, request: ClientRequest, key: string, items: readonly JsonObject[]): void {
+    const { result, text } = pageText(key, items, request.message.params?.cursor, this.config.limits.pageSize);
     const id = request.id;
-    session.deliver(resultResponse(id, result), id, `{"jsonrpc":"2.0","id":${idJson(id)},"result":${text}}`);
+    session.reply(request, resultResponse(id, result), `{"jsonrpc":"2.0","id":${idJson(id)},"result":${text}}`);
   }
 
-  private setLevel(session: Session, request: JsonRpcRequest): void {
-    const level = request.params?.level;
+  private setLevel(session: Session, request: ClientRequest): void {
+    const level = request.message.params?.level;
     const rank = LOG_LEVELS.indexOf(level as LogLevel);
     if (rank < 0) throw new SwitchboardError(ErrorCode.InvalidParams, `Invalid log level: ${String(level)}`);
     session.logLevel = rank;
     // Children are shared, so each keeps logging at its own level and the proxy filters per session.
-    session.deliver(resultResponse(request.id, {}), request.id);
+    session.reply(request, resultResponse(request.id, {}));
   }
 
   /** tools/call, and in search mode the proxy's own find_tools and call_tool. */
-  private callTool(session: Session, request: JsonRpcRequest, view: View): void {
-    const name = request.params?.name;
+  private callTool(session: Session, request: ClientRequest, view: View): void {
+    const name = request.message.params?.name;
     if (view.scope.policy.discovery === 'search' && isMetaTool(name)) {
       if (name === FIND_TOOLS) {
         answerFindTools(this.catalog, session, request, view);
         return;
       }
-      unwrapCallTool(request);
+      unwrapCallTool(request.message);
     }
     this.byName(session, request, view.toolRoutes, 'tool');
   }
 
-  private byName(session: Session, request: JsonRpcRequest, routes: View['toolRoutes'], what: 'tool' | 'prompt'): void {
-    const params = request.params;
+  private byName(session: Session, request: ClientRequest, routes: View['toolRoutes'], what: 'tool' | 'prompt'): void {
+    const params = request.message.params;
     const name = params?.name;
     const route = typeof name === 'string' ? routes.get(name) : undefined;
     if (route === undefined || params === undefined) {
@@ -187,31 +189,31 @@ export class Router {
     this.forward(session, request, route.server);
   }
 
-  private byUri(session: Session, request: JsonRpcRequest, view: View): void {
-    this.forward(session, request, this.ownerOf(view, request.params?.uri));
+  private byUri(session: Session, request: ClientRequest, view: View): void {
+    this.forward(session, request, this.ownerOf(view, request.message.params?.uri));
   }
 
-  private subscribe(session: Session, request: JsonRpcRequest, view: View): void {
-    const uri = request.params?.uri as string;
+  private subscribe(session: Session, request: ClientRequest, view: View): void {
+    const uri = request.message.params?.uri as string;
     const handle = this.upstreams.handleFor(this.ownerOf(view, uri), session);
     if (handle === undefined) throw new SwitchboardError(ErrorCode.ResourceNotFound, 'Resource not found', { uri });
     if (this.subscriptions.has(handle, uri, session)) {
-      session.deliver(resultResponse(request.id, {}), request.id);
+      session.reply(request, resultResponse(request.id, {}));
       return;
     }
     if (this.subscriptions.add(handle, uri, session)) this.forwardTo(session, request, handle);
-    else session.deliver(resultResponse(request.id, {}), request.id);
+    else session.reply(request, resultResponse(request.id, {}));
   }
 
-  private unsubscribe(session: Session, request: JsonRpcRequest, view: View): void {
-    const uri = request.params?.uri as string;
+  private unsubscribe(session: Session, request: ClientRequest, view: View): void {
+    const uri = request.message.params?.uri as string;
     const handle = this.upstreams.handleFor(this.ownerOf(view, uri), session);
     if (handle !== undefined && this.subscriptions.remove(handle, uri, session)) this.forwardTo(session, request, handle);
-    else session.deliver(resultResponse(request.id, {}), request.id);
+    else session.reply(request, resultResponse(request.id, {}));
   }
 
-  private complete(session: Session, request: JsonRpcRequest, view: View): void {
-    const ref = request.params?.ref;
+  private complete(session: Session, request: ClientRequest, view: View): void {
+    const ref = request.message.params?.ref;
     if (!isObject(ref)) throw new SwitchboardError(ErrorCode.InvalidParams, 'completion/complete needs a ref');
     if (ref.type === 'ref/prompt') {
       const route = typeof ref.name === 'string' ? view.promptRoutes.get(ref.name) : undefined;
@@ -228,14 +230,13 @@ export class Router {
   }
 
   /** tasks/get, tasks/result, tasks/cancel go to the child that created the task, for its creator only. */
-  private byTask(session: Session, request: JsonRpcRequest): void {
-    const params = request.params;
+  private byTask(session: Session, request: ClientRequest): void {
+    const params = request.message.params;
     const taskId = params?.taskId;
     const task = typeof taskId === 'string' ? session.tasks.get(taskId) : undefined;
     if (task === undefined || params === undefined) throw new SwitchboardError(ErrorCode.InvalidParams, `Unknown task: ${String(taskId)}`);
     params.taskId = task.childTaskId;
-    const downstreamId = request.id;
-    session.forwarded(downstreamId, task.connection.forward(session, request, taskId as string));
+    session.sent(request, task.connection.forward(session, request.message, taskId as string));
   }
 
   private ownerOf(view: View, uri: unknown): string {
@@ -245,25 +246,25 @@ export class Router {
     return owner;
   }
 
-  private forward(session: Session, request: JsonRpcRequest, server: string): void {
+  private forward(session: Session, request: ClientRequest, server: string): void {
     const handle = this.upstreams.handleFor(server, session);
     if (handle === undefined) throw new SwitchboardError(ErrorCode.ConnectionClosed, `server ${server} is not configured`);
     this.forwardTo(session, request, handle);
   }
 
-  private forwardTo(session: Session, request: JsonRpcRequest, handle: NonNullable<ReturnType<Upstreams['handleFor']>>): void {
-    const downstreamId = request.id;
-    const outcome = handle.forward(session, request);
-    if (outcome === 'held') session.holding(downstreamId);
-    else session.forwarded(downstreamId, outcome);
+  private forwardTo(session: Session, request: ClientRequest, handle: NonNullable<ReturnType<Upstreams['handleFor']>>): void {
+    const outcome = handle.forward(session, request.message);
+    if (outcome === 'held') session.hold(request);
+    else session.sent(request, outcome);
   }
 
-  private fail(session: Session, request: JsonRpcRequest, error: unknown): void {
+  private fail(session: Session, request: ClientRequest, error: unknown): void {
+    const id = request.id;
     if (error instanceof SwitchboardError) {
-      session.deliver(errorResponse(request.id, error.code, error.message, error.data), request.id);
+      session.reply(request, errorResponse(id, error.code, error.message, error.data));
       return;
     }
-    this.log.error({ err: error instanceof Error ? error.message : String(error), method: request.method }, 'request handler failed');
-    session.deliver(errorResponse(request.id, ErrorCode.InternalError, 'Internal error'), request.id);
+    this.log.error({ err: error instanceof Error ? error.message : String(error), method: request.message.method }, 'request handler failed');
+    session.reply(request, errorResponse(id, ErrorCode.InternalError, 'Internal error'));
   }
 }

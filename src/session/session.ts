@@ -1,5 +1,5 @@
 // Everything the proxy keeps per client session; the transport underneath is seen only as a channel.
-import { SwitchboardError, errorResponse, isResponse, type JsonObject, type JsonRpcId, type JsonRpcMessage, type JsonRpcResponse } from '../jsonrpc/messages.js';
+import { SwitchboardError, errorResponse, type JsonObject, type JsonRpcId, type JsonRpcMessage, type JsonRpcResponse } from '../jsonrpc/messages.js';
 import type { Serialized } from '../wire/result-bytes.js';
 import type { ViewScope } from '../catalog/catalog.js';
 import type { Pending, UpstreamConnection } from '../upstream/connection.js';
@@ -7,6 +7,7 @@ import type { ServerHandle } from '../upstream/server-handle.js';
 import type { Caller } from '../upstream/types.js';
 import { methodSlot, type RequestStats } from './stats.js';
 import { FoundTools } from './found-tools.js';
+import type { ClientRequest } from './client-request.js';
 
 /** How a transport carries messages to one client. */
 export interface SessionChannel {
@@ -42,12 +43,6 @@ export interface SessionGrant {
 /** Tasks a session can follow at once, tasks; the oldest is forgotten first. */
 const MAX_TASKS_PER_SESSION = 1_000;
 
-/** When a request held for a starting server arrived, and its method's stats slot. */
-interface Arrival {
-  readonly slot: number;
-  readonly at: number;
-}
-
 export class Session implements Caller {
   readonly key: string;
   /** The view; replaced only when a reload changes what this session's identity may see. */
@@ -75,15 +70,8 @@ export class Session implements Caller {
   /** Search mode: tools this session found, listed after the search tools. */
   readonly found = new FoundTools();
   private nextServerRequestId = 1;
-  /**
-   * The request the router is handling now (see `received`): answered before the router returns,
-   * or forwarded, whose pending entry then carries its arrival time. No map on the hot path.
-   */
-  private currentId: JsonRpcId | undefined = undefined;
-  private currentSlot = 0;
-  private currentAt = 0;
-  /** Requests held while their server starts; created on first use (servers are mostly up). */
-  private held: Map<JsonRpcId, Arrival> | undefined;
+  /** Requests held while their server starts, by the client's id; created on first use (servers are mostly up). */
+  private held: Map<JsonRpcId, ClientRequest> | undefined;
 
   /** Requests forwarded for this client and not answered yet, by the client's id. */
   get inflight(): ReadonlyMap<JsonRpcId, Pending> {
@@ -177,27 +165,15 @@ export class Session implements Caller {
     this.protocolVersion = protocolVersion;
   }
 
-  /** The router took request `id` of method `slot` (stats.ts) at `at`; its answer is counted when it goes out. */
-  received(id: JsonRpcId, slot: number, at: number): void {
-    this.currentId = id;
-    this.currentSlot = slot;
-    this.currentAt = at;
+  /** Messages from children and the proxy's notifications; requests are answered through `reply` (counted), not here. */
+  deliver(message: JsonRpcMessage, relatedTo: JsonRpcId | undefined, serialized?: Serialized): void {
+    if (!this.closed) this.channel.deliver(message, relatedTo, serialized);
   }
 
-  deliver(message: JsonRpcMessage, relatedTo: JsonRpcId | undefined, serialized?: Serialized): void {
-    if (relatedTo !== undefined && isResponse(message)) {
-      if (relatedTo === this.currentId) {
-        this.currentId = undefined;
-        this.stats.answered(this.currentSlot, message, this.currentAt);
-      } else {
-        const arrival = this.held?.get(relatedTo);
-        if (arrival !== undefined) {
-          this.held?.delete(relatedTo);
-          this.stats.answered(arrival.slot, message, arrival.at);
-        }
-      }
-    }
-    if (!this.closed) this.channel.deliver(message, relatedTo, serialized);
+  /** Answers `request` (a result or an error): counted, and its stream ends with it. */
+  reply(request: ClientRequest, response: JsonRpcResponse, serialized?: Serialized): void {
+    this.stats.answered(request.slot, response, request.receivedAt);
+    if (!this.closed) this.channel.deliver(response, request.id, serialized);
   }
 
   answered(entry: Pending, response: JsonRpcResponse, serialized?: Serialized): void {
@@ -206,30 +182,33 @@ export class Session implements Caller {
     if (!this.closed) this.channel.deliver(response, entry.downstreamId, serialized);
   }
 
-  forwarded(downstreamId: JsonRpcId, outcome: Pending | SwitchboardError): void {
+  /** `request` was sent to a child (a pending entry that `answered` completes) or refused on the way (an error to answer with). */
+  sent(request: ClientRequest, outcome: Pending | SwitchboardError): void {
     if (outcome instanceof SwitchboardError) {
-      this.deliver(errorResponse(downstreamId, outcome.code, outcome.message, outcome.data), downstreamId);
+      this.reply(request, errorResponse(request.id, outcome.code, outcome.message, outcome.data));
       return;
     }
-    if (downstreamId === this.currentId) {
-      this.currentId = undefined;
-      outcome.receivedAt = this.currentAt;
-    } else {
-      const arrival = this.held?.get(downstreamId);
-      this.held?.delete(downstreamId);
-      outcome.receivedAt = arrival?.at ?? this.stats.now();
-    }
+    outcome.receivedAt = request.receivedAt;
     if (this.closed) {
       outcome.connection.cancel(outcome, 'session closed');
-      this.stats.ended(methodSlot(outcome.method), 'cancelled');
-    } else this.requests.set(downstreamId, outcome);
+      this.stats.ended(request.slot, 'cancelled');
+    } else this.requests.set(request.id, outcome);
   }
 
-  /** The request being handled waits for its server to start; `forwarded` completes it later. */
-  holding(downstreamId: JsonRpcId): void {
-    if (downstreamId !== this.currentId) return;
-    this.currentId = undefined;
-    (this.held ??= new Map()).set(downstreamId, { slot: this.currentSlot, at: this.currentAt });
+  /** `request` waits for its server to start; the server sends it on later and tells `forwarded`. */
+  hold(request: ClientRequest): void {
+    (this.held ??= new Map()).set(request.id, request);
+  }
+
+  forwarded(downstreamId: JsonRpcId, outcome: Pending | SwitchboardError): void {
+    const request = this.held?.get(downstreamId);
+    if (request === undefined) {
+      // Not held here (cancelled while its server started): nothing waits for an answer.
+      if (!(outcome instanceof SwitchboardError)) outcome.connection.cancel(outcome, 'request withdrawn');
+      return;
+    }
+    this.held?.delete(downstreamId);
+    this.sent(request, outcome);
   }
 
   /**
@@ -242,10 +221,10 @@ export class Session implements Caller {
       this.stats.ended(methodSlot(entry.method), 'cancelled');
       return;
     }
-    const arrival = this.held?.get(downstreamId);
-    if (arrival !== undefined) {
+    const request = this.held?.get(downstreamId);
+    if (request !== undefined) {
       this.held?.delete(downstreamId);
-      this.stats.ended(arrival.slot, 'cancelled');
+      this.stats.ended(request.slot, 'cancelled');
     }
   }
 
@@ -253,7 +232,7 @@ export class Session implements Caller {
   closingWithOpenRequests(): void {
     for (const entry of this.inflight.values()) this.stats.ended(methodSlot(entry.method), 'cancelled');
     if (this.held === undefined) return;
-    for (const arrival of this.held.values()) this.stats.ended(arrival.slot, 'cancelled');
+    for (const request of this.held.values()) this.stats.ended(request.slot, 'cancelled');
     this.held.clear();
   }
 

@@ -49,6 +49,17 @@ describe('SwitchboardCore without sockets', () => {
     expect(client.channel.delivered.indexOf(answer)).toBeGreaterThan(client.channel.delivered.indexOf(progress[2]!));
   });
 
+  it('frees a forwarded request id once answered, so the client may use it again, and counts each answer once', async () => {
+    const client = await harness.open();
+    const before = harness.core.stats.total('result');
+    const first = await client.request('tools/call', { name: 'alpha__echo', arguments: { text: 'one' } }, 7);
+    expect(client.session.inflight.size).toBe(0);
+    client.send('tools/call', { name: 'alpha__echo', arguments: { text: 'two' } }, 7);
+    const again = await client.channel.next((d) => d.message.id === 7 && d !== first, 'the second answer to id 7');
+    expect([textOf(first), textOf(again)]).toEqual(['one', 'two']);
+    expect(harness.core.stats.total('result') - before).toBe(2);
+  });
+
   it('does not dispatch an invalid message', async () => {
     const client = await harness.open();
     const before = client.channel.delivered.length;
