@@ -1,5 +1,6 @@
-// Helpers for scripts/fuzz.ts: a seeded PRNG, junk generators, HTTP/TCP/WebSocket clients with hard
-// deadlines, the checks every answer goes through, and the counters. Node built-ins and `ws` only.
+// Helpers for the fuzzer (scripts/fuzz.ts and scripts/fuzz/): a seeded PRNG, junk generators,
+// HTTP/TCP/WebSocket clients with hard deadlines, the checks every answer goes through, and the
+// counters. Node built-ins and `ws` only.
 import http from 'node:http';
 import net from 'node:net';
 import crypto from 'node:crypto';
