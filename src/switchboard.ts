@@ -1,7 +1,7 @@
 // The composed proxy core without sockets: catalog, upstreams, router and sessions wired together.
 import type { Logger } from './log.js';
 import type { SwitchboardConfig } from './config/types.js';
-import type { Classified, JsonRpcNotification } from './jsonrpc/messages.js';
+import { ErrorCode, errorResponse, resultResponse, type Classified, type JsonRpcNotification, type JsonRpcRequest } from './jsonrpc/messages.js';
 import { Catalog, type ViewChange, type ViewScope } from './catalog/catalog.js';
 import type { CatalogReview } from './catalog/review.js';
 import { FindingsFeed } from './catalog/findings-feed.js';
@@ -16,6 +16,11 @@ import { Router } from './router/router.js';
 import { Upstreams } from './router/upstreams.js';
 import { Subscriptions } from './router/subscriptions.js';
 import { ChildMessages } from './router/child-messages.js';
+import { StatelessCalls } from './router/stateless.js';
+import { Listens } from './router/listens.js';
+import { discoverResult } from './router/discover.js';
+import type { CacheScope } from './router/modern-results.js';
+import type { ModernContext, ReplyStream } from './session/modern-context.js';
 
 const LIST_CHANGED_METHOD: Record<ListKind, string> = {
   tools: 'notifications/tools/list_changed',
@@ -35,6 +40,25 @@ export interface CoreOptions {
 /** How long listings that arrive while servers start may wait to be applied together, ms. */
 const LISTS_BATCH_MS = 250;
 
+/**
+ * Methods the stateless era removed (2026-07-28 changelog) or the proxy does not serve in it (tasks
+ * moved to an extension): unknown to a stateless request, -32601 (HTTP 404).
+ */
+const NOT_STATELESS: ReadonlySet<string> = new Set([
+  'initialize',
+  'ping',
+  'logging/setLevel',
+  'resources/subscribe',
+  'resources/unsubscribe',
+  'tasks/get',
+  'tasks/result',
+  'tasks/cancel',
+  'tasks/list',
+]);
+
+/** Stateless requests parked for their client's input at once, and how long each waits for it, ms. */
+const MAX_PARKED = 1_000;
+
 export class SwitchboardCore {
   readonly catalog: Catalog;
   readonly upstreams: Upstreams;
@@ -47,6 +71,9 @@ export class SwitchboardCore {
   private readonly review: CatalogReview | undefined;
   private readonly subscriptions = new Subscriptions();
   private readonly childMessages: ChildMessages;
+  /** Requests of the stateless era (2026-07-28), and those parked for their client's input. */
+  readonly stateless: StatelessCalls;
+  private readonly listens: Listens;
   private readonly log: Logger;
   private busyProbe: ((session: Session) => boolean) | undefined;
   /** Session-owned instances still stopping; `stop()` waits for them so no child outlives the proxy. */
@@ -101,6 +128,11 @@ export class SwitchboardCore {
       onConnectionExit: (handle, connection) => this.childMessages.forgetConnection(handle, connection),
     }, options.shutdown);
     this.router = new Router(config, this.catalog, this.upstreams, this.subscriptions, rootLog.child({ component: 'router' }), this.stats);
+    const statelessLog = rootLog.child({ component: 'stateless' });
+    // A parked request cannot outlive its child's answer anyway: that times out after the server's timeout.
+    const parkMs = Math.max(...config.servers.map((server) => server.timeoutMs), 60_000);
+    this.stateless = new StatelessCalls(this.sessions, this.router, this.catalog, statelessLog, { maxParked: MAX_PARKED, parkMs });
+    this.listens = new Listens(this.sessions, this.catalog, this.upstreams, this.subscriptions, statelessLog);
   }
 
   /** The config in force; a reload replaces it. */
@@ -218,6 +250,34 @@ export class SwitchboardCore {
     }
   }
 
+  /**
+   * The door for requests of the stateless era (2026-07-28), checked by the transport (headers,
+   * `_meta`, version): served on their own, or continued when they carry a requestState. Returns
+   * what the transport calls when the client goes away before the answer (cancellation), or
+   * undefined when the request was answered at once.
+   */
+  acceptStateless(grant: SessionGrant, request: JsonRpcRequest, context: ModernContext, reply: ReplyStream): (() => void) | undefined {
+    if (this.pendingLists.size > 0) this.flushLists();
+    const id = request.id;
+    if (this.stopping) {
+      reply.send(errorResponse(id, ErrorCode.ConnectionClosed, 'the proxy is shutting down; retry after it restarts'), true);
+      return undefined;
+    }
+    if (NOT_STATELESS.has(request.method)) {
+      reply.send(errorResponse(id, ErrorCode.MethodNotFound, `Method not found: ${request.method} is not part of protocol version ${context.protocolVersion}`), true);
+      return undefined;
+    }
+    this.stateless.holdView(grant.scope);
+    const requestState = request.params?.requestState;
+    if (typeof requestState === 'string') return this.stateless.resume(grant.principal, request, requestState, reply);
+    if (request.method === 'server/discover') {
+      reply.send(resultResponse(id, discoverResult(this.catalog, this.catalog.current(grant.scope), cacheScopeOf(grant))), true);
+      return undefined;
+    }
+    if (request.method === 'subscriptions/listen') return this.listens.open(grant, request, context, reply);
+    return this.stateless.start(grant, request, context, reply, cacheScopeOf(grant));
+  }
+
   /** An open session by its id. */
   session(id: string): Session | undefined {
     return this.sessions.get(id);
@@ -272,6 +332,7 @@ export class SwitchboardCore {
   async stop(): Promise<void> {
     this.stopping = true;
     clearTimeout(this.listsTimer);
+    this.stateless.clear();
     this.sessions.closeAll('server stopping');
     this.sessions.stop();
     await Promise.all([this.upstreams.stopAll(), ...this.releasing]);
@@ -359,6 +420,15 @@ export class SwitchboardCore {
     const stopped = this.upstreams.release(session);
     this.releasing.add(stopped);
     void stopped.finally(() => this.releasing.delete(stopped));
-    this.catalog.detach(session.scope);
+    // Stateless requests share views held by StatelessCalls; sessions attach their own.
+    if (session.transport !== 'stateless') this.catalog.detach(session.scope);
   }
+}
+
+/**
+ * A list may be shared across users and caches ("public", caching.mdx) only when it is the same for
+ * everyone: no identity (auth off) and no filter; a view narrowed by a profile or a query is private.
+ */
+function cacheScopeOf(grant: SessionGrant): CacheScope {
+  return grant.principal === 'anonymous' && grant.scope.key === grant.scope.endpoint ? 'public' : 'private';
 }

@@ -49,6 +49,13 @@ export const ErrorCode = {
   ResourceNotFound: -32002,
   /** A queue or size bound was hit; the request was refused rather than buffered without limit. */
   Overloaded: -32003,
+  // The stateless era's own codes (2026-07-28, basic/index.mdx "Error Codes"); each is HTTP 400.
+  /** A request header disagrees with the body, or a required one is missing. */
+  HeaderMismatch: -32020,
+  /** Serving the request needs a client capability the request did not declare; data: {requiredCapabilities}. */
+  MissingRequiredClientCapability: -32021,
+  /** The request's protocol version is not one we serve; data: {supported, requested}. */
+  UnsupportedProtocolVersion: -32022,
 } as const;
 
 /** A failure that has a JSON-RPC code; transports map it to an HTTP status, nothing else does. */

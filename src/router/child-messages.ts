@@ -99,6 +99,7 @@ export class ChildMessages {
     const { session, relatedTo } = target;
     if (session.clientCapabilities[capability] === undefined) {
       connection.notify(errorResponse(request.id, ErrorCode.MethodNotFound, `the client of this session does not support ${capability}`));
+      session.missingCapability(capability);
       return;
     }
     if (session.serverRequests.size >= MAX_PENDING_SERVER_REQUESTS) {

@@ -4,6 +4,7 @@ import type { ServerConfig, SwitchboardConfig } from '../config/types.js';
 import type { ShutdownTimings } from '../upstream/child.js';
 import { ServerHandle, type ServerHandleEvents } from '../upstream/server-handle.js';
 import type { Session } from '../session/session.js';
+import { ErrorCode, SwitchboardError } from '../jsonrpc/messages.js';
 import type { ConfigDiff } from '../config/reload-diff.js';
 
 export class Upstreams {
@@ -42,6 +43,13 @@ export class Upstreams {
   handleFor(server: string, session: Session): ServerHandle | undefined {
     const primary = this.primary.get(server);
     if (primary === undefined || primary.config.isolation === 'shared') return primary;
+    if (session.transport === 'stateless') {
+      // An instance per request would be a child per call, and nothing of it could carry over.
+      throw new SwitchboardError(
+        ErrorCode.InvalidRequest,
+        `server ${server} runs one instance per session (isolation: "session"); a stateless (2026-07-28) request cannot reach it: connect with initialize`,
+      );
+    }
     let own = session.isolated.get(server);
     if (own === undefined) {
       own = this.create(primary.config, session.id);

@@ -26,6 +26,8 @@ export interface RegistryOptions {
 
 export class SessionRegistry {
   private readonly sessions = new Map<string, Session>();
+  /** Sessions of one stateless request each; apart, so they count toward no limit and no id finds them. */
+  private readonly stateless = new Set<Session>();
   private readonly byScope = new Map<string, Set<Session>>();
   private readonly byPrincipal = new Map<string, Set<Session>>();
   private readonly sweeper: NodeJS.Timeout;
@@ -58,6 +60,18 @@ export class SessionRegistry {
     let mine = this.byPrincipal.get(session.principal);
     if (mine === undefined) this.byPrincipal.set(session.principal, (mine = new Set()));
     mine.add(session);
+    return session;
+  }
+
+  /**
+   * A session for one stateless request (2026-07-28): never refused or counted against the session
+   * limits (the HTTP connection limits bound those requests), never idle-expired while it waits.
+   * Its id is internal: no client can name it, and the Streamable HTTP door refuses it as unknown.
+   */
+  createStateless(grant: SessionGrant, channel: SessionChannel, protocolVersion: string): Session {
+    const session = new Session(`stateless-${randomBytes(12).toString('base64url')}`, 'stateless', grant, channel, protocolVersion, this.options.stats);
+    this.stateless.add(session);
+    this.index(session);
     return session;
   }
 
@@ -105,29 +119,41 @@ export class SessionRegistry {
     return this.byScope.get(scopeKey) ?? EMPTY;
   }
 
-  all(): IterableIterator<Session> {
-    return this.sessions.values();
+  /** Every session, stateless requests included. */
+  *all(): IterableIterator<Session> {
+    yield* this.sessions.values();
+    yield* this.stateless;
+  }
+
+  /** Stateless requests being served now. */
+  get statelessCount(): number {
+    return this.stateless.size;
   }
 
   countByTransport(): Record<TransportKind, number> {
-    const counts: Record<TransportKind, number> = { 'streamable-http': 0, sse: 0, websocket: 0 };
+    const counts: Record<TransportKind, number> = { 'streamable-http': 0, sse: 0, websocket: 0, stateless: 0 };
     for (const session of this.sessions.values()) counts[session.transport] += 1;
+    counts.stateless = this.stateless.size;
     return counts;
   }
 
   close(session: Session, reason: string): void {
-    if (this.sessions.get(session.id) !== session) return;
-    this.sessions.delete(session.id);
+    if (session.transport === 'stateless') {
+      if (!this.stateless.delete(session)) return;
+    } else {
+      if (this.sessions.get(session.id) !== session) return;
+      this.sessions.delete(session.id);
+      const mine = this.byPrincipal.get(session.principal);
+      mine?.delete(session);
+      if (mine?.size === 0) this.byPrincipal.delete(session.principal);
+    }
     this.unindex(session);
-    const mine = this.byPrincipal.get(session.principal);
-    mine?.delete(session);
-    if (mine?.size === 0) this.byPrincipal.delete(session.principal);
     this.options.onClose(session, reason);
     session.closeChannel(reason);
   }
 
   closeAll(reason: string): void {
-    for (const session of [...this.sessions.values()]) this.close(session, reason);
+    for (const session of [...this.all()]) this.close(session, reason);
   }
 
   stop(): void {

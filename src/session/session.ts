@@ -17,9 +17,15 @@ export interface SessionChannel {
   abandon(requestId: JsonRpcId): void;
   /** The session ended on our side (DELETE, expiry, shutdown): answer what is open, release streams and sockets. */
   close(reason: string): void;
+  /**
+   * A server needs a capability this client did not declare to go on with the request it is
+   * serving. Stateless requests answer it with -32021 (2026-07-28); sessions leave it to the server.
+   */
+  missingCapability?(capability: string): void;
 }
 
-export type TransportKind = 'streamable-http' | 'sse' | 'websocket';
+/** How the client reached us; `stateless` is one request of the 2026-07-28 era, a session of its own. */
+export type TransportKind = 'streamable-http' | 'sse' | 'websocket' | 'stateless';
 
 /** RFC 5424 severities in MCP's order (server/utilities/logging.mdx), index = rank. */
 export const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
@@ -246,6 +252,11 @@ export class Session implements Caller {
   /** A fresh id for a request we send this client on a child's behalf; never reused in the session. */
   mintServerRequestId(): number {
     return this.nextServerRequestId++;
+  }
+
+  /** A server asked this client for something it did not declare it can do (see SessionChannel). */
+  missingCapability(capability: string): void {
+    this.channel.missingCapability?.(capability);
   }
 
   /** The client cancelled `requestId`; its stream closes with no answer. */

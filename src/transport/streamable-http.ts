@@ -11,6 +11,7 @@ import { HttpChannel, RequestStream } from './http-channel.js';
 import { NO_BODY, header, readJsonBody, sendError } from './http-util.js';
 import { parseEventId } from './event-log.js';
 import type { AccessControl, Identity } from './access.js';
+import { ModernHttp, isStatelessProbe, isStatelessRequest } from './modern-http.js';
 
 /** Idle SSE streams get a comment this often, ms: undici cuts a stream silent for 300 s (PROTOCOL.md §12). */
 export const KEEPALIVE_MS = 15_000;
@@ -19,15 +20,19 @@ export class StreamableHttp {
   private readonly channels = new WeakMap<Session, HttpChannel>();
   private readonly live = new Set<HttpChannel>();
   private readonly keepAliveTimer: NodeJS.Timeout;
+  /** The stateless era (2026-07-28) on the same endpoint. */
+  private readonly modern: ModernHttp;
 
   constructor(
     private readonly core: SwitchboardCore,
     private readonly access: AccessControl,
     private readonly log: Logger,
   ) {
+    this.modern = new ModernHttp(core, access, log);
     this.keepAliveTimer = setInterval(() => {
       const now = Date.now();
       for (const channel of this.live) channel.keepAlive(now, KEEPALIVE_MS);
+      this.modern.keepAlive();
     }, KEEPALIVE_MS);
     this.keepAliveTimer.unref();
   }
@@ -52,10 +57,13 @@ export class StreamableHttp {
         });
         return;
       case 'GET':
-        this.get(req, res, endpoint, identity);
-        return;
       case 'DELETE':
-        this.delete(req, res, endpoint, identity);
+        if (isStatelessProbe(req)) {
+          // The stateless era has no session to delete and no stream to GET (streamable-http.mdx, 2026-07-28).
+          res.setHeader('allow', 'POST');
+          sendError(res, 405, ErrorCode.InvalidRequest, `Method not allowed: ${req.method} has no use in protocol version 2026-07-28`);
+        } else if (req.method === 'GET') this.get(req, res, endpoint, identity);
+        else this.delete(req, res, endpoint, identity);
         return;
       default:
         res.setHeader('allow', 'GET, POST, DELETE');
@@ -79,6 +87,10 @@ export class StreamableHttp {
     }
     const parsed = await readJsonBody(req, res, this.core.config.limits.maxBodyBytes);
     if (parsed === NO_BODY) return;
+    if (!Array.isArray(parsed) && header(req, 'mcp-session-id') === undefined && isStatelessRequest(req, parsed)) {
+      this.modern.post(req, res, endpoint, identity, parsed, acceptsSse);
+      return;
+    }
     if (Array.isArray(parsed)) {
       const session = this.sessionOf(req, res, endpoint, identity);
       if (session !== undefined) this.batch(session, parsed, res);

@@ -1,0 +1,316 @@
+// Requests of the stateless era (2026-07-28). Each is served as a session of its own, so routing,
+// ids, progress, timeouts and the server-to-client policy are exactly those of sessions; the session
+// ends with its answer. Children of the session era may ask the client something while they serve it
+// (sampling, elicitation): a stateless client cannot be asked, so the request is answered with
+// `input_required` (basic/patterns/mrtr.mdx) and waits, parked under an unguessable requestState,
+// until the client's retry brings the answers; the child never notices.
+import { randomBytes } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
+import type { Logger } from '../log.js';
+import {
+  ErrorCode,
+  encode,
+  errorResponse,
+  isObject,
+  isResponse,
+  type JsonObject,
+  type JsonRpcId,
+  type JsonRpcMessage,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+} from '../jsonrpc/messages.js';
+import type { Serialized } from '../wire/result-bytes.js';
+import { LOG_LEVELS, type LogLevel, type Session, type SessionChannel, type SessionGrant } from '../session/session.js';
+import type { SessionRegistry } from '../session/registry.js';
+import type { ModernContext, ReplyStream } from '../session/modern-context.js';
+import type { Catalog, ViewScope } from '../catalog/catalog.js';
+import type { Router } from './router.js';
+import { modernAnswer, type CacheScope } from './modern-results.js';
+
+/** Views kept attached for stateless requests (each a filter of the catalog), and for how long after their last use, ms. */
+const MAX_HELD_VIEWS = 256;
+const VIEW_HOLD_MS = 10 * 60_000;
+
+/** Requests that may be answered with input_required (mrtr.mdx: only these three). */
+const MAY_REQUIRE_INPUT: ReadonlySet<string> = new Set(['tools/call', 'prompts/get', 'resources/read']);
+
+export interface StatelessOptions {
+  /** Requests parked waiting for their client's input at once; the oldest is given up first. */
+  readonly maxParked: number;
+  /** How long a parked request waits for the retry, ms. */
+  readonly parkMs: number;
+}
+
+/** One stateless request: the channel of its one-request session, and where its answer goes now. */
+class StatelessCall implements SessionChannel {
+  session!: Session;
+  /** The POST carrying the request now; undefined while parked. */
+  private reply: ReplyStream | undefined;
+  /** The id the answer goes out under: the first POST's, then each retry's. */
+  private replyId: JsonRpcId;
+  /** Input requests of the child's, by key, not yet answered by the client; their ids are ours in the session. */
+  private readonly inputs = new Map<string, JsonRpcRequest>();
+  /** Keys to ask for in the next input_required answer. */
+  private readonly asking: string[] = [];
+  private askScheduled = false;
+  /** The child's answer that came while parked; the retry gets it. */
+  private answeredWhileParked: { readonly answer: JsonRpcMessage; readonly serialized: Serialized | undefined } | undefined;
+  done = false;
+
+  constructor(
+    private readonly calls: StatelessCalls,
+    readonly firstId: JsonRpcId,
+    readonly method: string,
+    /** `params.name` or `params.uri`: a retry must name the same thing. */
+    readonly target: unknown,
+    readonly principal: string,
+    private readonly context: ModernContext,
+    private readonly cacheScope: CacheScope,
+    reply: ReplyStream,
+  ) {
+    this.reply = reply;
+    this.replyId = firstId;
+  }
+
+  deliver(message: JsonRpcMessage, relatedTo: JsonRpcId | undefined, serialized?: Serialized): void {
+    if (this.done) return;
+    if (isResponse(message)) {
+      if (relatedTo !== this.firstId) return;
+      this.finish(message, serialized);
+      return;
+    }
+    const request = message as JsonRpcRequest;
+    if (request.id !== undefined && request.method !== undefined) {
+      this.inputRequested(request);
+      return;
+    }
+    // Progress and log lines travel on the reply's stream; none is owed while parked (no stream).
+    if (relatedTo !== undefined) this.reply?.send(message, false, serialized);
+  }
+
+  /**
+   * The answer, stamped for the era under the id of the POST it goes on (`answer` is the child's
+   * response, or a stand-in whose text is `serialized`); the session ends with it.
+   */
+  private finish(answer: JsonRpcMessage, serialized?: Serialized): void {
+    if (this.reply === undefined) {
+      this.answeredWhileParked = { answer, serialized };
+      return;
+    }
+    this.done = true;
+    const reply = this.reply;
+    this.reply = undefined;
+    reply.send(answer, true, modernAnswer(answer as JsonRpcResponse, serialized, this.replyId, this.method, this.cacheScope));
+    this.calls.ended(this, 'answered');
+  }
+
+  /** A child's request for this client: asked as input_required, together with any others that come at once. */
+  private inputRequested(request: JsonRpcRequest): void {
+    if (!MAY_REQUIRE_INPUT.has(this.method)) {
+      this.calls.refuseInput(this.session, request, `${this.method} cannot ask the client for input in the 2026-07-28 protocol`);
+      return;
+    }
+    const key = `input-${String(request.id)}`;
+    this.inputs.set(key, request);
+    this.asking.push(key);
+    if (this.askScheduled) return;
+    this.askScheduled = true;
+    // A child that asks several things at once writes them together: one answer carries them all.
+    setImmediate(() => this.ask());
+  }
+
+  private ask(): void {
+    this.askScheduled = false;
+    if (this.done || this.asking.length === 0) return;
+    const inputRequests: JsonObject = {};
+    for (const key of this.asking.splice(0)) {
+      const request = this.inputs.get(key);
+      if (request !== undefined) inputRequests[key] = request.params === undefined ? { method: request.method } : { method: request.method, params: request.params };
+    }
+    this.askFor(inputRequests);
+  }
+
+  private askFor(inputRequests: JsonObject): void {
+    const reply = this.reply;
+    if (reply === undefined) return;
+    this.reply = undefined;
+    const requestState = this.calls.park(this);
+    const answer: JsonRpcResponse = { jsonrpc: '2.0', id: this.replyId, result: { resultType: 'input_required', inputRequests, requestState } };
+    reply.send(answer, true, encode(answer));
+  }
+
+  /**
+   * The client's retry: its answers go to the child's waiting requests; what is still unanswered is
+   * asked again at once, else the request goes on and its answer goes on this POST.
+   */
+  resume(reply: ReplyStream, id: JsonRpcId, inputResponses: unknown): void {
+    this.reply = reply;
+    this.replyId = id;
+    const responses = isObject(inputResponses) ? inputResponses : {};
+    for (const [key, request] of [...this.inputs]) {
+      const response = responses[key];
+      // Unknown keys are ignored and a malformed answer counts as none (mrtr.mdx): asked again below.
+      if (!isObject(response)) continue;
+      this.inputs.delete(key);
+      this.calls.answerInput(this.session, request.id, response);
+    }
+    if (this.inputs.size > 0) {
+      const again: JsonObject = {};
+      for (const [key, request] of this.inputs) again[key] = request.params === undefined ? { method: request.method } : { method: request.method, params: request.params };
+      this.askFor(again);
+      return;
+    }
+    if (this.answeredWhileParked !== undefined) this.finish(this.answeredWhileParked.answer, this.answeredWhileParked.serialized);
+  }
+
+  /** The client closed its POST before the answer: cancellation (streamable-http.mdx, 2026-07-28). */
+  clientGone(reply: ReplyStream): void {
+    if (this.done || this.reply !== reply) return;
+    this.reply = undefined;
+    this.done = true;
+    this.calls.ended(this, 'the client closed the request');
+  }
+
+  /** A parked request waited too long, or was pushed out: its child's requests are given up. */
+  expire(): void {
+    if (this.done) return;
+    this.done = true;
+    this.calls.ended(this, 'its input never came');
+  }
+
+  abandon(): void {
+    // Cancellation of a stateless request is the client closing its POST (clientGone).
+  }
+
+  close(reason: string): void {
+    if (this.done) return;
+    this.done = true;
+    const reply = this.reply;
+    this.reply = undefined;
+    reply?.send(errorResponse(this.replyId, ErrorCode.ConnectionClosed, `request ended: ${reason}`), true);
+  }
+
+  missingCapability(capability: string): void {
+    if (this.done || this.reply === undefined) return;
+    const reply = this.reply;
+    this.reply = undefined;
+    this.done = true;
+    reply.send(
+      errorResponse(this.replyId, ErrorCode.MissingRequiredClientCapability, `the server needs the client capability "${capability}", which this request did not declare`, {
+        requiredCapabilities: { [capability]: {} },
+      }),
+      true,
+    );
+    this.calls.ended(this, `missing client capability ${capability}`);
+  }
+
+  /** The level names of MCP, `undefined` (no log lines) when the request did not ask for any. */
+  logRank(): number {
+    const rank = this.context.logLevel === undefined ? -1 : LOG_LEVELS.indexOf(this.context.logLevel as LogLevel);
+    return rank < 0 ? LOG_LEVELS.length : rank;
+  }
+}
+
+/** The stateless requests being served, and those parked for their client's input. */
+export class StatelessCalls {
+  private readonly parked: LRUCache<string, StatelessCall>;
+  /**
+   * Views stateless requests used lately, kept attached: a view is built when its first holder
+   * attaches and dropped with its last, and a stateless request holds it only while it runs, so
+   * without this every request of a quiet view would build it again.
+   */
+  private readonly views: LRUCache<string, ViewScope>;
+
+  constructor(
+    private readonly registry: SessionRegistry,
+    private readonly router: Router,
+    private readonly catalog: Catalog,
+    private readonly log: Logger,
+    options: StatelessOptions,
+  ) {
+    this.views = new LRUCache<string, ViewScope>({
+      max: MAX_HELD_VIEWS,
+      ttl: VIEW_HOLD_MS,
+      ttlAutopurge: true,
+      dispose: (scope) => this.catalog.detach(scope),
+    });
+    this.parked = new LRUCache<string, StatelessCall>({
+      max: options.maxParked,
+      ttl: options.parkMs,
+      ttlAutopurge: true,
+      // Expired, or pushed out by newer ones: the request is given up. ('delete' is a retry taking it.)
+      dispose: (call, _state, reason) => {
+        if (reason !== 'delete') call.expire();
+      },
+    });
+  }
+
+  /** Keeps a stateless request's view attached (built once, not per request). */
+  holdView(scope: ViewScope): void {
+    if (this.views.get(scope.key) !== undefined) return;
+    this.catalog.attach(scope);
+    this.views.set(scope.key, scope);
+  }
+
+  /** Serves one stateless request; returns what the transport calls when its client goes away. */
+  start(grant: SessionGrant, request: JsonRpcRequest, context: ModernContext, reply: ReplyStream, cacheScope: CacheScope): () => void {
+    const params = request.params;
+    const call = new StatelessCall(this, request.id, request.method, params?.name ?? params?.uri, grant.principal, context, cacheScope, reply);
+    const session = this.registry.createStateless(grant, call, context.protocolVersion);
+    call.session = session;
+    session.clientCapabilities = context.clientCapabilities;
+    session.clientInfo = context.clientInfo ?? {};
+    session.logLevel = call.logRank();
+    this.router.handleRequest(session, request);
+    return () => call.clientGone(reply);
+  }
+
+  /**
+   * A retry carrying `requestState`: the parked request it names goes on. Undefined after answering
+   * an error (unknown, expired or altered state, or a retry of something else).
+   */
+  resume(principal: string, request: JsonRpcRequest, state: string, reply: ReplyStream): (() => void) | undefined {
+    const call = this.parked.get(state);
+    const params = request.params;
+    if (call === undefined || call.principal !== principal || call.method !== request.method || call.target !== (params?.name ?? params?.uri)) {
+      reply.send(errorResponse(request.id, ErrorCode.InvalidParams, 'Invalid params: requestState is unknown, expired or altered; send the request again without it'), true);
+      return undefined;
+    }
+    this.parked.delete(state);
+    call.resume(reply, request.id, params?.inputResponses);
+    return () => call.clientGone(reply);
+  }
+
+  /** Parks a call under a fresh requestState (128 random bits: it cannot be guessed, so it needs no signature). */
+  park(call: StatelessCall): string {
+    const state = randomBytes(16).toString('base64url');
+    this.parked.set(state, call);
+    return state;
+  }
+
+  get parkedCount(): number {
+    return this.parked.size;
+  }
+
+  /** The client's answer to a child's request, routed as a session client's answer is. */
+  answerInput(session: Session, id: JsonRpcId, result: JsonObject): void {
+    this.router.handleResponse(session, { jsonrpc: '2.0', id, result });
+  }
+
+  /** A child's request that cannot become input_required: answered with an error, as the child expects. */
+  refuseInput(session: Session, request: JsonRpcRequest, reason: string): void {
+    this.router.handleResponse(session, errorResponse(request.id, ErrorCode.InternalError, reason));
+  }
+
+  /** The request is over: its session ends, releasing whatever is still open upstream. */
+  ended(call: StatelessCall, reason: string): void {
+    this.registry.close(call.session, reason);
+  }
+
+  /** Gives up every parked request and held view (the proxy is stopping). */
+  clear(): void {
+    this.parked.clear();
+    this.views.clear();
+    this.log.debug('parked stateless requests given up');
+  }
+}

@@ -1,0 +1,212 @@
+// The stateless era (2026-07-28) on the Streamable HTTP endpoint: one POST per request, no session.
+// Owns what is HTTP about it (basic/transports/streamable-http.mdx): the headers that must agree
+// with the body, the status codes, and the reply as one JSON body or one SSE stream.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from '../log.js';
+import { ErrorCode, encode, idJson, isObject, type JsonRpcMessage, type JsonRpcRequest } from '../jsonrpc/messages.js';
+import { ResultBytes, type Serialized } from '../wire/result-bytes.js';
+import type { ViewScope } from '../catalog/catalog.js';
+import type { SwitchboardCore } from '../switchboard.js';
+import { hasModernMeta, modernContextOf, type ReplyStream } from '../session/modern-context.js';
+import { MODERN_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS } from '../protocol.js';
+import { SSE_HEADERS, header } from './http-util.js';
+import type { AccessControl, Identity } from './access.js';
+
+/** Methods whose `Mcp-Name` header must repeat a member of params (streamable-http.mdx, "Request Metadata"). */
+const NAMED_BY: ReadonlyMap<string, 'name' | 'uri'> = new Map([
+  ['tools/call', 'name'],
+  ['prompts/get', 'name'],
+  ['resources/read', 'uri'],
+]);
+
+/** Header values may carry only visible ASCII and tabs; anything else comes base64-encoded in this form. */
+const VISIBLE_ASCII = /^[\t\x20-\x7e]*$/;
+const BASE64_VALUE = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;
+
+/**
+ * True when a POST without a session speaks the stateless era: it carries the era's `_meta`, or a
+ * protocol version header that is not one of the session era's (basic/versioning.mdx: a request
+ * with the modern envelope is served statelessly; initialize selects the session era).
+ */
+export function isStatelessRequest(req: IncomingMessage, body: unknown): boolean {
+  if (hasModernMeta(body)) return true;
+  const version = header(req, 'mcp-protocol-version')?.trim();
+  return version !== undefined && version !== '' && !SUPPORTED_PROTOCOL_VERSIONS.includes(version);
+}
+
+/** A GET or DELETE that names the stateless era: it has no streams or sessions to offer (405). */
+export function isStatelessProbe(req: IncomingMessage): boolean {
+  const version = header(req, 'mcp-protocol-version')?.trim();
+  return header(req, 'mcp-session-id') === undefined && version !== undefined && MODERN_PROTOCOL_VERSIONS.includes(version);
+}
+
+/** The HTTP status of a reply that is one JSON body: the era's error codes have their own (streamable-http.mdx). */
+function statusOf(message: JsonRpcMessage): number {
+  const code = (message as { error?: { code?: unknown } }).error?.code;
+  if (code === ErrorCode.MethodNotFound) return 404;
+  if (code === ErrorCode.HeaderMismatch || code === ErrorCode.MissingRequiredClientCapability || code === ErrorCode.UnsupportedProtocolVersion) return 400;
+  return 200;
+}
+
+/**
+ * One POST's reply: a single JSON body when the answer comes alone, else an SSE stream (progress and
+ * log lines first, the answer last). No event ids: the era has no resumption.
+ */
+class ModernReply implements ReplyStream {
+  private mode: 'undecided' | 'sse' | 'done' = 'undecided';
+
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly acceptsSse: boolean,
+    private readonly onSse: (reply: ModernReply) => void,
+  ) {}
+
+  get finished(): boolean {
+    return this.mode === 'done';
+  }
+
+  send(message: JsonRpcMessage, final: boolean, serialized?: Serialized): boolean {
+    if (this.mode === 'done' || this.res.destroyed) return false;
+    if (this.mode === 'undecided') {
+      if (final) {
+        this.mode = 'done';
+        const body = serialized ?? encode(message) ?? '';
+        if (body instanceof ResultBytes) {
+          this.res.writeHead(statusOf(message), { 'content-type': 'application/json', 'content-length': body.byteLength });
+          this.res.end(body.bytes, () => body.release());
+        } else {
+          this.res.writeHead(statusOf(message), { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+          this.res.end(body);
+        }
+        return true;
+      }
+      if (!this.acceptsSse) return false;
+      this.mode = 'sse';
+      this.res.writeHead(200, SSE_HEADERS);
+      this.onSse(this);
+    }
+    const data = String(serialized ?? encode(message) ?? '');
+    this.res.write(`event: message\ndata: ${data}\n\n`);
+    if (final) {
+      this.mode = 'done';
+      this.res.end();
+    }
+    return true;
+  }
+
+  end(): void {
+    if (this.mode === 'done') return;
+    const undecided = this.mode === 'undecided';
+    this.mode = 'done';
+    if (this.res.destroyed) return;
+    if (undecided) this.res.writeHead(204);
+    this.res.end();
+  }
+
+  keepAlive(): void {
+    if (this.mode === 'sse' && !this.res.destroyed) this.res.write(': keepalive\n\n');
+  }
+}
+
+export class ModernHttp {
+  /** Replies streaming now (long calls, listens): kept alive with comments, as idle streams get cut. */
+  private readonly streaming = new Set<ModernReply>();
+
+  constructor(
+    private readonly core: SwitchboardCore,
+    private readonly access: AccessControl,
+    private readonly log: Logger,
+  ) {}
+
+  keepAlive(): void {
+    for (const reply of this.streaming) reply.keepAlive();
+  }
+
+  /** A POST judged stateless (isStatelessRequest), its body parsed. */
+  post(req: IncomingMessage, res: ServerResponse, endpoint: ViewScope, identity: Identity, body: unknown, acceptsSse: boolean): void {
+    const id = isObject(body) && (typeof body.id === 'string' || typeof body.id === 'number') ? body.id : null;
+    const refuse = (status: number, code: number, message: string, data?: unknown): void => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(`{"jsonrpc":"2.0","id":${id === null ? 'null' : idJson(id)},"error":${JSON.stringify(data === undefined ? { code, message } : { code, message, data })}}`);
+    };
+    if (!isObject(body) || typeof body.method !== 'string' || body.jsonrpc !== '2.0') {
+      refuse(400, ErrorCode.InvalidRequest, 'Invalid Request: a 2026-07-28 POST carries one request or notification');
+      return;
+    }
+    if (id === null) {
+      // Notifications: the era sends none over HTTP; cancellation is closing the request's stream.
+      res.writeHead(202).end();
+      return;
+    }
+    const request = body as unknown as JsonRpcRequest;
+    const headerVersion = header(req, 'mcp-protocol-version')?.trim();
+    if (headerVersion === undefined || headerVersion === '') {
+      refuse(400, ErrorCode.HeaderMismatch, 'Bad Request: the MCP-Protocol-Version header is required');
+      return;
+    }
+    const context = modernContextOf(request);
+    if (!('protocolVersion' in context)) {
+      refuse(400, context.code, context.message);
+      return;
+    }
+    if (headerVersion !== context.protocolVersion) {
+      refuse(400, ErrorCode.HeaderMismatch, `Bad Request: MCP-Protocol-Version ${headerVersion} does not match the request's _meta version ${context.protocolVersion}`);
+      return;
+    }
+    if (!MODERN_PROTOCOL_VERSIONS.includes(context.protocolVersion)) {
+      refuse(400, ErrorCode.UnsupportedProtocolVersion, `Unsupported protocol version: ${context.protocolVersion}`, {
+        supported: [...MODERN_PROTOCOL_VERSIONS],
+        requested: context.protocolVersion,
+      });
+      return;
+    }
+    const mismatch = headerMismatch(req, request);
+    if (mismatch !== undefined) {
+      refuse(400, ErrorCode.HeaderMismatch, `Bad Request: ${mismatch}`);
+      return;
+    }
+    const access = this.access.grant(endpoint, identity, req.url);
+    if (!access.ok) {
+      refuse(access.status, ErrorCode.InvalidRequest, access.message);
+      return;
+    }
+    const reply = new ModernReply(res, acceptsSse, (streaming) => this.streaming.add(streaming));
+    const gone = this.core.acceptStateless(access.grant, request, context, reply);
+    res.on('close', () => {
+      this.streaming.delete(reply);
+      // Closing the POST before its answer cancels the request (streamable-http.mdx, 2026-07-28).
+      if (!reply.finished) gone?.();
+    });
+  }
+}
+
+/** Why the request headers disagree with the body, or undefined when they agree. */
+function headerMismatch(req: IncomingMessage, request: JsonRpcRequest): string | undefined {
+  const method = header(req, 'mcp-method')?.trim();
+  if (method === undefined) return 'the Mcp-Method header is required';
+  if (method !== request.method) return `Mcp-Method ${JSON.stringify(method)} does not match the request's method`;
+  const member = NAMED_BY.get(request.method);
+  if (member === undefined) return undefined;
+  const expected = request.params?.[member];
+  const raw = header(req, 'mcp-name');
+  if (raw === undefined) return typeof expected === 'string' ? 'the Mcp-Name header is required for this method' : undefined;
+  const value = decodeHeaderValue(raw.trim());
+  if (value === undefined) return 'Mcp-Name is not a valid header value';
+  if (value !== expected) return `Mcp-Name does not match the request's ${member}`;
+  return undefined;
+}
+
+/** A header value as sent (visible ASCII) or decoded from `=?base64?…?=`; undefined when malformed. */
+export function decodeHeaderValue(value: string): string | undefined {
+  if (!VISIBLE_ASCII.test(value)) return undefined;
+  if (!value.startsWith('=?base64?') || !value.endsWith('?=')) return value;
+  const match = BASE64_VALUE.exec(value);
+  const encoded = match?.[1];
+  if (encoded === undefined || encoded.length % 4 !== 0) return undefined;
+  const decoded = Buffer.from(encoded, 'base64');
+  // Strict: the bytes must encode back to the same text, and be UTF-8.
+  if (decoded.toString('base64') !== encoded) return undefined;
+  const text = decoded.toString('utf8');
+  return Buffer.from(text, 'utf8').equals(decoded) ? text : undefined;
+}
+
