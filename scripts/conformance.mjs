@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // `npm run conformance`: runs the MCP conformance suite (@modelcontextprotocol/conformance, server
 // mode) against the proxy, with test/fixtures/conformance-server.mjs as its only child, served on
-// its own endpoint /s/conf/mcp (names unprefixed, as the suite expects).
+// its own endpoint /s/conf/mcp (names unprefixed, as the suite expects). Two pinned suites, each
+// against a fresh proxy: 0.1.16 (the session era, its active suite) and 0.2.0-alpha.12 with
+// `--requirements 2026-07-28` (the stateless era, at its wire version), each with its baseline.
 //
 // 1. Installs the pinned tools into scripts/conformance/node_modules (`npm ci` there; nothing global,
 //    nothing in the root package.json: the `node` package's bin would shadow the system node).
@@ -13,10 +15,11 @@
 // 5. Stops the proxy and makes sure no process of the run is left.
 // 6. Prints a summary; exit 0 only if every failure is in the baseline and no baseline entry passes.
 //
-// Usage: npm run conformance [-- [--build] [--verbose] [conformance server options...]]
+// Usage: npm run conformance [-- [--build] [--verbose] [--era session|stateless] [conformance server options...]]
 //   --build      rebuild the proxy even if dist/ exists
 //   --verbose    stream the suite's own output (it is always saved to the results directory)
-//   anything else goes to `conformance server`, e.g. `--scenario ping` or `--suite all`
+//   --era        run one of the two suites only
+//   anything else goes to `conformance server`, e.g. `--scenario ping` or `--suite all` (with --era)
 // Results: test-artifacts/conformance/<timestamp>/ (checks.json per scenario, suite.log, proxy.log).
 // Env: CONFORMANCE_TIMEOUT_MS (whole suite, default 600000), SWITCHBOARD_LOG_LEVEL (proxy, default debug).
 
@@ -29,10 +32,25 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const TOOLS = join(ROOT, 'scripts', 'conformance');
-const BASELINE = join(TOOLS, 'expected-failures.yml');
+/** The two suites: the session era's active suite, and the stateless era's requirement set. */
+const SUITES = [
+  {
+    era: 'session',
+    main: join(TOOLS, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js'),
+    baseline: join(TOOLS, 'expected-failures.yml'),
+    args: [],
+  },
+  {
+    era: 'stateless',
+    main: join(TOOLS, 'node_modules', 'conformance-2026-07-28', 'dist', 'index.js'),
+    baseline: join(TOOLS, 'expected-failures-2026-07-28.yml'),
+    // The scenarios the revision requires, at its wire version; not-scored ones run and are reported.
+    args: ['--requirements', '2026-07-28'],
+    requirements: join(TOOLS, 'node_modules', 'conformance-2026-07-28', 'requirements', '2026-07-28.yaml'),
+  },
+];
 const FIXTURE = join(ROOT, 'test', 'fixtures', 'conformance-server.mjs');
 const PROXY_MAIN = join(ROOT, 'dist', 'cli', 'main.js');
-const SUITE_MAIN = join(TOOLS, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
 const NODE_PKG = join(TOOLS, 'node_modules', 'node');
 const NODE22 = join(NODE_PKG, 'bin', process.platform === 'win32' ? 'node.exe' : 'node');
 const SERVER = 'conf';
@@ -48,7 +66,16 @@ class RunError extends Error {}
 const argv = process.argv.slice(2);
 const forceBuild = takeFlag('--build');
 const verbose = takeFlag('--verbose');
+const onlyEra = takeValue('--era');
 const suiteArgs = argv;
+
+function takeValue(flag) {
+  const index = argv.indexOf(flag);
+  if (index === -1) return undefined;
+  const value = argv[index + 1];
+  argv.splice(index, 2);
+  return value;
+}
 
 function takeFlag(flag) {
   const index = argv.indexOf(flag);
@@ -101,7 +128,7 @@ const sleep = (ms) => new Promise((resolveSleep) => setTimeout(resolveSleep, ms)
 function ensureTools() {
   const lock = join(TOOLS, 'package-lock.json');
   const installed = join(TOOLS, 'node_modules', '.package-lock.json');
-  const stale = !existsSync(installed) || statSync(installed).mtimeMs < statSync(lock).mtimeMs || !existsSync(SUITE_MAIN);
+  const stale = !existsSync(installed) || statSync(installed).mtimeMs < statSync(lock).mtimeMs || SUITES.some((suite) => !existsSync(suite.main));
   if (stale) {
     say('installing pinned tools into scripts/conformance/node_modules (npm ci)');
     // package.json there approves the `node` package's preinstall (allowScripts); it fetches the
@@ -116,8 +143,8 @@ function ensureTools() {
     version = nodeVersion(NODE22);
   }
   if (!version?.startsWith('v22.')) throw new RunError(`no Node 22 at ${NODE22} (got ${version ?? 'nothing'})`);
-  const suiteVersion = JSON.parse(readFileSync(join(dirname(dirname(SUITE_MAIN)), 'package.json'), 'utf8')).version;
-  return { node22: version, suiteVersion };
+  for (const suite of SUITES) suite.version = JSON.parse(readFileSync(join(dirname(dirname(suite.main)), 'package.json'), 'utf8')).version;
+  return { node22: version };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -235,18 +262,18 @@ async function reapLeftovers() {
 /** The running suite, killed if this script is interrupted. */
 let suiteProcess;
 
-function runSuite({ base, resultsDir }) {
+function runSuite(suite, { base, resultsDir }) {
   const url = `${base}/s/${SERVER}/mcp`;
-  const args = [SUITE_MAIN, 'server', '--url', url, '-o', resultsDir, '--expected-failures', BASELINE, ...suiteArgs];
+  const args = [suite.main, 'server', '--url', url, '-o', resultsDir, '--expected-failures', suite.baseline, ...suite.args, ...suiteArgs];
   say(`running: conformance ${args.slice(1).join(' ')}`);
   const logFile = join(resultsDir, 'suite.log');
   const log = createWriteStream(logFile);
   // Node 22 first on PATH for this command only.
   const env = cleanEnv({ PATH: `${dirname(NODE22)}${delimiter}${process.env.PATH ?? ''}`, FORCE_COLOR: '0', NO_COLOR: '1' });
-  const suite = spawn(NODE22, args, { cwd: resultsDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  suiteProcess = suite;
+  const child = spawn(NODE22, args, { cwd: resultsDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  suiteProcess = child;
   let output = '';
-  for (const stream of [suite.stdout, suite.stderr]) {
+  for (const stream of [child.stdout, child.stderr]) {
     stream.on('data', (chunk) => {
       output += chunk;
       log.write(chunk);
@@ -256,9 +283,9 @@ function runSuite({ base, resultsDir }) {
   return new Promise((resolveSuite) => {
     const timer = setTimeout(() => {
       say(`suite still running after ${SUITE_TIMEOUT_MS} ms: killing it`);
-      suite.kill('SIGKILL');
+      child.kill('SIGKILL');
     }, SUITE_TIMEOUT_MS);
-    suite.on('close', (code, signal) => {
+    child.on('close', (code, signal) => {
       clearTimeout(timer);
       log.end();
       resolveSuite({ code: code ?? 1, signal, output, logFile, url });
@@ -271,11 +298,11 @@ function runSuite({ base, resultsDir }) {
 
 const TIMESTAMP = /-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z$/;
 
-function readBaseline() {
-  // The file is a YAML list under `server:`; read the `- name` lines (the suite parses it fully).
+/** The `- name` lines under `server:` of a YAML file (a baseline, a requirement set); the suite parses them fully. */
+function serverList(file) {
   const names = [];
   let inServer = false;
-  for (const raw of readFileSync(BASELINE, 'utf8').split('\n')) {
+  for (const raw of readFileSync(file, 'utf8').split('\n')) {
     const line = raw.replace(/#.*$/, '').trimEnd();
     if (line.trim() === '') continue;
     if (/^\S/.test(line)) inServer = /^server:\s*(\[\s*\])?$/.test(line);
@@ -299,8 +326,12 @@ function summarize(resultsDir) {
   return scenarios;
 }
 
-function report(scenarios, suiteVersion) {
-  const baseline = new Set(readBaseline());
+function report(suite, scenarios) {
+  const baseline = new Set(serverList(suite.baseline));
+  // A requirement set scores only the scenarios it lists; the others are run and reported.
+  const scored = suite.requirements === undefined ? undefined : new Set(serverList(suite.requirements));
+  const notScored = scored === undefined ? [] : scenarios.filter((s) => !scored.has(s.name));
+  if (scored !== undefined) scenarios = scenarios.filter((s) => scored.has(s.name));
   const count = (checks, status) => checks.filter((check) => check.status === status).length;
   let passedChecks = 0;
   let failedChecks = 0;
@@ -317,7 +348,7 @@ function report(scenarios, suiteVersion) {
   const expected = failedScenarios.filter((name) => baseline.has(name));
   const stale = scenarios.map((s) => s.name).filter((name) => baseline.has(name) && !failedScenarios.includes(name));
 
-  say(`suite @modelcontextprotocol/conformance ${suiteVersion}`);
+  say(`suite @modelcontextprotocol/conformance ${suite.version} (${suite.era} era)`);
   say(
     `scenarios: ${scenarios.length - failedScenarios.length} passed, ${failedScenarios.length} failed ` +
       `(${expected.length} expected by the baseline) of ${scenarios.length}`,
@@ -332,6 +363,10 @@ function report(scenarios, suiteVersion) {
     }
   }
   for (const name of stale) say(`STALE baseline entry (now passes, remove it): ${name}`);
+  if (notScored.length > 0) {
+    const failing = notScored.filter(({ checks }) => checks.some((check) => check.status === 'FAILURE' || check.status === 'WARNING'));
+    say(`not scored by the requirement set: ${notScored.length - failing.length} of ${notScored.length} passed; failing: ${failing.map((s) => s.name).join(', ') || 'none'}`);
+  }
   return { unexpected, stale };
 }
 
@@ -340,20 +375,28 @@ function report(scenarios, suiteVersion) {
 
 async function main() {
   if (suiteArgs.includes('--url')) throw new RunError('--url is chosen by this script (the proxy\'s /s/conf/mcp)');
-  const { node22, suiteVersion } = ensureTools();
-  say(`tools: conformance ${suiteVersion}, node ${node22} (suite only; proxy on ${process.version})`);
+  if (onlyEra !== undefined && !SUITES.some((suite) => suite.era === onlyEra)) throw new RunError(`--era takes ${SUITES.map((suite) => suite.era).join(' or ')}`);
+  const { node22 } = ensureTools();
+  const suites = SUITES.filter((suite) => onlyEra === undefined || suite.era === onlyEra);
+  say(`tools: ${suites.map((suite) => `conformance ${suite.version} (${suite.era} era)`).join(', ')}, node ${node22} (suites only; proxy on ${process.version})`);
   if (forceBuild || !existsSync(PROXY_MAIN)) {
     say('building the proxy (npm run build)');
     run('npm', ['run', 'build'], { cwd: ROOT });
   }
-
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
-  const resultsDir = join(ROOT, 'test-artifacts', 'conformance', stamp);
+  let ok = true;
+  for (const suite of suites) ok = (await runOne(suite, join(ROOT, 'test-artifacts', 'conformance', stamp, suite.era))) && ok;
+  say(ok ? 'OK: no unexpected failures' : 'FAILED: unexpected failures or stale baseline entries');
+  return ok ? 0 : 1;
+}
+
+/** One suite against a fresh proxy (the fixture's state, dynamic tools and all, does not carry over). */
+async function runOne(suite, resultsDir) {
   mkdirSync(resultsDir, { recursive: true });
   const workDir = mkdtempSync(join(tmpdir(), 'switchboard-conformance-'));
 
   let handle;
-  let suite;
+  let outcome;
   const interrupted = async (signal) => {
     say(`${signal}: stopping`);
     if (suiteProcess && suiteProcess.exitCode === null) suiteProcess.kill('SIGKILL');
@@ -362,14 +405,18 @@ async function main() {
     rmSync(workDir, { recursive: true, force: true });
     process.exit(130);
   };
-  process.once('SIGINT', () => void interrupted('SIGINT'));
-  process.once('SIGTERM', () => void interrupted('SIGTERM'));
+  const onInt = () => void interrupted('SIGINT');
+  const onTerm = () => void interrupted('SIGTERM');
+  process.once('SIGINT', onInt);
+  process.once('SIGTERM', onTerm);
 
   try {
     handle = await startProxy(workDir, resultsDir);
     say(`proxy pid ${handle.proxy.pid} ready on ${handle.base}`);
-    suite = await runSuite({ base: handle.base, resultsDir });
+    outcome = await runSuite(suite, { base: handle.base, resultsDir });
   } finally {
+    process.off('SIGINT', onInt);
+    process.off('SIGTERM', onTerm);
     await stopProxy(handle);
     const leftovers = await reapLeftovers();
     if (leftovers.length > 0) say(`WARNING: processes left after the proxy stopped (killed): ${leftovers.join(', ')}`);
@@ -378,17 +425,16 @@ async function main() {
 
   const scenarios = summarize(resultsDir);
   if (scenarios.length === 0) {
-    process.stdout.write(suite.output.slice(-4000));
-    throw new RunError(`the suite produced no results (exit ${suite.code}); see ${suite.logFile}`);
+    process.stdout.write(outcome.output.slice(-4000));
+    throw new RunError(`the suite produced no results (exit ${outcome.code}); see ${outcome.logFile}`);
   }
-  const { unexpected, stale } = report(scenarios, suiteVersion);
+  const { unexpected, stale } = report(suite, scenarios);
   say(`results: ${resultsDir}`);
-  const ok = suite.code === 0 && unexpected.length === 0 && stale.length === 0;
-  if (!ok && suite.code !== 0 && unexpected.length === 0 && stale.length === 0) {
-    say(`the suite exited with ${suite.code ?? suite.signal}; see ${suite.logFile}`);
+  const ok = outcome.code === 0 && unexpected.length === 0 && stale.length === 0;
+  if (!ok && outcome.code !== 0 && unexpected.length === 0 && stale.length === 0) {
+    say(`the suite exited with ${outcome.code ?? outcome.signal}; see ${outcome.logFile}`);
   }
-  say(ok ? 'OK: no unexpected failures' : 'FAILED: unexpected failures or stale baseline entries');
-  return ok ? 0 : 1;
+  return ok;
 }
 
 main().then(
