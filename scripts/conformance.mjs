@@ -39,6 +39,8 @@ const SUITES = [
     main: join(TOOLS, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js'),
     baseline: join(TOOLS, 'expected-failures.yml'),
     args: [],
+    // The fixture speaks both eras; here the proxy speaks the session era with it (no probe).
+    childProtocol: 'session',
   },
   {
     era: 'stateless',
@@ -47,6 +49,8 @@ const SUITES = [
     // The scenarios the revision requires, at its wire version; not-scored ones run and are reported.
     args: ['--requirements', '2026-07-28'],
     requirements: join(TOOLS, 'node_modules', 'conformance-2026-07-28', 'requirements', '2026-07-28.yaml'),
+    // Probed: the fixture answers server/discover, so the proxy speaks the stateless era with it too.
+    childProtocol: 'auto',
   },
 ];
 const FIXTURE = join(ROOT, 'test', 'fixtures', 'conformance-server.mjs');
@@ -153,12 +157,12 @@ function ensureTools() {
 /** The fixture gets this marker argument (it ignores argv) so leftovers can be found by it. */
 let marker;
 
-async function startProxy(workDir, resultsDir) {
+async function startProxy(workDir, resultsDir, childProtocol) {
   const port = await freePort();
   marker = `--conformance-run=${workDir}`;
   const config = {
     listen: { host: '127.0.0.1', port },
-    mcpServers: { [SERVER]: { command: process.execPath, args: [FIXTURE, marker] } },
+    mcpServers: { [SERVER]: { command: process.execPath, args: [FIXTURE, marker], protocol: childProtocol } },
   };
   const configFile = join(workDir, 'config.json');
   writeFileSync(configFile, JSON.stringify(config, null, 2));
@@ -411,7 +415,7 @@ async function runOne(suite, resultsDir) {
   process.once('SIGTERM', onTerm);
 
   try {
-    handle = await startProxy(workDir, resultsDir);
+    handle = await startProxy(workDir, resultsDir, suite.childProtocol);
     say(`proxy pid ${handle.proxy.pid} ready on ${handle.base}`);
     outcome = await runSuite(suite, { base: handle.base, resultsDir });
   } finally {

@@ -269,7 +269,7 @@ export class SwitchboardCore {
     }
     this.stateless.holdView(grant.scope);
     const requestState = request.params?.requestState;
-    if (typeof requestState === 'string') return this.stateless.resume(grant.principal, request, requestState, reply);
+    if (typeof requestState === 'string' && this.stateless.owns(requestState)) return this.stateless.resume(grant.principal, request, requestState, reply);
     if (request.method === 'server/discover') {
       reply.send(resultResponse(id, discoverResult(this.catalog, this.catalog.current(grant.scope), cacheScopeOf(grant))), true);
       return undefined;

@@ -172,6 +172,8 @@ export const serverSchema = z.object(
     // Pattern checked after substitution, since `${VAR}` itself would not match.
     alias: nonEmptyString.optional(),
     isolation: z.enum(['shared', 'session'], { error: 'expected "shared" or "session"' }).default('shared'),
+    // Which protocol era the child speaks: probed with server/discover (2026-07-28), else initialize.
+    protocol: z.enum(['auto', 'session', 'stateless'], { error: 'expected "auto", "session" or "stateless"' }).default('auto'),
     timeoutMs: int(1, MAX_TIMER_MS).default(DEFAULTS.timeoutMs),
     disabled: z.boolean({ error: 'expected true or false' }).default(false),
     restart: restartSchema,

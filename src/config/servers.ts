@@ -143,6 +143,7 @@ export function resolveServer(name: string, raw: unknown, ctx: ServerContext): R
     env,
     cwd,
     isolation: server.isolation,
+    protocol: server.protocol,
     timeoutMs: server.timeoutMs,
     disabled,
     restart: { initialDelayMs: server.restart.initialDelayMs, maxDelayMs: server.restart.maxDelayMs },

@@ -4,6 +4,12 @@ import type { Secret } from './secret.js';
 
 export type Isolation = 'shared' | 'session';
 
+/**
+ * The protocol era spoken with a child: `auto` probes with server/discover and falls back to
+ * initialize on any other answer (the 2026-07-28 stdio rule); the others skip the probe.
+ */
+export type ChildProtocol = 'auto' | 'session' | 'stateless';
+
 export interface RestartPolicy {
   /** First restart delay after a crash, ms; doubles per consecutive failure. */
   readonly initialDelayMs: number;
@@ -26,6 +32,7 @@ export interface ServerConfig {
   /** Absolute working directory (config `cwd` resolved against the config dir; default the config dir). */
   readonly cwd: string;
   readonly isolation: Isolation;
+  readonly protocol: ChildProtocol;
   /** Per-request timeout towards this server, ms. */
   readonly timeoutMs: number;
   readonly disabled: boolean;

@@ -31,6 +31,9 @@ import { modernAnswer, type CacheScope } from './modern-results.js';
 const MAX_HELD_VIEWS = 256;
 const VIEW_HOLD_MS = 10 * 60_000;
 
+/** Marks the requestStates the proxy mints, apart from those of children that speak the era themselves. */
+const STATE_PREFIX = 'switchboard.';
+
 /** Requests that may be answered with input_required (mrtr.mdx: only these three). */
 const MAY_REQUIRE_INPUT: ReadonlySet<string> = new Set(['tools/call', 'prompts/get', 'resources/read']);
 
@@ -281,9 +284,17 @@ export class StatelessCalls {
     return () => call.clientGone(reply);
   }
 
+  /**
+   * True when a requestState is one the proxy minted (parked here, or parked and gone); any other
+   * is a stateless-era child's own, and its retry goes to that child like any request.
+   */
+  owns(state: string): boolean {
+    return state.startsWith(STATE_PREFIX);
+  }
+
   /** Parks a call under a fresh requestState (128 random bits: it cannot be guessed, so it needs no signature). */
   park(call: StatelessCall): string {
-    const state = randomBytes(16).toString('base64url');
+    const state = STATE_PREFIX + randomBytes(16).toString('base64url');
     this.parked.set(state, call);
     return state;
   }

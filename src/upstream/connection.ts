@@ -23,7 +23,8 @@ import { mintedIdAt, spliceId, spliceResultBytes } from '../wire/result-splice.j
 import { BufferPool } from '../wire/buffer-pool.js';
 import { ServerProcess, type ChildExit, type ShutdownTimings } from './child.js';
 import type { Caller, Pending, ServerIdentity } from './types.js';
-import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS, SWITCHBOARD_INFO } from '../protocol.js';
+import { LATEST_PROTOCOL_VERSION, META_SERVER_INFO, SUPPORTED_PROTOCOL_VERSIONS, SWITCHBOARD_INFO } from '../protocol.js';
+import { MODERN_VERSION, addEnvelope, isModernDiscover, proxyEnvelope } from './modern-envelope.js';
 
 export type { Pending } from './types.js';
 
@@ -89,6 +90,13 @@ const DEFAULT_MAX_PENDING = 10_000;
 
 /** The capabilities we offer each child: servers such as server-everything only list some tools when they see these. */
 const CLIENT_CAPABILITIES = { sampling: {}, elicitation: {}, roots: { listChanged: false } };
+/**
+ * How long a child may take to answer the server/discover probe, ms. A session-era server answers
+ * -32601 at once; one that ignores requests before initialize costs this much once per start.
+ */
+const PROBE_TIMEOUT_MS = 3_000;
+/** The id of the proxy's subscriptions/listen to a stateless-era child. */
+const LISTEN_ID = 'switchboard-listen';
 
 export class UpstreamConnection {
   private readonly child: ServerProcess;
@@ -145,8 +153,19 @@ export class UpstreamConnection {
     return this.pending.size;
   }
 
-  /** Runs the handshake: initialize, then notifications/initialized. Rejects if the child fails it. */
+  /**
+   * Learns what the child is. `protocol: "auto"` probes with server/discover first and takes any
+   * answer that is not a stateless-era discover result (an error, a timeout, a session-era reply)
+   * as a session-era child, the 2026-07-28 stdio rule; then initialize and notifications/initialized.
+   */
   async initialize(): Promise<ServerIdentity> {
+    if (this.server.protocol !== 'session') {
+      const modern = await this.discover();
+      if (modern !== undefined) return modern;
+      if (this.server.protocol === 'stateless') {
+        throw new SwitchboardError(ErrorCode.InternalError, `server ${this.server.name} did not answer server/discover with protocol version ${MODERN_VERSION}`);
+      }
+    }
     const result = await this.request('initialize', {
       protocolVersion: LATEST_PROTOCOL_VERSION,
       capabilities: CLIENT_CAPABILITIES,
@@ -156,24 +175,66 @@ export class UpstreamConnection {
     if (!SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
       throw new SwitchboardError(ErrorCode.InternalError, `server ${this.server.name} answered initialize with unsupported protocol version "${version}"`);
     }
-    this.identity = {
+    const identity: ServerIdentity = {
+      era: 'session',
       protocolVersion: version,
       capabilities: isObject(result.capabilities) ? result.capabilities : {},
       serverInfo: isObject(result.serverInfo) ? result.serverInfo : {},
       instructions: typeof result.instructions === 'string' ? result.instructions : undefined,
     };
+    this.identity = identity;
     this.notify({ jsonrpc: '2.0', method: 'notifications/initialized' });
-    return this.identity;
+    return identity;
+  }
+
+  /** The probe: the child's identity if it speaks the stateless era, else undefined. */
+  private async discover(): Promise<ServerIdentity | undefined> {
+    let result: JsonObject;
+    try {
+      result = await this.request('server/discover', { _meta: proxyEnvelope(CLIENT_CAPABILITIES) }, Math.min(PROBE_TIMEOUT_MS, this.server.timeoutMs));
+    } catch (error) {
+      this.log.debug({ err: error instanceof Error ? error.message : String(error) }, 'server/discover probe refused: a session-era server');
+      return undefined;
+    }
+    if (!isModernDiscover(result)) return undefined;
+    const meta = isObject(result._meta) ? result._meta : {};
+    const serverInfo = meta[META_SERVER_INFO];
+    const identity: ServerIdentity = {
+      era: 'stateless',
+      protocolVersion: MODERN_VERSION,
+      capabilities: isObject(result.capabilities) ? result.capabilities : {},
+      serverInfo: isObject(serverInfo) ? serverInfo : {},
+      instructions: typeof result.instructions === 'string' ? result.instructions : undefined,
+    };
+    this.identity = identity;
+    this.listen(identity.capabilities);
+    return identity;
+  }
+
+  /**
+   * A stateless-era child tells of list changes only on a subscriptions/listen stream: one, open for
+   * the child's life (its id is a string, so no answer of it is mistaken for a pending request's).
+   */
+  private listen(capabilities: JsonObject): void {
+    const notifications: JsonObject = {};
+    for (const [kind, filter] of [['tools', 'toolsListChanged'], ['prompts', 'promptsListChanged'], ['resources', 'resourcesListChanged']] as const) {
+      const offered = capabilities[kind];
+      if (isObject(offered) && offered.listChanged === true) notifications[filter] = true;
+    }
+    if (Object.keys(notifications).length === 0) return;
+    const params = { notifications, _meta: proxyEnvelope(CLIENT_CAPABILITIES) };
+    this.child.write(JSON.stringify({ jsonrpc: '2.0', id: LISTEN_ID, method: 'subscriptions/listen', params }) + '\n');
   }
 
   /** The proxy's own request; resolves with the result or rejects with a SwitchboardError. */
-  request(method: string, params: JsonObject): Promise<JsonObject> {
+  request(method: string, params: JsonObject, timeoutMs = this.server.timeoutMs): Promise<JsonObject> {
+    if (this.identity?.era === 'stateless' && !isObject(params._meta)) params = { ...params, _meta: proxyEnvelope(CLIENT_CAPABILITIES) };
     return new Promise((resolve, reject) => {
       const upstreamId = this.nextId++;
       const entry: Pending = {
         upstreamId,
         method,
-        deadline: Date.now() + this.server.timeoutMs,
+        deadline: Date.now() + timeoutMs,
         caller: null,
         downstreamId: upstreamId,
         progressToken: undefined,
@@ -200,6 +261,7 @@ export class UpstreamConnection {
    * Mutates `request`: it was parsed for this call alone. Returns the pending entry, or the error to answer with.
    */
   forward(caller: Caller, request: JsonRpcRequest, taskId?: string): Pending | SwitchboardError {
+    if (this.identity?.era === 'stateless') addEnvelope(request, caller.clientCapabilities);
     const upstreamId = this.nextId++;
     const meta = request.params?._meta;
     let progressToken: string | number | undefined;

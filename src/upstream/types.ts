@@ -6,6 +6,8 @@ import type { Serialized } from '../wire/result-bytes.js';
 export interface Caller {
   /** Stable identifier for logs and routing policy (the session id). */
   readonly key: string;
+  /** What the client can do; a stateless-era child gets it with each request. */
+  readonly clientCapabilities: Readonly<Record<string, unknown>>;
   /**
    * Delivers a message from a child, ids already restored to the caller's own. `relatedTo` is the
    * caller's request id the message belongs to (a response, its progress), or undefined when unrelated.
@@ -60,8 +62,10 @@ export interface PendingConnection {
   cancel(entry: Pending, reason: string): void;
 }
 
-/** What a child told us about itself in its initialize result. */
+/** What a child told us about itself in its initialize (or server/discover) result. */
 export interface ServerIdentity {
+  /** `stateless`: a 2026-07-28 child, spoken to without a handshake, every request enveloped. */
+  readonly era: 'session' | 'stateless';
   readonly protocolVersion: string;
   readonly capabilities: Readonly<Record<string, unknown>>;
   readonly serverInfo: Readonly<Record<string, unknown>>;

@@ -16,6 +16,7 @@ function server(script: string): ServerConfig {
     env: { PATH: process.env.PATH ?? '' },
     cwd: ROOT,
     isolation: 'shared',
+    protocol: 'auto',
     timeoutMs: 1000,
     disabled: false,
     restart: { initialDelayMs: 100, maxDelayMs: 1000 },

@@ -1,0 +1,48 @@
+// Children of the stateless era (2026-07-28) get no initialize: every request carries its version
+// and the client's capabilities in `_meta` (basic/index.mdx), the proxy's own requests included.
+import { isObject, type JsonObject, type JsonRpcRequest } from '../jsonrpc/messages.js';
+import { RAW_SPANS, RAW_TEXT, type RawCarrier } from '../wire/request-splice.js';
+import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION, MODERN_PROTOCOL_VERSIONS, SWITCHBOARD_INFO } from '../protocol.js';
+
+export const MODERN_VERSION = MODERN_PROTOCOL_VERSIONS[0] as string;
+
+/** The envelope of the proxy's own requests, with the capabilities it serves children under. */
+export function proxyEnvelope(capabilities: JsonObject): JsonObject {
+  return { [META_PROTOCOL_VERSION]: MODERN_VERSION, [META_CLIENT_CAPABILITIES]: capabilities, [META_CLIENT_INFO]: SWITCHBOARD_INFO };
+}
+
+/**
+ * Gives a client's request the envelope for a stateless-era child. The capabilities are the
+ * client's, less `roots`: a child learns roots from the proxy's config, never from a client, so no
+ * client can widen a shared child's reach (the rule child-messages.ts keeps for session children).
+ * A request that arrived as text to splice is parsed whole first: its `_meta` is edited here.
+ */
+export function addEnvelope(request: JsonRpcRequest & RawCarrier, clientCapabilities: Readonly<Record<string, unknown>>): void {
+  const raw = request[RAW_TEXT];
+  if (raw !== undefined) {
+    const whole = JSON.parse(raw) as { params?: unknown };
+    const full: JsonObject = isObject(whole.params) ? whole.params : {};
+    const routed = request.params ?? {};
+    // Routing renamed the tool or prompt and may have touched _meta; the rest is the client's text.
+    if (routed.name !== undefined) full.name = routed.name;
+    if (isObject(routed._meta)) full._meta = { ...(isObject(full._meta) ? full._meta : {}), ...routed._meta };
+    request.params = full;
+    delete request[RAW_TEXT];
+    delete request[RAW_SPANS];
+  }
+  const params = (request.params ??= {});
+  const meta = isObject(params._meta) ? params._meta : {};
+  const { roots: _roots, ...capabilities } = clientCapabilities;
+  params._meta = {
+    ...meta,
+    [META_PROTOCOL_VERSION]: MODERN_VERSION,
+    [META_CLIENT_CAPABILITIES]: capabilities,
+    [META_CLIENT_INFO]: isObject(meta[META_CLIENT_INFO]) ? meta[META_CLIENT_INFO] : SWITCHBOARD_INFO,
+  };
+}
+
+/** True when a server/discover result names a stateless-era version we speak. */
+export function isModernDiscover(result: JsonObject): boolean {
+  const versions = result.supportedVersions;
+  return Array.isArray(versions) && versions.some((version) => typeof version === 'string' && MODERN_PROTOCOL_VERSIONS.includes(version));
+}
