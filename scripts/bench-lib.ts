@@ -32,6 +32,17 @@ export function echoText(tag: string, bytes: number): string {
 export const callMessage = (id: number, tool: string, text: string): string =>
   JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: tool, arguments: { text } } });
 
+/** The same call in the stateless era (2026-07-28): no session, the envelope in `_meta`. */
+export const MODERN_ENVELOPE = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+  'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '0' },
+};
+export const modernCallMessage = (id: number, tool: string, text: string): string =>
+  JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: tool, arguments: { text }, _meta: MODERN_ENVELOPE } });
+/** The headers a stateless tools/call carries (streamable-http.mdx, 2026-07-28). */
+export const modernCallHeaders = (tool: string): Record<string, string> => ({ 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': tool });
+
 export const initializeMessage = (id: number): string =>
   JSON.stringify({
     jsonrpc: '2.0', id, method: 'initialize',

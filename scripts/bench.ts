@@ -1,5 +1,7 @@
 // Benchmark: the stdio floor (echo fixture driven directly over its pipe) against the same calls
-// through mcp-switchboard over Streamable HTTP, at C = 1, 10, 50 concurrent callers.
+// through mcp-switchboard over Streamable HTTP, at C = 1, 10, 50 concurrent callers: C sessions
+// (the session era), then, on the same proxy, C callers of the stateless era (2026-07-28: one POST
+// per call, no session, the envelope in every request).
 //
 //   npm run build && npm run bench [-- --json]
 //   env: BENCH_SECONDS (5), BENCH_WARMUP (2), BENCH_SESSIONS (1,10,50), BENCH_PAYLOAD (100 bytes)
@@ -11,6 +13,7 @@ import os from 'node:os';
 import {
   StdioClient, callMessage, checkEcho, cpuSnapshot, cpuUsBetween, echoText, httpDelete,
   initializeMessage, INITIALIZED, percentile, post, rssMb, runLoops, now, type LoopResult,
+  modernCallHeaders, modernCallMessage,
 } from './bench-lib.js';
 import { ECHO_FIXTURE, TEMP, openSession, requireBuild, startProxy, stopProxy, track } from './proxy-process.js';
 
@@ -111,9 +114,10 @@ function logWarnings(file: string): number {
   }).length;
 }
 
-async function proxyCell(C: number): Promise<Cell> {
+async function proxyCell(C: number): Promise<{ session: Cell; modern: Cell }> {
   const proxy = await startProxy(`c${C}`);
   let cell: Cell;
+  let modern: Cell;
   let stop = { stopMs: 0, leftover: 0 };
   try {
     const url = `${proxy.base}/mcp`;
@@ -139,6 +143,7 @@ async function proxyCell(C: number): Promise<Cell> {
     const badDeletes = deleted.filter((status) => status < 200 || status >= 300).length;
     if (badDeletes > 0) log(`C=${C}: ${badDeletes} DELETEs failed (${[...new Set(deleted)].join(', ')})`);
     cell = { ...summarize(r, cpuUs), driver_cpu_pct: driver('result'), rss_mb: rss === null ? null : Math.round(rss) };
+    modern = await modernWindow(C, url, proxy.pid);
   } finally {
     stop = await stopProxy(proxy, log);
     if (stop.leftover > 0) log(`C=${C}: ${stop.leftover} process(es) outlived the proxy; killed them`);
@@ -146,12 +151,34 @@ async function proxyCell(C: number): Promise<Cell> {
   cell.stop_ms = stop.stopMs;
   cell.leftover_processes = stop.leftover;
   cell.log_warnings = logWarnings(proxy.logFile);
-  return cell;
+  return { session: cell, modern };
+}
+
+/** C stateless callers on a running proxy: each call its own POST, nothing opened or closed around it. */
+async function modernWindow(C: number, url: string, pid: number): Promise<Cell> {
+  let before = new Map<number, number>();
+  let cpuUs: number | null = null;
+  let rss: number | null = null;
+  const driver = driverCpu();
+  const headers = modernCallHeaders('echo__echo');
+  const r = await runLoops(C, WARMUP, SECONDS, async (loop, id) => {
+    const text = echoText(`m${loop}-${id}`, PAYLOAD);
+    const reply = await post(url, headers, modernCallMessage(id, 'echo__echo', text), id);
+    return reply.status === 200 ? checkEcho(reply.msg, id, text) : `http_${reply.status}`;
+  }, (phase) => {
+    driver(phase);
+    if (phase === 'start') before = cpuSnapshot(pid, true);
+    else {
+      cpuUs = cpuUsBetween(before, cpuSnapshot(pid, true));
+      rss = rssMb(pid);
+    }
+  });
+  return { ...summarize(r, cpuUs), driver_cpu_pct: driver('result'), rss_mb: rss === null ? null : Math.round(rss) };
 }
 
 // ---------- report ----------
 
-interface Row { sessions: number; stdio: Cell; proxy: Cell }
+interface Row { sessions: number; stdio: Cell; proxy: Cell; modern: Cell }
 
 function table(rows: Row[]): string {
   const n = (x: number | null | undefined, d = 0): string =>
@@ -159,14 +186,16 @@ function table(rows: Row[]): string {
   const lines = [
     `Payload ${PAYLOAD} B, warmup ${WARMUP} s, window ${SECONDS} s, ${os.cpus().length} CPUs, node ${process.version}. Latency in ms.`,
     '',
-    '| sessions | stdio calls/s | stdio p50 | stdio p99 | stdio CPU µs/call | proxy calls/s | proxy p50 | proxy p99 | proxy/stdio calls/s | added p50 ms | proxy CPU µs/call | proxy RSS MB | errors (stdio/proxy) |',
-    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| sessions | stdio calls/s | stdio p50 | stdio p99 | stdio CPU µs/call | proxy calls/s | proxy p50 | proxy p99 | proxy/stdio calls/s | added p50 ms | proxy CPU µs/call | proxy RSS MB | stateless calls/s | stateless p50 | stateless/session calls/s | stateless CPU µs/call | errors (stdio/proxy/stateless) |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
-  for (const { sessions, stdio: s, proxy: p } of rows) {
+  for (const { sessions, stdio: s, proxy: p, modern: m } of rows) {
     const ratio = s.calls_per_s > 0 ? p.calls_per_s / s.calls_per_s : null;
+    const eras = p.calls_per_s > 0 ? m.calls_per_s / p.calls_per_s : null;
     const added = s.p50_ms !== null && p.p50_ms !== null ? p.p50_ms - s.p50_ms : null;
     lines.push(`| ${sessions} | ${n(s.calls_per_s)} | ${n(s.p50_ms, 2)} | ${n(s.p99_ms, 2)} | ${n(s.cpu_us_per_call)} | ${n(p.calls_per_s)} | ` +
-      `${n(p.p50_ms, 2)} | ${n(p.p99_ms, 2)} | ${n(ratio, 3)} | ${n(added, 2)} | ${n(p.cpu_us_per_call)} | ${n(p.rss_mb)} | ${s.errors} / ${p.errors} |`);
+      `${n(p.p50_ms, 2)} | ${n(p.p99_ms, 2)} | ${n(ratio, 3)} | ${n(added, 2)} | ${n(p.cpu_us_per_call)} | ${n(p.rss_mb)} | ` +
+      `${n(m.calls_per_s)} | ${n(m.p50_ms, 2)} | ${n(eras, 3)} | ${n(m.cpu_us_per_call)} | ${s.errors} / ${p.errors} / ${m.errors} |`);
   }
   return lines.join('\n');
 }
@@ -178,15 +207,17 @@ async function main(): Promise<number> {
     const stdio = await stdioCell(C);
     log(`stdio C=${C}: ${stdio.calls_per_s} calls/s, p50 ${stdio.p50_ms} ms, p99 ${stdio.p99_ms} ms, errors ${stdio.errors}, ` +
       `${stdio.cpu_us_per_call} µs CPU/call, driver ${stdio.driver_cpu_pct} % CPU`);
-    const proxy = await proxyCell(C);
+    const { session: proxy, modern } = await proxyCell(C);
     log(`proxy C=${C}: ${proxy.calls_per_s} calls/s, p50 ${proxy.p50_ms} ms, p99 ${proxy.p99_ms} ms, max ${proxy.max_ms} ms, ` +
       `errors ${proxy.errors}, ${proxy.cpu_us_per_call} µs CPU/call, RSS ${proxy.rss_mb} MB, ` +
       `${proxy.log_warnings} warn+ log lines, stopped in ${proxy.stop_ms} ms, driver ${proxy.driver_cpu_pct} % CPU`);
-    for (const [name, cell] of [['stdio', stdio], ['proxy', proxy]] as const) {
+    log(`stateless C=${C}: ${modern.calls_per_s} calls/s, p50 ${modern.p50_ms} ms, p99 ${modern.p99_ms} ms, errors ${modern.errors}, ` +
+      `${modern.cpu_us_per_call} µs CPU/call, driver ${modern.driver_cpu_pct} % CPU`);
+    for (const [name, cell] of [['stdio', stdio], ['proxy', proxy], ['stateless', modern]] as const) {
       if (cell.errors > 0) log(`${name} C=${C} errors: ${JSON.stringify(cell.error_kinds)}`);
     }
-    failed ||= stdio.errors > 0 || proxy.errors > 0 || (proxy.leftover_processes ?? 0) > 0;
-    rows.push({ sessions: C, stdio, proxy });
+    failed ||= stdio.errors > 0 || proxy.errors > 0 || modern.errors > 0 || (proxy.leftover_processes ?? 0) > 0;
+    rows.push({ sessions: C, stdio, proxy, modern });
   }
   if (failed) log(`proxy configs and logs kept in ${TEMP}`);
   else fs.rmSync(TEMP, { recursive: true, force: true });

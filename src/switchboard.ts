@@ -125,6 +125,7 @@ export class SwitchboardCore {
       },
       onNotification: (handle, connection, message) => this.childMessages.onNotification(handle, connection, message),
       onServerRequest: (handle, connection, message) => this.childMessages.onServerRequest(handle, connection, message),
+      onInputRequired: (handle, connection, entry, result) => this.childMessages.onInputRequired(handle, connection, entry, result),
       onConnectionExit: (handle, connection) => this.childMessages.forgetConnection(handle, connection),
     }, options.shutdown);
     this.router = new Router(config, this.catalog, this.upstreams, this.subscriptions, rootLog.child({ component: 'router' }), this.stats);

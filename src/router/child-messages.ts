@@ -2,13 +2,16 @@
 import type { Logger } from '../log.js';
 import {
   ErrorCode,
+  SwitchboardError,
   errorResponse,
   isObject,
   resultResponse,
+  type JsonObject,
   type JsonRpcNotification,
   type JsonRpcRequest,
 } from '../jsonrpc/messages.js';
 import { RELATED_TASK, type UpstreamConnection } from '../upstream/connection.js';
+import type { Pending } from '../upstream/types.js';
 import type { ServerHandle } from '../upstream/server-handle.js';
 import { LOG_LEVELS, Session, type LogLevel } from '../session/session.js';
 import type { SessionRegistry } from '../session/registry.js';
@@ -113,6 +116,67 @@ export class ChildMessages {
     session.deliver(request, relatedTo);
   }
 
+  /**
+   * A stateless-era child answered a session's request with input_required (mrtr.mdx): the proxy
+   * asks the session's client each input request, as a session-era child would have asked it (roots
+   * from the config, as ever), then sends the request again with the answers. The client sees one
+   * request and the questions it needs, never the rounds.
+   */
+  onInputRequired(handle: ServerHandle, connection: UpstreamConnection, entry: Pending, result: JsonObject): void {
+    const session = entry.caller;
+    if (!(session instanceof Session)) return;
+    const asked = isObject(result.inputRequests) ? result.inputRequests : {};
+    const answers: JsonObject = {};
+    let waiting = 0;
+    let failed = false;
+    const fail = (message: string, code: number = ErrorCode.InternalError, data?: unknown): void => {
+      if (failed) return;
+      failed = true;
+      // A request its session already gave up (cancelled, closed) is not answered.
+      if (session.inflight.get(entry.downstreamId) === entry) connection.fail(entry, new SwitchboardError(code, message, data));
+    };
+    const done = (): void => {
+      // Cancelled (or ended) while its client was being asked: nothing goes to the child again.
+      if (failed || session.inflight.get(entry.downstreamId) !== entry) return;
+      connection.sendAgain(entry, answers, result.requestState);
+    };
+    const questions: Array<[string, JsonRpcRequest]> = [];
+    for (const [key, request] of Object.entries(asked)) {
+      const method = isObject(request) ? request.method : undefined;
+      const params = isObject(request) && isObject(request.params) ? request.params : undefined;
+      if (method === 'roots/list') {
+        answers[key] = { roots: handle.config.roots.map((uri) => ({ uri })) };
+        continue;
+      }
+      const capability = typeof method === 'string' ? NEEDED_CAPABILITY.get(method) : undefined;
+      if (capability === undefined) return fail(`server ${handle.name} asked for input the proxy cannot ask a client for: ${String(method)}`);
+      if (session.clientCapabilities[capability] === undefined) {
+        return fail(`server ${handle.name} needs the client capability "${capability}", which this session did not declare`, ErrorCode.InvalidRequest);
+      }
+      questions.push([key, { jsonrpc: '2.0', id: 0, method: method as string, ...(params === undefined ? {} : { params }) }]);
+    }
+    if (session.serverRequests.size + questions.length > MAX_PENDING_SERVER_REQUESTS) {
+      return fail(`the client already has ${MAX_PENDING_SERVER_REQUESTS} requests of servers waiting for an answer`);
+    }
+    for (const [key, question] of questions) {
+      waiting += 1;
+      const id = session.mintServerRequestId();
+      question.id = id;
+      session.routeServerRequest(id, {
+        connection,
+        childId: id,
+        onAnswer: (response) => {
+          if ('error' in response) return fail(`the client did not answer ${question.method}: ${response.error.message}`);
+          answers[key] = isObject(response.result) ? response.result : {};
+          waiting -= 1;
+          if (waiting === 0) done();
+        },
+      });
+      session.deliver(question, entry.downstreamId);
+    }
+    if (waiting === 0) done();
+  }
+
   /** Answers a server request with an error; the log line is rate-limited per server (a flood must not flood the log). */
   private refuse(handle: ServerHandle, connection: UpstreamConnection, request: JsonRpcRequest, reason: string): void {
     connection.notify(errorResponse(request.id, ErrorCode.InternalError, `${request.method} refused: ${reason}`));
@@ -133,6 +197,7 @@ export class ChildMessages {
       for (const [downstreamId, route] of session.serverRequests) {
         if (route.connection !== connection) continue;
         session.forgetServerRequest(downstreamId);
+        route.onAnswer?.(errorResponse(downstreamId, ErrorCode.ConnectionClosed, `server ${handle.name} exited`));
         session.deliver(
           { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: downstreamId, reason: `server ${handle.name} exited` } },
           undefined,
@@ -145,7 +210,8 @@ export class ChildMessages {
   /** Answers every child request a closing session still owed. */
   failServerRequests(session: Session, reason: string): void {
     for (const route of session.serverRequests.values()) {
-      route.connection.notify(errorResponse(route.childId, ErrorCode.InternalError, reason));
+      if (route.onAnswer !== undefined) route.onAnswer(errorResponse(route.childId, ErrorCode.InternalError, reason));
+      else route.connection.notify(errorResponse(route.childId, ErrorCode.InternalError, reason));
     }
     session.forgetServerRequests();
   }

@@ -130,6 +130,10 @@ export class Router {
       return;
     }
     session.forgetServerRequest(id as string | number);
+    if (route.onAnswer !== undefined) {
+      route.onAnswer(response);
+      return;
+    }
     response.id = route.childId;
     route.connection.notify(response);
   }

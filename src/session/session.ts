@@ -35,6 +35,11 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 export interface ServerRequestRoute {
   readonly connection: UpstreamConnection;
   readonly childId: JsonRpcId;
+  /**
+   * Set when the proxy asked on a stateless-era child's behalf (its input_required): the answer,
+   * or an error when none will come, goes here instead of to the child, which asked no request.
+   */
+  readonly onAnswer?: (response: JsonRpcResponse) => void;
 }
 
 /** What a session was granted when it opened: its view, whose it is, and the URL query that narrowed it. */
@@ -78,6 +83,11 @@ export class Session implements Caller {
   private nextServerRequestId = 1;
   /** Requests held while their server starts, by the client's id; created on first use (servers are mostly up). */
   private held: Map<JsonRpcId, ClientRequest> | undefined;
+
+  /** Only stateless requests take a child's input_required as it is (see Caller). */
+  get acceptsInputRequired(): boolean {
+    return this.transport === 'stateless';
+  }
 
   /** Requests forwarded for this client and not answered yet, by the client's id. */
   get inflight(): ReadonlyMap<JsonRpcId, Pending> {

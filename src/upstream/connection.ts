@@ -33,6 +33,11 @@ export interface ConnectionHandlers {
   onNotification(connection: UpstreamConnection, message: JsonRpcNotification): void;
   /** A server-to-client request (sampling, elicitation, roots/list) other than ping. */
   onServerRequest(connection: UpstreamConnection, message: JsonRpcRequest): void;
+  /**
+   * A stateless-era child needs input from a session's client to go on with `entry` (mrtr.mdx):
+   * whoever handles it asks, then calls `sendAgain` with the answers, or answers `entry` itself.
+   */
+  onInputRequired(connection: UpstreamConnection, entry: Pending, result: JsonObject): void;
   onExit(connection: UpstreamConnection, exit: ChildExit): void;
 }
 
@@ -245,6 +250,7 @@ export class UpstreamConnection {
         },
         createsTask: false,
         taskId: undefined,
+        resend: undefined,
         receivedAt: 0,
       };
       const refusal = this.admit(entry);
@@ -281,6 +287,7 @@ export class UpstreamConnection {
       settle: undefined,
       createsTask: request.params?.task !== undefined,
       taskId,
+      resend: this.identity?.era === 'stateless' && !caller.acceptsInputRequired ? request.params : undefined,
       receivedAt: 0,
     };
     const downstreamId = request.id;
@@ -307,6 +314,34 @@ export class UpstreamConnection {
         : new SwitchboardError(ErrorCode.ConnectionClosed, `server ${this.server.name} is restarting; its input is closed`);
     }
     return entry;
+  }
+
+  /**
+   * Sends a request the child answered with input_required again, with the client's answers and the
+   * child's requestState (mrtr.mdx: a new request, with a new id); the same entry waits for it.
+   */
+  sendAgain(entry: Pending, inputResponses: JsonObject, requestState: unknown): void {
+    const params = entry.resend;
+    if (params === undefined) return;
+    const upstreamId = this.nextId++;
+    entry.upstreamId = upstreamId;
+    entry.deadline = Date.now() + this.server.timeoutMs;
+    params.inputResponses = inputResponses;
+    if (typeof requestState === 'string') params.requestState = requestState;
+    else delete params.requestState;
+    const meta = params._meta;
+    if (entry.progressToken !== undefined && isObject(meta)) meta.progressToken = upstreamId;
+    const refusal = this.admit(entry);
+    const line = refusal === undefined ? tryStringify({ jsonrpc: '2.0', id: upstreamId, method: entry.method, params }) : undefined;
+    if (refusal !== undefined || line === undefined || this.child.write(line + '\n') !== 'sent') {
+      this.pending.delete(upstreamId);
+      this.answer(entry, errorResponse(entry.downstreamId, ErrorCode.ConnectionClosed, refusal?.message ?? `server ${this.server.name} could not be sent the request again`));
+    }
+  }
+
+  /** Answers a request without the child (the input it needed could not be had). */
+  fail(entry: Pending, error: SwitchboardError): void {
+    this.answer(entry, errorResponse(entry.downstreamId, error.code, error.message, error.data));
   }
 
   /** The caller gave up (notifications/cancelled, session closed): tell the child and forget the request. */
@@ -414,7 +449,8 @@ export class UpstreamConnection {
     if (spans.jsonrpcEnd - spans.jsonrpcStart !== 5 || !line.startsWith('"2.0"', spans.jsonrpcStart)) return false;
     const upstreamId = mintedIdAt(line, spans.idStart, spans.idEnd);
     const entry = upstreamId === -1 ? undefined : this.pending.get(upstreamId);
-    if (entry === undefined || entry.caller === null || entry.settle !== undefined || entry.createsTask || entry.taskId !== undefined) return false;
+    // A request that may come back as input_required (resend) is read whole: the result decides.
+    if (entry === undefined || entry.caller === null || entry.settle !== undefined || entry.createsTask || entry.taskId !== undefined || entry.resend !== undefined) return false;
     this.pending.delete(upstreamId);
     const toolError = spans.isErrorEnd - spans.isErrorStart === 4 && line.startsWith('true', spans.isErrorStart);
     const standIn: JsonRpcResponse = { jsonrpc: '2.0', id: entry.downstreamId, result: toolError ? TOOL_ERROR_FORWARDED_AS_TEXT : RESULT_FORWARDED_AS_TEXT };
@@ -462,6 +498,10 @@ export class UpstreamConnection {
     const response = message as unknown as JsonRpcResponse;
     if (entry.settle !== undefined) {
       entry.settle(response);
+      return;
+    }
+    if (entry.resend !== undefined && 'result' in response && isObject(response.result) && response.result.resultType === 'input_required') {
+      this.handlers.onInputRequired(this, entry, response.result);
       return;
     }
     response.id = entry.downstreamId;

@@ -22,6 +22,7 @@ export interface ServerHandleEvents {
   onStateChange?(handle: ServerHandle, state: ServerState): void;
   onNotification(handle: ServerHandle, connection: UpstreamConnection, message: JsonRpcNotification): void;
   onServerRequest(handle: ServerHandle, connection: UpstreamConnection, message: JsonRpcRequest): void;
+  onInputRequired(handle: ServerHandle, connection: UpstreamConnection, entry: Pending, result: JsonObject): void;
   /** A child exited: whatever clients hold that points at it (its requests, its tasks) is void. */
   onConnectionExit?(handle: ServerHandle, connection: UpstreamConnection): void;
 }
@@ -103,6 +104,7 @@ export class ServerHandle {
     const connection = new UpstreamConnection(this.config, this.log, {
       onNotification: (conn, message) => this.onNotification(conn, message),
       onServerRequest: (conn, message) => this.events.onServerRequest(this, conn, message),
+      onInputRequired: (conn, entry, result) => this.events.onInputRequired(this, conn, entry, result),
       onExit: (conn, exit) => this.onExit(conn, exit),
     }, { maxLineBytes: this.options.maxLineBytes, ...(this.options.shutdown ? { shutdown: this.options.shutdown } : {}) });
     this.connection = connection;

@@ -9,6 +9,11 @@ export interface Caller {
   /** What the client can do; a stateless-era child gets it with each request. */
   readonly clientCapabilities: Readonly<Record<string, unknown>>;
   /**
+   * True for a client of the stateless era, which takes a child's input_required result as it is;
+   * a session's client is asked by the proxy instead, and the request sent again with the answers.
+   */
+  readonly acceptsInputRequired: boolean;
+  /**
    * Delivers a message from a child, ids already restored to the caller's own. `relatedTo` is the
    * caller's request id the message belongs to (a response, its progress), or undefined when unrelated.
    * `serialized`, when given, is `message` already encoded (ids restored): send it as is.
@@ -30,10 +35,11 @@ export interface Caller {
 
 /** A request we sent to the child and still owe an answer for. */
 export interface Pending {
-  readonly upstreamId: number;
+  /** Our id for it at the child; a new one when it is sent again with input responses. */
+  upstreamId: number;
   readonly method: string;
   /** ms since epoch after which the request is answered with a timeout error. */
-  readonly deadline: number;
+  deadline: number;
   /** The client session, or null for the proxy's own requests (initialize, lists). */
   readonly caller: Caller | null;
   readonly downstreamId: JsonRpcId;
@@ -47,6 +53,8 @@ export interface Pending {
   readonly createsTask: boolean;
   /** For tasks/* requests: the caller's name of the task, restored in the result. */
   readonly taskId: string | undefined;
+  /** To a stateless-era child: the params as sent, for sending it again with input responses. */
+  readonly resend: Record<string, unknown> | undefined;
   /**
    * When the caller received the request, on its own monotonic clock (ms); the caller sets it and
    * reads it back when the answer comes, for its latency metrics. 0 for the proxy's own requests.
