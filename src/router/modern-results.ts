@@ -44,7 +44,9 @@ export function modernAnswer(message: JsonRpcResponse, serialized: Serialized | 
     const parsed = JSON.parse(text) as { result?: unknown };
     result = isObject(parsed.result) ? parsed.result : {};
   }
-  if (typeof result.resultType === 'string' && (!CACHEABLE.has(method) || 'ttlMs' in result)) return encodeOrFail({ jsonrpc: '2.0', id, result }, id);
+  // Only complete results carry cache hints; input_required ones are never cached (caching.mdx).
+  const complete = result.resultType === undefined || result.resultType === 'complete';
+  if (typeof result.resultType === 'string' && (!complete || !CACHEABLE.has(method) || 'ttlMs' in result)) return encodeOrFail({ jsonrpc: '2.0', id, result }, id);
   const stamped: JsonObject = { resultType: 'complete', ...result };
   if (CACHEABLE.has(method)) {
     stamped.ttlMs = TTL_MS;
