@@ -406,8 +406,27 @@ export class SwitchboardCore {
     }
   }
 
+  /**
+   * What a stateless request leaves when it ends; usually nothing (it was answered), so this runs on
+   * every request and looks only where something can be: no isolated instances, no view of its own.
+   */
+  private releaseStateless(session: Session, reason: string): void {
+    session.closingWithOpenRequests();
+    if (session.inflight.size > 0) session.cancelRequests(`stateless request ended (${reason})`);
+    if (session.holdingCount > 0) for (const handle of this.upstreams.all()) handle.abandon(session);
+    if (session.serverRequests.size > 0) this.childMessages.failServerRequests(session, `stateless request ended (${reason})`);
+    if (session.subscriptions.size === 0) return;
+    for (const [handle, uri] of this.subscriptions.dropSession(session, this.upstreams.all())) {
+      if (handle.state === 'ready') handle.connection?.request('resources/unsubscribe', { uri }).catch(() => undefined);
+    }
+  }
+
   /** Frees what a closing session holds upstream: in-flight and held requests, child requests, subscriptions, own instances. */
   private release(session: Session, reason: string): void {
+    if (session.transport === 'stateless') {
+      this.releaseStateless(session, reason);
+      return;
+    }
     session.closingWithOpenRequests();
     session.cancelRequests(`client session closed (${reason})`);
     const handles = this.upstreams.handlesOf(session);
@@ -421,8 +440,7 @@ export class SwitchboardCore {
     const stopped = this.upstreams.release(session);
     this.releasing.add(stopped);
     void stopped.finally(() => this.releasing.delete(stopped));
-    // Stateless requests share views held by StatelessCalls; sessions attach their own.
-    if (session.transport !== 'stateless') this.catalog.detach(session.scope);
+    this.catalog.detach(session.scope);
   }
 }
 

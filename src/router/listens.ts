@@ -113,7 +113,7 @@ export class Listens {
       reply.send(errorResponse(request.id, ErrorCode.InvalidRequest, 'subscriptions/listen answers as an event stream: send Accept: text/event-stream'), true);
       return undefined;
     }
-    const session = this.registry.createStateless(grant, channel, context.protocolVersion);
+    const session = this.registry.createStateless(grant, channel, context.protocolVersion, true);
     // Told of list changes like an initialized session (the core's fan-out skips the others).
     session.initialized = true;
     session.clientCapabilities = context.clientCapabilities;

@@ -259,7 +259,7 @@ export class StatelessCalls {
   start(grant: SessionGrant, request: JsonRpcRequest, context: ModernContext, reply: ReplyStream, cacheScope: CacheScope): () => void {
     const params = request.params;
     const call = new StatelessCall(this, request.id, request.method, params?.name ?? params?.uri, grant.principal, context, cacheScope, reply);
-    const session = this.registry.createStateless(grant, call, context.protocolVersion);
+    const session = this.registry.createStateless(grant, call, context.protocolVersion, false);
     call.session = session;
     session.clientCapabilities = context.clientCapabilities;
     session.clientInfo = context.clientInfo ?? {};

@@ -28,6 +28,8 @@ export class SessionRegistry {
   private readonly sessions = new Map<string, Session>();
   /** Sessions of one stateless request each; apart, so they count toward no limit and no id finds them. */
   private readonly stateless = new Set<Session>();
+  /** Names stateless sessions in logs; no client ever sees or sends it, so it need not be secret. */
+  private statelessSerial = 0;
   private readonly byScope = new Map<string, Set<Session>>();
   private readonly byPrincipal = new Map<string, Set<Session>>();
   private readonly sweeper: NodeJS.Timeout;
@@ -67,11 +69,13 @@ export class SessionRegistry {
    * A session for one stateless request (2026-07-28): never refused or counted against the session
    * limits (the HTTP connection limits bound those requests), never idle-expired while it waits.
    * Its id is internal: no client can name it, and the Streamable HTTP door refuses it as unknown.
+   * `told`: a listen, which list changes must reach.
    */
-  createStateless(grant: SessionGrant, channel: SessionChannel, protocolVersion: string): Session {
-    const session = new Session(`stateless-${randomBytes(12).toString('base64url')}`, 'stateless', grant, channel, protocolVersion, this.options.stats);
+  createStateless(grant: SessionGrant, channel: SessionChannel, protocolVersion: string, told: boolean): Session {
+    const session = new Session(`stateless-${(this.statelessSerial += 1)}`, 'stateless', grant, channel, protocolVersion, this.options.stats);
     this.stateless.add(session);
-    this.index(session);
+    // Only a listen is told of list changes; a single request needs no place in the fan-out.
+    if (told) this.index(session);
     return session;
   }
 

@@ -211,6 +211,11 @@ export class Session implements Caller {
     } else this.requests.set(request.id, outcome);
   }
 
+  /** Requests held here while their server starts. */
+  get holdingCount(): number {
+    return this.held?.size ?? 0;
+  }
+
   /** `request` waits for its server to start; the server sends it on later and tells `forwarded`. */
   hold(request: ClientRequest): void {
     (this.held ??= new Map()).set(request.id, request);
