@@ -10,6 +10,7 @@ import {
 import { attackSse, attackStuckReader } from './sse.js';
 import { attackBadUpgrade, attackRawWs, attackWs } from './ws.js';
 import { attackTcp } from './tcp.js';
+import { attackStateless } from './stateless.js';
 
 export type Attack = (w: Worker) => Promise<void>;
 export type AttackEntry = readonly [kind: string, weight: number, run: Attack];
@@ -41,4 +42,5 @@ export const ATTACKS: readonly AttackEntry[] = [
   ['ws.raw', 4, attackRawWs],
   ['ws.bad_upgrade', 2, attackBadUpgrade],
   ['tcp', 4, attackTcp],
+  ['stateless', 5, attackStateless],
 ];
