@@ -161,6 +161,50 @@ describe('the stateless era (2026-07-28) beside sessions', () => {
     }
   });
 
+  it('carries resource updates to a listen that asked for that resource, and only those', async () => {
+    const controller = new AbortController();
+    const reply = await fetch(`${proxy.url}/mcp`, {
+      method: 'POST',
+      signal: controller.signal,
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': VERSION, 'mcp-method': 'subscriptions/listen' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 'L1', method: 'subscriptions/listen', params: { notifications: { resourceSubscriptions: ['fixture://fx/static'] }, _meta: META } }),
+    });
+    expect(reply.headers.get('content-type')).toContain('text/event-stream');
+    const reader = reply.body!.getReader();
+    const frames: Array<Record<string, any>> = [];
+    let buffered = '';
+    const next = async (): Promise<Record<string, any>> => {
+      for (;;) {
+        const event = /data: (.*)\n\n/.exec(buffered);
+        if (event !== null) {
+          buffered = buffered.slice(event.index + event[0].length);
+          const frame = JSON.parse(event[1]!) as Record<string, any>;
+          frames.push(frame);
+          return frame;
+        }
+        const { value, done } = await reader.read();
+        if (done) throw new Error('listen stream ended');
+        buffered += Buffer.from(value).toString('utf8');
+      }
+    };
+    try {
+      const ack = await next();
+      expect(ack.method).toBe('notifications/subscriptions/acknowledged');
+      expect(ack.params.notifications).toEqual({ resourceSubscriptions: ['fixture://fx/static'] });
+      await waitFor(() => proxy.core.sessions.statelessCount >= 1, 5_000, 'the listen to be open');
+      // An update of another resource is not for this listen; then the one it asked for.
+      await statelessPost('tools/call', { name: 'fx__touch', arguments: { uri: 'fixture://fx/other' } }, {}, 31);
+      await statelessPost('tools/call', { name: 'fx__touch', arguments: { uri: 'fixture://fx/static' } }, {}, 32);
+      const update = await next();
+      expect(update.method).toBe('notifications/resources/updated');
+      expect(update.params.uri).toBe('fixture://fx/static');
+      expect(update.params._meta['io.modelcontextprotocol/subscriptionId']).toBe('L1');
+    } finally {
+      controller.abort();
+    }
+    await waitFor(() => proxy.core.sessions.statelessCount === 0, 5_000, 'the closed listen to end');
+  });
+
   it('discovers: versions, the view\'s capabilities, serverInfo in _meta, cache hints, resultType', async () => {
     const reply = await statelessPost('server/discover');
     expect(reply.status).toBe(200);
