@@ -56,8 +56,10 @@ const NOT_STATELESS: ReadonlySet<string> = new Set([
   'tasks/list',
 ]);
 
-/** Stateless requests parked for their client's input at once, and how long each waits for it, ms. */
+/** Stateless requests parked for their client's input at once. */
 const MAX_PARKED = 1_000;
+/** How long past the longest server timeout a parked request stays to be fetched, ms. */
+const PARK_GRACE_MS = 2_000;
 
 export class SwitchboardCore {
   readonly catalog: Catalog;
@@ -130,8 +132,9 @@ export class SwitchboardCore {
     }, options.shutdown);
     this.router = new Router(config, this.catalog, this.upstreams, this.subscriptions, rootLog.child({ component: 'router' }), this.stats);
     const statelessLog = rootLog.child({ component: 'stateless' });
-    // A parked request cannot outlive its child's answer anyway: that times out after the server's timeout.
-    const parkMs = Math.max(...config.servers.map((server) => server.timeoutMs), 60_000);
+    // A parked request cannot outlive its child's answer: that times out after the server's
+    // timeout, and the retry may still fetch the timeout error for a little while.
+    const parkMs = Math.max(0, ...config.servers.map((server) => server.timeoutMs)) + PARK_GRACE_MS;
     this.stateless = new StatelessCalls(this.sessions, this.router, this.catalog, statelessLog, { maxParked: MAX_PARKED, parkMs });
     this.listens = new Listens(this.sessions, this.catalog, this.upstreams, this.subscriptions, statelessLog);
   }

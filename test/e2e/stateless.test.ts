@@ -277,3 +277,43 @@ describe('the stateless era (2026-07-28) beside sessions', () => {
     expect(proxy.core.inflightRequests()).toBe(0);
   });
 });
+
+describe('parked stateless requests', () => {
+  let quick: RunningSwitchboard;
+  beforeAll(async () => {
+    // Two children: a shared child asked by two stateless requests at once could not say whose sampling it wants.
+    quick = await startProxy({ mcpServers: { fx: fixture('fx', { timeoutMs: 1000 }), fy: fixture('fy', { timeoutMs: 1000 }) } });
+  }, 30_000);
+  afterAll(async () => {
+    await quick?.close();
+  });
+
+  const meta = { ...META, 'io.modelcontextprotocol/clientCapabilities': { sampling: {} } };
+  const answer = { role: 'assistant', model: 'm', content: { type: 'text', text: 'late' } };
+  const sample = (tool: string, id: string, retry?: { requestState: string; key: string }) =>
+    rawPost(
+      quick,
+      { jsonrpc: '2.0', id, method: 'tools/call', params: { name: tool, arguments: { prompt: 'p' }, _meta: meta, ...(retry === undefined ? {} : { requestState: retry.requestState, inputResponses: { [retry.key]: answer } }) } },
+      { headers: { 'mcp-protocol-version': VERSION, 'mcp-method': 'tools/call', 'mcp-name': tool } },
+    );
+  const parked = async (tool: string, id: string): Promise<{ requestState: string; key: string }> => {
+    const result = responseOf(await sample(tool, id)).result;
+    expect(result.resultType).toBe('input_required');
+    return { requestState: result.requestState, key: Object.keys(result.inputRequests)[0]! };
+  };
+
+  it("give a retry after the server's timeout that timeout, and one after the grace a clear error", async () => {
+    const [first, second] = await Promise.all([parked('fx__sample', 'a1'), parked('fy__sample', 'b1')]);
+    // Past the server's 1 s timeout: the child's request timed out while parked.
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    const timedOut = responseOf(await sample('fx__sample', 'a2', first));
+    expect(timedOut.id).toBe('a2');
+    expect(timedOut.error.code).toBe(-32001);
+    // Past the grace too: the state is gone, and says so.
+    await waitFor(() => quick.core.stateless.parkedCount === 0, 5_000, 'the parked request to expire');
+    const expired = responseOf(await sample('fy__sample', 'b2', second));
+    expect(expired.error.code).toBe(-32602);
+    expect(expired.error.message).toMatch(/expired/);
+    expect(quick.core.sessions.statelessCount).toBe(0);
+  });
+});
