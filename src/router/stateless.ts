@@ -207,7 +207,7 @@ class StatelessCall implements SessionChannel {
     this.calls.ended(this, `missing client capability ${capability}`);
   }
 
-  /** The level names of MCP, `undefined` (no log lines) when the request did not ask for any. */
+  /** The lowest log level this request wants (its `_meta` logLevel); above every level, so none, when it named none it knows. */
   logRank(): number {
     const rank = this.context.logLevel === undefined ? -1 : LOG_LEVELS.indexOf(this.context.logLevel as LogLevel);
     return rank < 0 ? LOG_LEVELS.length : rank;
