@@ -1,7 +1,7 @@
 // Benchmark: the stdio floor (echo fixture driven directly over its pipe) against the same calls
 // through mcp-switchboard over Streamable HTTP, at C = 1, 10, 50 concurrent callers: C sessions
-// (the session era), then, on the same proxy, C callers of the stateless era (2026-07-28: one POST
-// per call, no session, the envelope in every request).
+// (the session era) and, on the same proxy in alternating half windows, C callers of the stateless
+// era (2026-07-28: one POST per call, no session, the envelope in every request).
 //
 //   npm run build && npm run bench [-- --json]
 //   env: BENCH_SECONDS (5), BENCH_WARMUP (2), BENCH_SESSIONS (1,10,50), BENCH_PAYLOAD (100 bytes)
@@ -114,6 +114,52 @@ function logWarnings(file: string): number {
   }).length;
 }
 
+/** One measured window: the loop result, the proxy's (and its child's) CPU, and the driver's. */
+interface Measured {
+  readonly r: LoopResult;
+  readonly cpuUs: number | null;
+  readonly driverPct: number;
+  readonly rss: number | null;
+}
+
+async function measure(C: number, pid: number, warmupS: number, seconds: number, call: (loop: number, id: number) => Promise<string | null>): Promise<Measured> {
+  let before = new Map<number, number>();
+  let cpuUs: number | null = null;
+  let rss: number | null = null;
+  const driver = driverCpu();
+  const r = await runLoops(C, warmupS, seconds, call, (phase) => {
+    driver(phase);
+    if (phase === 'start') before = cpuSnapshot(pid, true);
+    else {
+      cpuUs = cpuUsBetween(before, cpuSnapshot(pid, true));
+      rss = rssMb(pid);
+    }
+  });
+  return { r, cpuUs, driverPct: driver('result'), rss };
+}
+
+/** Windows of one kind taken together, as one longer window. */
+function merged(parts: readonly Measured[]): Cell {
+  const latencies = Float64Array.from(parts.flatMap((part) => [...part.r.latencies])).sort();
+  const errorKinds: Record<string, number> = {};
+  for (const part of parts) for (const [kind, count] of Object.entries(part.r.errorKinds)) errorKinds[kind] = (errorKinds[kind] ?? 0) + count;
+  const r: LoopResult = {
+    ok: parts.reduce((sum, part) => sum + part.r.ok, 0),
+    windowMs: parts.reduce((sum, part) => sum + part.r.windowMs, 0),
+    latencies,
+    errors: parts.reduce((sum, part) => sum + part.r.errors, 0),
+    errorKinds,
+  };
+  const cpuUs = parts.some((part) => part.cpuUs === null) ? null : parts.reduce((sum, part) => sum + (part.cpuUs as number), 0);
+  const rss = parts.at(-1)?.rss ?? null;
+  const driverPct = Math.round(parts.reduce((sum, part) => sum + part.driverPct, 0) / parts.length);
+  return { ...summarize(r, cpuUs), driver_cpu_pct: driverPct, rss_mb: rss === null ? null : Math.round(rss) };
+}
+
+/**
+ * C sessions (one call in flight each) and C stateless callers (2026-07-28: each call its own POST,
+ * nothing opened or closed around it) on one proxy, in half windows in ABBA order.
+ */
 async function proxyCell(C: number): Promise<{ session: Cell; modern: Cell }> {
   const proxy = await startProxy(`c${C}`);
   let cell: Cell;
@@ -122,28 +168,29 @@ async function proxyCell(C: number): Promise<{ session: Cell; modern: Cell }> {
   try {
     const url = `${proxy.base}/mcp`;
     const sessions = await Promise.all(Array.from({ length: C }, () => openSession(url)));
-    let before = new Map<number, number>();
-    let cpuUs: number | null = null;
-    let rss: number | null = null;
-    const driver = driverCpu();
     // Every session uses ids 1, 2, 3...: the proxy must keep equal ids from different sessions apart.
-    const r = await runLoops(C, WARMUP, SECONDS, async (loop, id) => {
+    const sessionCall = async (loop: number, id: number): Promise<string | null> => {
       const text = echoText(`s${loop}-${id}`, PAYLOAD);
       const reply = await post(url, sessions[loop] as Record<string, string>, callMessage(id, 'echo__echo', text), id);
       return reply.status === 200 ? checkEcho(reply.msg, id, text) : `http_${reply.status}`;
-    }, (phase) => {
-      driver(phase);
-      if (phase === 'start') before = cpuSnapshot(proxy.pid, true);
-      else {
-        cpuUs = cpuUsBetween(before, cpuSnapshot(proxy.pid, true));
-        rss = rssMb(proxy.pid);
-      }
-    });
+    };
+    const modernHeaders = modernCallHeaders('echo__echo');
+    const modernCall = async (loop: number, id: number): Promise<string | null> => {
+      const text = echoText(`m${loop}-${id}`, PAYLOAD);
+      const reply = await post(url, modernHeaders, modernCallMessage(id, 'echo__echo', text), id);
+      return reply.status === 200 ? checkEcho(reply.msg, id, text) : `http_${reply.status}`;
+    };
+    const parts: { session: Measured[]; modern: Measured[] } = { session: [], modern: [] };
+    // ABBA: session, stateless, stateless, session, so drift in the machine's load favours neither.
+    parts.session.push(await measure(C, proxy.pid, WARMUP / 2, SECONDS / 2, sessionCall));
+    parts.modern.push(await measure(C, proxy.pid, WARMUP / 2, SECONDS / 2, modernCall));
+    parts.modern.push(await measure(C, proxy.pid, WARMUP / 2, SECONDS / 2, modernCall));
+    parts.session.push(await measure(C, proxy.pid, WARMUP / 2, SECONDS / 2, sessionCall));
     const deleted = await Promise.all(sessions.map((headers) => httpDelete(url, headers)));
     const badDeletes = deleted.filter((status) => status < 200 || status >= 300).length;
     if (badDeletes > 0) log(`C=${C}: ${badDeletes} DELETEs failed (${[...new Set(deleted)].join(', ')})`);
-    cell = { ...summarize(r, cpuUs), driver_cpu_pct: driver('result'), rss_mb: rss === null ? null : Math.round(rss) };
-    modern = await modernWindow(C, url, proxy.pid);
+    cell = merged(parts.session);
+    modern = merged(parts.modern);
   } finally {
     stop = await stopProxy(proxy, log);
     if (stop.leftover > 0) log(`C=${C}: ${stop.leftover} process(es) outlived the proxy; killed them`);
@@ -152,28 +199,6 @@ async function proxyCell(C: number): Promise<{ session: Cell; modern: Cell }> {
   cell.leftover_processes = stop.leftover;
   cell.log_warnings = logWarnings(proxy.logFile);
   return { session: cell, modern };
-}
-
-/** C stateless callers on a running proxy: each call its own POST, nothing opened or closed around it. */
-async function modernWindow(C: number, url: string, pid: number): Promise<Cell> {
-  let before = new Map<number, number>();
-  let cpuUs: number | null = null;
-  let rss: number | null = null;
-  const driver = driverCpu();
-  const headers = modernCallHeaders('echo__echo');
-  const r = await runLoops(C, WARMUP, SECONDS, async (loop, id) => {
-    const text = echoText(`m${loop}-${id}`, PAYLOAD);
-    const reply = await post(url, headers, modernCallMessage(id, 'echo__echo', text), id);
-    return reply.status === 200 ? checkEcho(reply.msg, id, text) : `http_${reply.status}`;
-  }, (phase) => {
-    driver(phase);
-    if (phase === 'start') before = cpuSnapshot(pid, true);
-    else {
-      cpuUs = cpuUsBetween(before, cpuSnapshot(pid, true));
-      rss = rssMb(pid);
-    }
-  });
-  return { ...summarize(r, cpuUs), driver_cpu_pct: driver('result'), rss_mb: rss === null ? null : Math.round(rss) };
 }
 
 // ---------- report ----------

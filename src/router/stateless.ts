@@ -51,10 +51,10 @@ class StatelessCall implements SessionChannel {
   private reply: ReplyStream | undefined;
   /** The id the answer goes out under: the first POST's, then each retry's. */
   private replyId: JsonRpcId;
-  /** Input requests of the child's, by key, not yet answered by the client; their ids are ours in the session. */
-  private readonly inputs = new Map<string, JsonRpcRequest>();
+  /** Input requests of the child's, by key, not yet answered by the client; their ids are ours in the session. Made when first needed. */
+  private inputs: Map<string, JsonRpcRequest> | undefined;
   /** Keys to ask for in the next input_required answer. */
-  private readonly asking: string[] = [];
+  private asking: string[] | undefined;
   private askScheduled = false;
   /** The child's answer that came while parked; the retry gets it. */
   private answeredWhileParked: { readonly answer: JsonRpcMessage; readonly serialized: Serialized | undefined } | undefined;
@@ -114,8 +114,8 @@ class StatelessCall implements SessionChannel {
       return;
     }
     const key = `input-${String(request.id)}`;
-    this.inputs.set(key, request);
-    this.asking.push(key);
+    (this.inputs ??= new Map()).set(key, request);
+    (this.asking ??= []).push(key);
     if (this.askScheduled) return;
     this.askScheduled = true;
     // A child that asks several things at once writes them together: one answer carries them all.
@@ -124,10 +124,10 @@ class StatelessCall implements SessionChannel {
 
   private ask(): void {
     this.askScheduled = false;
-    if (this.done || this.asking.length === 0) return;
+    if (this.done || this.asking === undefined || this.asking.length === 0) return;
     const inputRequests: JsonObject = {};
     for (const key of this.asking.splice(0)) {
-      const request = this.inputs.get(key);
+      const request = this.inputs?.get(key);
       if (request !== undefined) inputRequests[key] = request.params === undefined ? { method: request.method } : { method: request.method, params: request.params };
     }
     this.askFor(inputRequests);
@@ -150,16 +150,17 @@ class StatelessCall implements SessionChannel {
     this.reply = reply;
     this.replyId = id;
     const responses = isObject(inputResponses) ? inputResponses : {};
-    for (const [key, request] of [...this.inputs]) {
+    const inputs = (this.inputs ??= new Map());
+    for (const [key, request] of [...inputs]) {
       const response = responses[key];
       // Unknown keys are ignored and a malformed answer counts as none (mrtr.mdx): asked again below.
       if (!isObject(response)) continue;
-      this.inputs.delete(key);
+      inputs.delete(key);
       this.calls.answerInput(this.session, request.id, response);
     }
-    if (this.inputs.size > 0) {
+    if (inputs.size > 0) {
       const again: JsonObject = {};
-      for (const [key, request] of this.inputs) again[key] = request.params === undefined ? { method: request.method } : { method: request.method, params: request.params };
+      for (const [key, request] of inputs) again[key] = request.params === undefined ? { method: request.method } : { method: request.method, params: request.params };
       this.askFor(again);
       return;
     }

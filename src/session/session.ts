@@ -51,6 +51,14 @@ export interface SessionGrant {
   readonly query: string;
 }
 
+interface TaskRoute {
+  readonly connection: UpstreamConnection;
+  readonly childTaskId: string;
+}
+
+const EMPTY_MAP: ReadonlyMap<never, never> = new Map<never, never>();
+const EMPTY_SET: ReadonlySet<never> = new Set<never>();
+
 /** Tasks a session can follow at once, tasks; the oldest is forgotten first. */
 const MAX_TASKS_PER_SESSION = 1_000;
 
@@ -70,19 +78,24 @@ export class Session implements Caller {
   closed = false;
   /** Client request id -> the request forwarded for it; for cancellation and cleanup. */
   private readonly requests = new Map<JsonRpcId, Pending>();
+  // The rest is made on first use: most sessions (every stateless request is one) never need it.
   /** Id we gave a child's request -> where its answer goes. */
-  private readonly childRequests = new Map<JsonRpcId, ServerRequestRoute>();
+  private childRequests: Map<JsonRpcId, ServerRequestRoute> | undefined;
   /** `server\0uri` of every resource this client subscribed to. */
-  private readonly subscribed = new Set<string>();
+  private subscribed: Set<string> | undefined;
   /** The id this client knows a task by -> the child running it and the child's id (tasks.mdx). */
-  private readonly taskRoutes = new Map<string, { readonly connection: UpstreamConnection; readonly childTaskId: string }>();
+  private taskRoutes: Map<string, TaskRoute> | undefined;
   /** This session's own instances of servers configured with `isolation: "session"`. */
-  private readonly instances = new Map<string, ServerHandle>();
-  /** Search mode: tools this session found, listed after the search tools. */
-  readonly found = new FoundTools();
+  private instances: Map<string, ServerHandle> | undefined;
+  private foundTools: FoundTools | undefined;
   private nextServerRequestId = 1;
   /** Requests held while their server starts, by the client's id; created on first use (servers are mostly up). */
   private held: Map<JsonRpcId, ClientRequest> | undefined;
+
+  /** Search mode: tools this session found, listed after the search tools. */
+  get found(): FoundTools {
+    return (this.foundTools ??= new FoundTools());
+  }
 
   /** Only stateless requests take a child's input_required as it is (see Caller). */
   get acceptsInputRequired(): boolean {
@@ -107,63 +120,65 @@ export class Session implements Caller {
 
   /** Children's requests sent to this client, by the id we gave them. */
   get serverRequests(): ReadonlyMap<JsonRpcId, ServerRequestRoute> {
-    return this.childRequests;
+    return this.childRequests ?? EMPTY_MAP;
   }
 
   routeServerRequest(id: JsonRpcId, route: ServerRequestRoute): void {
-    this.childRequests.set(id, route);
+    (this.childRequests ??= new Map()).set(id, route);
   }
 
   forgetServerRequest(id: JsonRpcId): void {
-    this.childRequests.delete(id);
+    this.childRequests?.delete(id);
   }
 
   forgetServerRequests(): void {
-    this.childRequests.clear();
+    this.childRequests?.clear();
   }
 
   /** Resources this client subscribed to, as `server\0uri`. */
   get subscriptions(): ReadonlySet<string> {
-    return this.subscribed;
+    return this.subscribed ?? EMPTY_SET;
   }
 
   subscribe(server: string, uri: string): void {
-    this.subscribed.add(`${server}\0${uri}`);
+    (this.subscribed ??= new Set()).add(`${server}\0${uri}`);
   }
 
   unsubscribe(server: string, uri: string): void {
-    this.subscribed.delete(`${server}\0${uri}`);
+    this.subscribed?.delete(`${server}\0${uri}`);
   }
 
   unsubscribeAll(): void {
-    this.subscribed.clear();
+    this.subscribed?.clear();
   }
 
   /** Tasks this client follows, by the id it knows them by. */
-  get tasks(): ReadonlyMap<string, { readonly connection: UpstreamConnection; readonly childTaskId: string }> {
-    return this.taskRoutes;
+  get tasks(): ReadonlyMap<string, TaskRoute> {
+    return this.taskRoutes ?? EMPTY_MAP;
   }
 
   /** A connection is gone: the tasks it ran cannot be followed any more. */
   forgetTasksOn(connection: UpstreamConnection): void {
-    for (const [taskId, task] of this.taskRoutes) if (task.connection === connection) this.taskRoutes.delete(taskId);
+    const routes = this.taskRoutes;
+    if (routes === undefined) return;
+    for (const [taskId, task] of routes) if (task.connection === connection) routes.delete(taskId);
   }
 
   /** This session's own instances of `isolation: "session"` servers, by server. */
   get isolated(): ReadonlyMap<string, ServerHandle> {
-    return this.instances;
+    return this.instances ?? EMPTY_MAP;
   }
 
   ownInstance(server: string, handle: ServerHandle): void {
-    this.instances.set(server, handle);
+    (this.instances ??= new Map()).set(server, handle);
   }
 
   dropInstance(server: string): void {
-    this.instances.delete(server);
+    this.instances?.delete(server);
   }
 
   dropInstances(): void {
-    this.instances.clear();
+    this.instances?.clear();
   }
 
   constructor(
@@ -259,8 +274,9 @@ export class Session implements Caller {
 
   taskCreated(childTaskId: string, connection: UpstreamConnection): string {
     const taskId = `${connection.tag}.${childTaskId}`;
-    if (this.taskRoutes.size >= MAX_TASKS_PER_SESSION) this.taskRoutes.delete(this.taskRoutes.keys().next().value as string);
-    this.taskRoutes.set(taskId, { connection, childTaskId });
+    const routes = (this.taskRoutes ??= new Map());
+    if (routes.size >= MAX_TASKS_PER_SESSION) routes.delete(routes.keys().next().value as string);
+    routes.set(taskId, { connection, childTaskId });
     return taskId;
   }
 

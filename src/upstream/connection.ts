@@ -24,7 +24,7 @@ import { BufferPool } from '../wire/buffer-pool.js';
 import { ServerProcess, type ChildExit, type ShutdownTimings } from './child.js';
 import type { Caller, Pending, ServerIdentity } from './types.js';
 import { LATEST_PROTOCOL_VERSION, META_SERVER_INFO, SUPPORTED_PROTOCOL_VERSIONS, SWITCHBOARD_INFO } from '../protocol.js';
-import { MODERN_VERSION, addEnvelope, isModernDiscover, proxyEnvelope } from './modern-envelope.js';
+import { MODERN_VERSION, addEnvelope, isModernDiscover, proxyEnvelope, removeEnvelope } from './modern-envelope.js';
 
 export type { Pending } from './types.js';
 
@@ -268,6 +268,7 @@ export class UpstreamConnection {
    */
   forward(caller: Caller, request: JsonRpcRequest, taskId?: string): Pending | SwitchboardError {
     if (this.identity?.era === 'stateless') addEnvelope(request, caller.clientCapabilities);
+    else if (caller.acceptsInputRequired) removeEnvelope(request);
     const upstreamId = this.nextId++;
     const meta = request.params?._meta;
     let progressToken: string | number | undefined;

@@ -2,7 +2,7 @@
 // and the client's capabilities in `_meta` (basic/index.mdx), the proxy's own requests included.
 import { isObject, type JsonObject, type JsonRpcRequest } from '../jsonrpc/messages.js';
 import { RAW_SPANS, RAW_TEXT, type RawCarrier } from '../wire/request-splice.js';
-import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_PROTOCOL_VERSION, MODERN_PROTOCOL_VERSIONS, SWITCHBOARD_INFO } from '../protocol.js';
+import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION, MODERN_PROTOCOL_VERSIONS, SWITCHBOARD_INFO } from '../protocol.js';
 
 export const MODERN_VERSION = MODERN_PROTOCOL_VERSIONS[0] as string;
 
@@ -39,6 +39,24 @@ export function addEnvelope(request: JsonRpcRequest & RawCarrier, clientCapabili
     [META_CLIENT_CAPABILITIES]: capabilities,
     [META_CLIENT_INFO]: isObject(meta[META_CLIENT_INFO]) ? meta[META_CLIENT_INFO] : SWITCHBOARD_INFO,
   };
+}
+
+/**
+ * Takes the stateless era's envelope out of a request for a session-era child: the keys mean
+ * nothing to it (they are reserved, so it cannot use them either) and only cost it bytes to read.
+ * A request forwarded as text keeps them: that text is never edited but for its routed members.
+ */
+export function removeEnvelope(request: JsonRpcRequest & RawCarrier): void {
+  if (request[RAW_TEXT] !== undefined) return;
+  const params = request.params;
+  const meta = params?._meta;
+  if (params === undefined || !isObject(meta)) return;
+  delete meta[META_PROTOCOL_VERSION];
+  delete meta[META_CLIENT_CAPABILITIES];
+  delete meta[META_CLIENT_INFO];
+  delete meta[META_LOG_LEVEL];
+  for (const _key in meta) return;
+  delete params._meta;
 }
 
 /** True when a server/discover result names a stateless-era version we speak. */
