@@ -27,9 +27,8 @@ import type { Catalog, ViewScope } from '../catalog/catalog.js';
 import type { Router } from './router.js';
 import { modernAnswer, type CacheScope } from './modern-results.js';
 
-/** Views kept attached for stateless requests (each a filter of the catalog), and for how long after their last use, ms. */
+/** Views kept attached for stateless requests (each a filter of the catalog); the least recently used goes first. */
 const MAX_HELD_VIEWS = 256;
-const VIEW_HOLD_MS = 10 * 60_000;
 
 /** Marks the requestStates the proxy mints, apart from those of children that speak the era themselves. */
 const STATE_PREFIX = 'switchboard.';
@@ -232,12 +231,7 @@ export class StatelessCalls {
     private readonly log: Logger,
     options: StatelessOptions,
   ) {
-    this.views = new LRUCache<string, ViewScope>({
-      max: MAX_HELD_VIEWS,
-      ttl: VIEW_HOLD_MS,
-      ttlAutopurge: true,
-      dispose: (scope) => this.catalog.detach(scope),
-    });
+    this.views = new LRUCache<string, ViewScope>({ max: MAX_HELD_VIEWS, dispose: (scope) => this.catalog.detach(scope) });
     this.parked = new LRUCache<string, StatelessCall>({
       max: options.maxParked,
       ttl: options.parkMs,

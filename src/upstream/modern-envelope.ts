@@ -51,13 +51,16 @@ export function removeEnvelope(request: JsonRpcRequest & RawCarrier): void {
   const params = request.params;
   const meta = params?._meta;
   if (params === undefined || !isObject(meta)) return;
-  delete meta[META_PROTOCOL_VERSION];
-  delete meta[META_CLIENT_CAPABILITIES];
-  delete meta[META_CLIENT_INFO];
-  delete meta[META_LOG_LEVEL];
-  for (const _key in meta) return;
-  delete params._meta;
+  // A new object, not deletes: deleting keys turns objects into slow dictionaries for what follows.
+  let rest: JsonObject | undefined;
+  for (const key in meta) {
+    if (!ENVELOPE_KEYS.has(key)) (rest ??= {})[key] = meta[key];
+  }
+  // Left undefined rather than deleted: JSON leaves it out all the same.
+  params._meta = rest;
 }
+
+const ENVELOPE_KEYS: ReadonlySet<string> = new Set([META_PROTOCOL_VERSION, META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL]);
 
 /** True when a server/discover result names a stateless-era version we speak. */
 export function isModernDiscover(result: JsonObject): boolean {
