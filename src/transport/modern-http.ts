@@ -3,11 +3,11 @@
 // with the body, the status codes, and the reply as one JSON body or one SSE stream.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../log.js';
-import { ErrorCode, encode, idJson, isObject, type JsonRpcMessage, type JsonRpcRequest } from '../jsonrpc/messages.js';
+import { ErrorCode, encode, idJson, isObject, type JsonRpcId, type JsonRpcMessage, type JsonRpcRequest } from '../jsonrpc/messages.js';
 import { ResultBytes, type Serialized } from '../wire/result-bytes.js';
 import type { ViewScope } from '../catalog/catalog.js';
 import type { SwitchboardCore } from '../switchboard.js';
-import { hasModernMeta, modernContextOf, type ReplyStream } from '../session/modern-context.js';
+import { hasModernMeta, modernContextOf, type ModernContext, type ReplyStream } from '../session/modern-context.js';
 import { MODERN_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS } from '../protocol.js';
 import { SSE_HEADERS, header } from './http-util.js';
 import type { AccessControl, Identity } from './access.js';
@@ -54,12 +54,21 @@ function statusOf(message: JsonRpcMessage): number {
  */
 class ModernReply implements ReplyStream {
   private mode: 'undecided' | 'sse' | 'done' = 'undecided';
+  /** What the core gave to call when the client goes before the answer. */
+  gone: (() => void) | undefined;
 
   constructor(
     private readonly res: ServerResponse,
     private readonly acceptsSse: boolean,
-    private readonly onSse: (reply: ModernReply) => void,
+    /** The transport's streaming replies, which this one joins once it streams. */
+    private readonly streaming: Set<ModernReply>,
   ) {}
+
+  /** The POST's connection closed: the end of a stream, or the client leaving before the answer (cancellation). */
+  readonly onClose = (): void => {
+    this.streaming.delete(this);
+    if (this.mode !== 'done') this.gone?.();
+  };
 
   get finished(): boolean {
     return this.mode === 'done';
@@ -83,7 +92,7 @@ class ModernReply implements ReplyStream {
       if (!this.acceptsSse) return false;
       this.mode = 'sse';
       this.res.writeHead(200, SSE_HEADERS);
-      this.onSse(this);
+      this.streaming.add(this);
     }
     const data = String(serialized ?? encode(message) ?? '');
     this.res.write(`event: message\ndata: ${data}\n\n`);
@@ -125,12 +134,8 @@ export class ModernHttp {
   /** A POST judged stateless (isStatelessRequest), its body parsed. */
   post(req: IncomingMessage, res: ServerResponse, endpoint: ViewScope, identity: Identity, body: unknown, acceptsSse: boolean): void {
     const id = isObject(body) && (typeof body.id === 'string' || typeof body.id === 'number') ? body.id : null;
-    const refuse = (status: number, code: number, message: string, data?: unknown): void => {
-      res.writeHead(status, { 'content-type': 'application/json' });
-      res.end(`{"jsonrpc":"2.0","id":${id === null ? 'null' : idJson(id)},"error":${JSON.stringify(data === undefined ? { code, message } : { code, message, data })}}`);
-    };
     if (!isObject(body) || typeof body.method !== 'string' || body.jsonrpc !== '2.0') {
-      refuse(400, ErrorCode.InvalidRequest, 'Invalid Request: a 2026-07-28 POST carries one request or notification');
+      refuse(res, id, 400, ErrorCode.InvalidRequest, 'Invalid Request: a 2026-07-28 POST carries one request or notification');
       return;
     }
     if (id === null) {
@@ -139,45 +144,46 @@ export class ModernHttp {
       return;
     }
     const request = body as unknown as JsonRpcRequest;
-    const headerVersion = header(req, 'mcp-protocol-version')?.trim();
-    if (headerVersion === undefined || headerVersion === '') {
-      refuse(400, ErrorCode.HeaderMismatch, 'Bad Request: the MCP-Protocol-Version header is required');
-      return;
-    }
-    const context = modernContextOf(request);
+    const context = this.check(req, request);
     if (!('protocolVersion' in context)) {
-      refuse(400, context.code, context.message);
-      return;
-    }
-    if (headerVersion !== context.protocolVersion) {
-      refuse(400, ErrorCode.HeaderMismatch, `Bad Request: MCP-Protocol-Version ${headerVersion} does not match the request's _meta version ${context.protocolVersion}`);
-      return;
-    }
-    if (!MODERN_PROTOCOL_VERSIONS.includes(context.protocolVersion)) {
-      refuse(400, ErrorCode.UnsupportedProtocolVersion, `Unsupported protocol version: ${context.protocolVersion}`, {
-        supported: [...MODERN_PROTOCOL_VERSIONS],
-        requested: context.protocolVersion,
-      });
-      return;
-    }
-    const mismatch = headerMismatch(req, request);
-    if (mismatch !== undefined) {
-      refuse(400, ErrorCode.HeaderMismatch, `Bad Request: ${mismatch}`);
+      refuse(res, id, 400, context.code, context.message, context.data);
       return;
     }
     const access = this.access.grant(endpoint, identity, req.url);
     if (!access.ok) {
-      refuse(access.status, ErrorCode.InvalidRequest, access.message);
+      refuse(res, id, access.status, ErrorCode.InvalidRequest, access.message);
       return;
     }
-    const reply = new ModernReply(res, acceptsSse, (streaming) => this.streaming.add(streaming));
-    const gone = this.core.acceptStateless(access.grant, request, context, reply);
-    res.on('close', () => {
-      this.streaming.delete(reply);
-      // Closing the POST before its answer cancels the request (streamable-http.mdx, 2026-07-28).
-      if (!reply.finished) gone?.();
-    });
+    const reply = new ModernReply(res, acceptsSse, this.streaming);
+    reply.gone = this.core.acceptStateless(access.grant, request, context, reply);
+    res.on('close', reply.onClose);
   }
+
+  /** The era's checks, in the order the suite's validation needs them: the request's context when it passes. */
+  private check(req: IncomingMessage, request: JsonRpcRequest): ModernContext | { code: number; message: string; data?: unknown } {
+    const headerVersion = header(req, 'mcp-protocol-version')?.trim();
+    if (headerVersion === undefined || headerVersion === '') return { code: ErrorCode.HeaderMismatch, message: 'Bad Request: the MCP-Protocol-Version header is required' };
+    const context = modernContextOf(request);
+    if (!('protocolVersion' in context)) return { code: context.code, message: context.message };
+    if (headerVersion !== context.protocolVersion) {
+      return { code: ErrorCode.HeaderMismatch, message: `Bad Request: MCP-Protocol-Version ${headerVersion} does not match the request's _meta version ${context.protocolVersion}` };
+    }
+    if (!MODERN_PROTOCOL_VERSIONS.includes(context.protocolVersion)) {
+      return {
+        code: ErrorCode.UnsupportedProtocolVersion,
+        message: `Unsupported protocol version: ${context.protocolVersion}`,
+        data: { supported: [...MODERN_PROTOCOL_VERSIONS], requested: context.protocolVersion },
+      };
+    }
+    const mismatch = headerMismatch(req, request);
+    return mismatch === undefined ? context : { code: ErrorCode.HeaderMismatch, message: `Bad Request: ${mismatch}` };
+  }
+}
+
+/** A JSON-RPC error as the whole reply, echoing the request's id when it had one. */
+function refuse(res: ServerResponse, id: JsonRpcId | null, status: number, code: number, message: string, data?: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' });
+  res.end(`{"jsonrpc":"2.0","id":${id === null ? 'null' : idJson(id)},"error":${JSON.stringify(data === undefined ? { code, message } : { code, message, data })}}`);
 }
 
 /** Why the request headers disagree with the body, or undefined when they agree. */
