@@ -263,6 +263,9 @@ export class SwitchboardCore {
   acceptStateless(grant: SessionGrant, request: JsonRpcRequest, context: ModernContext, reply: ReplyStream): (() => void) | undefined {
     if (this.pendingLists.size > 0) this.flushLists();
     const id = request.id;
+    const requestState = request.params?.requestState;
+    // A parked request counts as in flight while the proxy drains, so its retry may still finish it.
+    if (typeof requestState === 'string' && this.stateless.owns(requestState)) return this.stateless.resume(grant.principal, request, requestState, reply);
     if (this.stopping) {
       reply.send(errorResponse(id, ErrorCode.ConnectionClosed, 'the proxy is shutting down; retry after it restarts'), true);
       return undefined;
@@ -272,8 +275,6 @@ export class SwitchboardCore {
       return undefined;
     }
     this.stateless.holdView(grant.scope);
-    const requestState = request.params?.requestState;
-    if (typeof requestState === 'string' && this.stateless.owns(requestState)) return this.stateless.resume(grant.principal, request, requestState, reply);
     if (request.method === 'server/discover') {
       reply.send(resultResponse(id, discoverResult(this.catalog, this.catalog.current(grant.scope), cacheScopeOf(grant))), true);
       return undefined;
@@ -414,9 +415,12 @@ export class SwitchboardCore {
    * every request and looks only where something can be: no isolated instances, no view of its own.
    */
   private releaseStateless(session: Session, reason: string): void {
+    // Held requests first: closingWithOpenRequests forgets them, and their servers must too.
+    if (session.holdingCount > 0) for (const handle of this.upstreams.all()) handle.abandon(session);
     session.closingWithOpenRequests();
     if (session.inflight.size > 0) session.cancelRequests(`stateless request ended (${reason})`);
-    if (session.holdingCount > 0) for (const handle of this.upstreams.all()) handle.abandon(session);
+    // A listen holds its view itself (a one-request session uses the views held for stateless requests).
+    if (session.initialized) this.catalog.detach(session.scope);
     if (session.serverRequests.size > 0) this.childMessages.failServerRequests(session, `stateless request ended (${reason})`);
     if (session.subscriptions.size === 0) return;
     for (const [handle, uri] of this.subscriptions.dropSession(session, this.upstreams.all())) {

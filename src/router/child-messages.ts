@@ -30,6 +30,8 @@ const NEEDED_CAPABILITY: ReadonlyMap<string, string> = new Map([
  * broken or hostile, and each waiting one is an entry here until the session ends.
  */
 export const MAX_PENDING_SERVER_REQUESTS = 64;
+/** Rounds of input_required one request may go through for a session client before it fails. */
+const MAX_INPUT_ROUNDS = 16;
 /** Refusals of a server's requests logged per server per minute; the rest are counted in the next line. */
 const REFUSAL_LOG_BURST = 10;
 const REFUSAL_LOG_WINDOW_MS = 60_000;
@@ -53,6 +55,8 @@ type Attribution = { session: Session; relatedTo: string | number | undefined } 
  */
 export class ChildMessages {
   private readonly refusalLog = new Throttle(REFUSAL_LOG_BURST, REFUSAL_LOG_WINDOW_MS);
+  /** Rounds of input a stateless-era child asked for a request so far (see onInputRequired). */
+  private readonly inputRounds = new WeakMap<Pending, number>();
 
   constructor(
     private readonly sessions: SessionRegistry,
@@ -127,19 +131,32 @@ export class ChildMessages {
     if (!(session instanceof Session)) return;
     const asked = isObject(result.inputRequests) ? result.inputRequests : {};
     const answers: JsonObject = {};
+    const open = new Set<number>();
     let waiting = 0;
     let failed = false;
+    let timer: NodeJS.Timeout | undefined;
     const fail = (message: string, code: number = ErrorCode.InternalError, data?: unknown): void => {
       if (failed) return;
       failed = true;
+      clearTimeout(timer);
+      // Questions still open are withdrawn: the client is told, as a child's cancellation would.
+      for (const id of open) {
+        session.forgetServerRequest(id);
+        session.deliver({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason: message } }, undefined);
+      }
       // A request its session already gave up (cancelled, closed) is not answered.
       if (session.inflight.get(entry.downstreamId) === entry) connection.fail(entry, new SwitchboardError(code, message, data));
     };
     const done = (): void => {
+      clearTimeout(timer);
       // Cancelled (or ended) while its client was being asked: nothing goes to the child again.
       if (failed || session.inflight.get(entry.downstreamId) !== entry) return;
       connection.sendAgain(entry, answers, result.requestState);
     };
+    // A child that keeps asking (or asks for nothing, again and again) does not keep the request forever.
+    const rounds = (this.inputRounds.get(entry) ?? 0) + 1;
+    this.inputRounds.set(entry, rounds);
+    if (rounds > MAX_INPUT_ROUNDS) return fail(`server ${handle.name} asked for input more than ${MAX_INPUT_ROUNDS} times for one request`);
     const questions: Array<[string, JsonRpcRequest]> = [];
     for (const [key, request] of Object.entries(asked)) {
       const method = isObject(request) ? request.method : undefined;
@@ -162,10 +179,12 @@ export class ChildMessages {
       waiting += 1;
       const id = session.mintServerRequestId();
       question.id = id;
+      open.add(id);
       session.routeServerRequest(id, {
         connection,
         childId: id,
         onAnswer: (response) => {
+          open.delete(id);
           if ('error' in response) return fail(`the client did not answer ${question.method}: ${response.error.message}`);
           answers[key] = isObject(response.result) ? response.result : {};
           waiting -= 1;
@@ -174,7 +193,13 @@ export class ChildMessages {
       });
       session.deliver(question, entry.downstreamId);
     }
-    if (waiting === 0) done();
+    if (waiting === 0) {
+      done();
+      return;
+    }
+    // The client gets as long to answer as the server gets to answer a request.
+    timer = setTimeout(() => fail(`the client did not answer within ${handle.config.timeoutMs} ms`, ErrorCode.RequestTimeout), handle.config.timeoutMs);
+    timer.unref();
   }
 
   /** Answers a server request with an error; the log line is rate-limited per server (a flood must not flood the log). */

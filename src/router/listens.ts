@@ -114,8 +114,10 @@ export class Listens {
       return undefined;
     }
     const session = this.registry.createStateless(grant, channel, context.protocolVersion, true);
-    // Told of list changes like an initialized session (the core's fan-out skips the others).
+    // Told of list changes like an initialized session (the core's fan-out skips the others), and
+    // holding its view as a session does, so the view stays current for as long as it listens.
     session.initialized = true;
+    this.catalog.attach(grant.scope);
     session.clientCapabilities = context.clientCapabilities;
     for (const { uri, owner } of subscribable) this.subscribe(session, owner as string, uri);
     return () => {

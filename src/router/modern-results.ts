@@ -46,7 +46,11 @@ export function modernAnswer(message: JsonRpcResponse, serialized: Serialized | 
   }
   // Only complete results carry cache hints; input_required ones are never cached (caching.mdx).
   const complete = result.resultType === undefined || result.resultType === 'complete';
-  if (typeof result.resultType === 'string' && (!complete || !CACHEABLE.has(method) || 'ttlMs' in result)) return encodeOrFail({ jsonrpc: '2.0', id, result }, id);
+  if (typeof result.resultType === 'string' && (!complete || !CACHEABLE.has(method) || 'ttlMs' in result)) {
+    // A child that calls its answer public cannot know the proxy filtered it for an identity.
+    if (cacheScope === 'private' && result.cacheScope === 'public') result = { ...result, cacheScope };
+    return encodeOrFail({ jsonrpc: '2.0', id, result }, id);
+  }
   const stamped: JsonObject = { resultType: 'complete', ...result };
   if (CACHEABLE.has(method)) {
     stamped.ttlMs = TTL_MS;
@@ -58,7 +62,7 @@ export function modernAnswer(message: JsonRpcResponse, serialized: Serialized | 
 /** Inserts the stamp after the result's opening brace and puts `id` in; undefined when the text is not a plain result. */
 function stampSerialized(text: string, id: JsonRpcId, method: string, cacheScope: CacheScope): string | undefined {
   const spans = scanMessage(text);
-  if (spans === undefined || spans.resultStart === -1 || spans.idStart === -1) return undefined;
+  if (spans === undefined || spans.resultStart === -1 || spans.idStart === -1 || text.charCodeAt(spans.resultStart) !== 0x7b) return undefined;
   // A child that already speaks the stateless era stamps its own results (the object path keeps
   // them); the text may also just mention the name, which costs a parse, never a wrong answer.
   if (text.includes('"resultType"')) return undefined;

@@ -30,8 +30,11 @@ import { modernAnswer, type CacheScope } from './modern-results.js';
 /** Views kept attached for stateless requests (each a filter of the catalog); the least recently used goes first. */
 const MAX_HELD_VIEWS = 256;
 
-/** Marks the requestStates the proxy mints, apart from those of children that speak the era themselves. */
-const STATE_PREFIX = 'switchboard.';
+/**
+ * Marks the requestStates this process mints, apart from those of children that speak the era
+ * themselves (random, so no child's own states can look like ours by chance).
+ */
+const STATE_PREFIX = `switchboard.${randomBytes(6).toString('base64url')}.`;
 
 /** Requests that may be answered with input_required (mrtr.mdx: only these three). */
 const MAY_REQUIRE_INPUT: ReadonlySet<string> = new Set(['tools/call', 'prompts/get', 'resources/read']);
@@ -148,6 +151,11 @@ class StatelessCall implements SessionChannel {
   resume(reply: ReplyStream, id: JsonRpcId, inputResponses: unknown): void {
     this.reply = reply;
     this.replyId = id;
+    // The child already answered (its timeout, say): that is the answer, whatever the retry brings.
+    if (this.answeredWhileParked !== undefined) {
+      this.finish(this.answeredWhileParked.answer, this.answeredWhileParked.serialized);
+      return;
+    }
     const responses = isObject(inputResponses) ? inputResponses : {};
     const inputs = (this.inputs ??= new Map());
     for (const [key, request] of [...inputs]) {
@@ -163,7 +171,6 @@ class StatelessCall implements SessionChannel {
       this.askFor(again);
       return;
     }
-    if (this.answeredWhileParked !== undefined) this.finish(this.answeredWhileParked.answer, this.answeredWhileParked.serialized);
   }
 
   /** The client closed its POST before the answer: cancellation (streamable-http.mdx, 2026-07-28). */
@@ -270,7 +277,8 @@ export class StatelessCalls {
   resume(principal: string, request: JsonRpcRequest, state: string, reply: ReplyStream): (() => void) | undefined {
     const call = this.parked.get(state);
     const params = request.params;
-    if (call === undefined || call.principal !== principal || call.method !== request.method || call.target !== (params?.name ?? params?.uri)) {
+    if (call?.done === true) this.parked.delete(state);
+    if (call === undefined || call.done || call.principal !== principal || call.method !== request.method || call.target !== (params?.name ?? params?.uri)) {
       reply.send(errorResponse(request.id, ErrorCode.InvalidParams, 'Invalid params: requestState is unknown, expired or altered; send the request again without it'), true);
       return undefined;
     }

@@ -128,6 +128,8 @@ export class HttpFrontDoor {
     this.scopes.clear();
     for (const name of this.core.catalog.serverNames()) this.scopes.set(name, serverScope(name));
     for (const session of [...this.core.sessions.all()]) {
+      // A single stateless request ends with its answer; it keeps the view it started with.
+      if (session.transport === 'stateless' && !session.initialized) continue;
       const identity = this.access.identityNamed(session.principal);
       const endpoint = session.scope.endpoint === AGGREGATE_SCOPE.endpoint ? AGGREGATE_SCOPE : this.scopes.get(session.scope.endpoint.slice(2));
       const scope = identity === undefined || endpoint === undefined ? undefined : this.access.scopeFor(endpoint, identity.profile, session.query);

@@ -19,6 +19,9 @@ const NAMED_BY: ReadonlyMap<string, 'name' | 'uri'> = new Map([
   ['resources/read', 'uri'],
 ]);
 
+/** Bytes queued on one streaming reply before the reader counts as gone (as on the session era's streams). */
+const MAX_QUEUED_BYTES = 8 * 1024 * 1024;
+
 /** Header values may carry only visible ASCII and tabs; anything else comes base64-encoded in this form. */
 const VISIBLE_ASCII = /^[\t\x20-\x7e]*$/;
 const BASE64_VALUE = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;
@@ -93,6 +96,11 @@ class ModernReply implements ReplyStream {
       this.mode = 'sse';
       this.res.writeHead(200, SSE_HEADERS);
       this.streaming.add(this);
+    }
+    // A reader this far behind loses the request (closing cancels it) rather than growing our memory.
+    if (this.res.writableLength > MAX_QUEUED_BYTES) {
+      this.res.destroy();
+      return false;
     }
     const data = String(serialized ?? encode(message) ?? '');
     this.res.write(`event: message\ndata: ${data}\n\n`);

@@ -24,7 +24,7 @@ import { BufferPool } from '../wire/buffer-pool.js';
 import { ServerProcess, type ChildExit, type ShutdownTimings } from './child.js';
 import type { Caller, Pending, ServerIdentity } from './types.js';
 import { LATEST_PROTOCOL_VERSION, META_SERVER_INFO, SUPPORTED_PROTOCOL_VERSIONS, SWITCHBOARD_INFO } from '../protocol.js';
-import { MODERN_VERSION, addEnvelope, isModernDiscover, proxyEnvelope, removeEnvelope } from './modern-envelope.js';
+import { MODERN_VERSION, addEnvelope, isModernDiscover, proxyEnvelope, removeEnvelope, rootsFromConfig } from './modern-envelope.js';
 
 export type { Pending } from './types.js';
 
@@ -100,6 +100,8 @@ const CLIENT_CAPABILITIES = { sampling: {}, elicitation: {}, roots: { listChange
  * -32601 at once; one that ignores requests before initialize costs this much once per start.
  */
 const PROBE_TIMEOUT_MS = 3_000;
+/** Callers remembered as recently involved with a child (see `linger`), at most. */
+const MAX_LINGERING = 1_000;
 /** The id of the proxy's subscriptions/listen to a stateless-era child. */
 const LISTEN_ID = 'switchboard-listen';
 
@@ -267,8 +269,10 @@ export class UpstreamConnection {
    * Mutates `request`: it was parsed for this call alone. Returns the pending entry, or the error to answer with.
    */
   forward(caller: Caller, request: JsonRpcRequest, taskId?: string): Pending | SwitchboardError {
-    if (this.identity?.era === 'stateless') addEnvelope(request, caller.clientCapabilities);
-    else if (caller.acceptsInputRequired) removeEnvelope(request);
+    if (this.identity?.era === 'stateless') {
+      addEnvelope(request, caller.clientCapabilities);
+      rootsFromConfig(request, this.server.roots);
+    } else if (caller.acceptsInputRequired) removeEnvelope(request);
     const upstreamId = this.nextId++;
     const meta = request.params?._meta;
     let progressToken: string | number | undefined;
@@ -394,7 +398,16 @@ export class UpstreamConnection {
 
   /** Remembers for a while that this caller abandoned a request the child may still be running. */
   private linger(entry: Pending): void {
-    if (entry.caller !== null) this.lingering.set(entry.caller, Date.now() + LINGER_MS);
+    if (entry.caller === null) return;
+    const now = Date.now();
+    // Callers come and go (every stateless request is one): the oldest entries are the first to
+    // have expired, and past the bound the oldest go even unexpired, so this never grows unbounded.
+    for (const [caller, until] of this.lingering) {
+      if (until >= now && this.lingering.size < MAX_LINGERING) break;
+      this.lingering.delete(caller);
+    }
+    this.lingering.delete(entry.caller);
+    this.lingering.set(entry.caller, now + LINGER_MS);
   }
 
   private admit(entry: Pending): SwitchboardError | undefined {

@@ -42,6 +42,20 @@ export function addEnvelope(request: JsonRpcRequest & RawCarrier, clientCapabili
 }
 
 /**
+ * A client's answers to a child's input requests may include roots (a `roots/list` it was asked,
+ * by a child that asked without the capability, or answers it sent unasked): whatever the client
+ * said, the child gets the proxy's configured roots, as a session-era child would.
+ */
+export function rootsFromConfig(request: JsonRpcRequest, roots: readonly string[]): void {
+  const responses = request.params?.inputResponses;
+  if (!isObject(responses)) return;
+  for (const key of Object.keys(responses)) {
+    const response = responses[key];
+    if (isObject(response) && 'roots' in response) responses[key] = { roots: roots.map((uri) => ({ uri })) };
+  }
+}
+
+/**
  * Takes the stateless era's envelope out of a request for a session-era child: the keys mean
  * nothing to it (they are reserved, so it cannot use them either) and only cost it bytes to read.
  * A request forwarded as text keeps them: that text is never edited but for its routed members.

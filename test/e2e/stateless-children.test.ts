@@ -6,7 +6,7 @@ import path from 'node:path';
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernTransport } from '@modelcontextprotocol/client';
 import { CreateMessageRequestSchema, ElicitRequestSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { RunningSwitchboard } from '../../src/index.js';
-import { ROOT, connect, startProxy, textOf } from './helpers.js';
+import { ROOT, connect, rawPost, responseOf, startProxy, textOf } from './helpers.js';
 
 const CONFORMANCE = path.join(ROOT, 'test/fixtures/conformance-server.mjs');
 let proxy: RunningSwitchboard;
@@ -84,5 +84,25 @@ describe('a stateless-era child', () => {
     } finally {
       await session.close();
     }
+  });
+
+  it("never passes a client's roots to the child: its answers to roots become the configured ones", async () => {
+    const meta = {
+      'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+      'io.modelcontextprotocol/clientCapabilities': { sampling: {}, elicitation: {}, roots: {} },
+    };
+    const inputResponses = {
+      name: { action: 'accept', content: { name: 'n' } },
+      llm: { role: 'assistant', model: 'm', content: { type: 'text', text: 'hi' } },
+      roots: { roots: [{ uri: 'file:///client/secret' }] },
+    };
+    const reply = await rawPost(
+      proxy,
+      { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'conf__test_input_required_result_multiple_inputs', arguments: {}, inputResponses, requestState: 'the-childs-own', _meta: meta } },
+      { headers: { 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'conf__test_input_required_result_multiple_inputs' } },
+    );
+    const text = textOf(responseOf(reply).result);
+    expect(text).toContain('roots []');
+    expect(text).not.toContain('secret');
   });
 });
