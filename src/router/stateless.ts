@@ -202,16 +202,17 @@ class StatelessCall implements SessionChannel {
 
   missingCapability(capability: string): void {
     if (this.done || this.reply === undefined) return;
-    const reply = this.reply;
-    this.reply = undefined;
-    this.done = true;
-    reply.send(
-      errorResponse(this.replyId, ErrorCode.MissingRequiredClientCapability, `the server needs the client capability "${capability}", which this request did not declare`, {
-        requiredCapabilities: { [capability]: {} },
-      }),
-      true,
-    );
-    this.calls.ended(this, `missing client capability ${capability}`);
+    const error = errorResponse(this.firstId, ErrorCode.MissingRequiredClientCapability, `the server needs the client capability "${capability}", which this request did not declare`, {
+      requiredCapabilities: { [capability]: {} },
+    });
+    const entry = this.session.inflight.get(this.firstId);
+    if (entry !== undefined) {
+      // The child stops working on it, and the request ends answered (and counted so), through deliver.
+      entry.connection.cancel(entry, `the client lacks the capability ${capability}`);
+      this.session.answered(entry, error);
+      return;
+    }
+    this.deliver(error, this.firstId);
   }
 
   /** The lowest log level this request wants (its `_meta` logLevel); above every level, so none, when it named none it knows. */

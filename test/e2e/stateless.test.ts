@@ -133,13 +133,17 @@ describe('the stateless era (2026-07-28) beside sessions', () => {
     expect(responseOf(again).error.code).toBe(-32602);
   });
 
-  it('answers -32021 (HTTP 400) when a child needs a capability the request did not declare', async () => {
+  it('answers -32021 (HTTP 400) when a child needs a capability the request did not declare, counted as answered', async () => {
+    const cancelled = proxy.core.stats.total('cancelled');
+    const errors = proxy.core.stats.total('server_error');
     const reply = await statelessPost('tools/call', { name: 'fx__sample', arguments: { prompt: 'no sampling' } }, {}, 7);
     expect(reply.status).toBe(400);
     const error = responseOf(reply).error;
     expect(error.code).toBe(-32021);
     expect(error.data.requiredCapabilities).toEqual({ sampling: {} });
     expect(responseOf(reply).id).toBe(7);
+    expect(proxy.core.stats.total('server_error') - errors).toBe(1);
+    expect(proxy.core.stats.total('cancelled')).toBe(cancelled);
   });
 
   it('tells a listening modern client of list changes, tagged with its listen', async () => {
