@@ -46,6 +46,11 @@ export interface StatelessOptions {
   readonly parkMs: number;
 }
 
+/** A child's request as an entry of `inputRequests` (mrtr.mdx): its method and params, no id. */
+function asInputRequest(request: JsonRpcRequest): JsonObject {
+  return request.params === undefined ? { method: request.method } : { method: request.method, params: request.params };
+}
+
 /** One stateless request: the channel of its one-request session, and where its answer goes now. */
 class StatelessCall implements SessionChannel {
   session!: Session;
@@ -130,7 +135,7 @@ class StatelessCall implements SessionChannel {
     const inputRequests: JsonObject = {};
     for (const key of this.asking.splice(0)) {
       const request = this.inputs?.get(key);
-      if (request !== undefined) inputRequests[key] = request.params === undefined ? { method: request.method } : { method: request.method, params: request.params };
+      if (request !== undefined) inputRequests[key] = asInputRequest(request);
     }
     this.askFor(inputRequests);
   }
@@ -167,7 +172,7 @@ class StatelessCall implements SessionChannel {
     }
     if (inputs.size > 0) {
       const again: JsonObject = {};
-      for (const [key, request] of inputs) again[key] = request.params === undefined ? { method: request.method } : { method: request.method, params: request.params };
+      for (const [key, request] of inputs) again[key] = asInputRequest(request);
       this.askFor(again);
       return;
     }
