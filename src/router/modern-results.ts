@@ -3,6 +3,7 @@
 // legacy resource-not-found code becomes -32602 (server/resources.mdx "Error Handling").
 import { ErrorCode, encode, idJson, isObject, type JsonObject, type JsonRpcId, type JsonRpcResponse } from '../jsonrpc/messages.js';
 import { scanMessage } from '../wire/message-scan.js';
+import { atTopLevel } from '../wire/result-splice.js';
 import type { Serialized } from '../wire/result-bytes.js';
 
 /** Results that MUST carry cache hints (caching.mdx; the schema's CacheableResult). */
@@ -24,10 +25,11 @@ function stampText(method: string, cacheScope: CacheScope): string {
 
 /**
  * The final answer to a stateless request, as text, under `id` (the id of the POST it answers now,
- * which differs from the first one after input_required rounds). A child's result forwarded as text
- * is stamped in place; anything else is rebuilt from the object (never mutated: lists are shared).
+ * which differs from the first one after input_required rounds; `textId` is the one `serialized`
+ * carries). A child's result forwarded as text is stamped in place; anything else is rebuilt from
+ * the object (never mutated: lists are shared).
  */
-export function modernAnswer(message: JsonRpcResponse, serialized: Serialized | undefined, id: JsonRpcId, method: string, cacheScope: CacheScope): string {
+export function modernAnswer(message: JsonRpcResponse, serialized: Serialized | undefined, id: JsonRpcId, textId: JsonRpcId, method: string, cacheScope: CacheScope): string {
   if ('error' in message) {
     const error = message.error;
     if (error.code === ErrorCode.ResourceNotFound) {
@@ -38,7 +40,7 @@ export function modernAnswer(message: JsonRpcResponse, serialized: Serialized | 
   let result = isObject(message.result) ? message.result : {};
   if (serialized !== undefined) {
     const text = String(serialized);
-    const stamped = stampSerialized(text, id, method, cacheScope);
+    const stamped = stampSerialized(text, id, textId, method, cacheScope);
     if (stamped !== undefined) return stamped;
     // `message` may be a stand-in for a result forwarded as text: the text is the result.
     const parsed = JSON.parse(text) as { result?: unknown };
@@ -60,20 +62,34 @@ export function modernAnswer(message: JsonRpcResponse, serialized: Serialized | 
 }
 
 /** Inserts the stamp after the result's opening brace and puts `id` in; undefined when the text is not a plain result. */
-function stampSerialized(text: string, id: JsonRpcId, method: string, cacheScope: CacheScope): string | undefined {
-  const spans = scanMessage(text);
-  if (spans === undefined || spans.resultStart === -1 || spans.idStart === -1 || text.charCodeAt(spans.resultStart) !== 0x7b) return undefined;
+function stampSerialized(text: string, id: JsonRpcId, textId: JsonRpcId, method: string, cacheScope: CacheScope): string | undefined {
   // A child that already speaks the stateless era stamps its own results (the object path keeps
   // them); the text may also just mention the name, which costs a parse, never a wrong answer.
   if (text.includes('"resultType"')) return undefined;
-  let after = spans.resultStart + 1;
+  const stamp = stampText(method, cacheScope);
+  if (id === textId) {
+    // The usual answer (no input rounds) is already under its id: finding the result is enough,
+    // and in a child's compact line it follows a short prefix, so no scan of the whole text.
+    const at = text.indexOf(RESULT_OBJECT);
+    if (at !== -1 && atTopLevel(text, at)) return withStamp(text, at + RESULT_OBJECT.length, stamp);
+  }
+  const spans = scanMessage(text);
+  if (spans === undefined || spans.resultStart === -1 || spans.idStart === -1 || text.charCodeAt(spans.resultStart) !== 0x7b) return undefined;
+  const stamped = withStamp(text, spans.resultStart + 1, stamp);
+  const grew = stamped.length - text.length;
+  // The id comes before or after the result in the text; splice whichever is later first.
+  if (spans.idStart > spans.resultStart) return stamped.slice(0, spans.idStart + grew) + idJson(id) + stamped.slice(spans.idEnd + grew);
+  return stamped.slice(0, spans.idStart) + idJson(id) + stamped.slice(spans.idEnd);
+}
+
+const RESULT_OBJECT = '"result":{';
+
+/** `text` with the stamp's members first in the object whose brace ends before `inside`. */
+function withStamp(text: string, inside: number, stamp: string): string {
+  let after = inside;
   while (after < text.length && (text.charCodeAt(after) === 0x20 || text.charCodeAt(after) === 0x0a || text.charCodeAt(after) === 0x0d || text.charCodeAt(after) === 0x09)) after += 1;
   const empty = text.charCodeAt(after) === 0x7d;
-  const stamp = stampText(method, cacheScope) + (empty ? '' : ',');
-  const withStamp = text.slice(0, spans.resultStart + 1) + stamp + text.slice(spans.resultStart + 1);
-  // The id comes before or after the result in the text; splice whichever is later first.
-  if (spans.idStart > spans.resultStart) return withStamp.slice(0, spans.idStart + stamp.length) + idJson(id) + withStamp.slice(spans.idEnd + stamp.length);
-  return withStamp.slice(0, spans.idStart) + idJson(id) + withStamp.slice(spans.idEnd);
+  return text.slice(0, inside) + stamp + (empty ? '' : ',') + text.slice(inside);
 }
 
 function encodeOrFail(message: JsonRpcResponse, id: JsonRpcId): string {

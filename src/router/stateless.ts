@@ -110,7 +110,7 @@ class StatelessCall implements SessionChannel {
     this.done = true;
     const reply = this.reply;
     this.reply = undefined;
-    reply.send(answer, true, modernAnswer(answer as JsonRpcResponse, serialized, this.replyId, this.method, this.cacheScope));
+    reply.send(answer, true, modernAnswer(answer as JsonRpcResponse, serialized, this.replyId, this.firstId, this.method, this.cacheScope));
     this.calls.ended(this, 'answered');
   }
 

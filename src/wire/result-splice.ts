@@ -26,7 +26,7 @@ export function spliceId(line: string, upstreamId: number, downstreamId: JsonRpc
  * Whether offset `at` of a JSON object's text is a member name of the outermost object: outside
  * strings, one brace deep. A walk over the text before it, without allocating.
  */
-function atTopLevel(text: string, at: number): boolean {
+export function atTopLevel(text: string, at: number): boolean {
   let depth = 0;
   let inString = false;
   for (let i = 0; i < at; i++) {
