@@ -11,6 +11,7 @@ const LAYERS = [
   ['session', '^src/session/'],
   ['catalog/upstream', '^src/(catalog|upstream)/'],
   ['discovery', '^src/discovery/'],
+  ['auth', '^src/auth/'],
   ['wire/jsonrpc/sanitize/config', '^src/(wire|jsonrpc|sanitize|config)/|^src/(log|protocol|throttle|file-watch)\\.ts$'],
 ];
 

@@ -15,6 +15,8 @@ export interface ListenContext {
   readonly findings: Findings;
   /** Entries under `auth.tokens` as written, whether or not each one resolved. */
   readonly tokenCount: number;
+  /** `auth.oauth` is configured: tokens from an identity provider guard the port. */
+  readonly oauth: boolean;
 }
 
 /** A DNS name or IPv4 address, or a bracketed IPv6 address; lower case, no scheme, no port. */
@@ -35,9 +37,9 @@ export function resolveListen(listen: RawTop['listen'], ctx: ListenContext): Lis
   const host = substitute(listen.host, ['listen', 'host'], ctx.env, report).value;
   if (findings.count === before) {
     if (host === '') findings.error(['listen', 'host'], 'is empty after substituting variables');
-    else if (!isLoopbackHost(host) && ctx.tokenCount === 0) {
+    else if (!isLoopbackHost(host) && ctx.tokenCount === 0 && !ctx.oauth) {
       // Whoever reaches the port could run every configured tool: refuse rather than warn.
-      findings.error(['listen', 'host'], `${host} is not loopback: configure auth.tokens or bind 127.0.0.1`);
+      findings.error(['listen', 'host'], `${host} is not loopback: configure auth.tokens or auth.oauth, or bind 127.0.0.1`);
     } else if (!isLoopbackHost(host) && listen.tls === undefined) {
       findings.warn(['listen', 'host'], `${host} is not loopback and listen.tls is not set: bearer tokens cross the network in clear text unless a TLS-terminating proxy is in front`);
     }
@@ -58,7 +60,8 @@ export function resolveListen(listen: RawTop['listen'], ctx: ListenContext): Lis
     tls = { cert: file('cert', listen.tls.cert), key: file('key', listen.tls.key) };
     checkTls(tls, findings);
   }
-  return { host, port: listen.port, tls, allowedHosts };
+  const publicUrl = resolvePublicUrl(listen.publicUrl, ctx.env, findings);
+  return { host, port: listen.port, tls, allowedHosts, publicUrl };
 }
 
 /** Parses both files now, so a wrong path or a key of another certificate fails `check`, not the first client. */
@@ -100,4 +103,33 @@ function readPem(file: string, at: readonly PathSegment[], findings: Findings): 
     findings.error(at, `${problem}: ${file}`);
     return undefined;
   }
+}
+
+/**
+ * `listen.publicUrl` as `scheme://host[:port]`: the origin only, since the proxy serves its
+ * endpoints and metadata at fixed paths under it.
+ */
+function resolvePublicUrl(written: string | undefined, env: NodeJS.ProcessEnv, findings: Findings): string | undefined {
+  if (written === undefined) return undefined;
+  const at: PathSegment[] = ['listen', 'publicUrl'];
+  const report = (p: readonly PathSegment[], problem: string): void => findings.error(p, problem);
+  const before = findings.count;
+  const value = substitute(written, at, env, report).value;
+  if (findings.count !== before) return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    findings.error(at, `expected an absolute URL like "https://tools.example.com", got ${describeValue(written)}`);
+    return undefined;
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    findings.error(at, `expected an http or https URL, got ${describeValue(written)}`);
+    return undefined;
+  }
+  if ((url.pathname !== '/' && url.pathname !== '') || url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') {
+    findings.error(at, `expected scheme://host[:port] without a path, query or credentials, got ${describeValue(written)}`);
+    return undefined;
+  }
+  return url.origin;
 }

@@ -11,6 +11,7 @@ import { checkProfileRef, resolveProfiles } from './profiles.js';
 import { DEFAULTS, KNOWN_KEYS, topSchema } from './schema.js';
 import { resolveServer, type ResolvedServer } from './servers.js';
 import { checkNoLiteralTokens, resolveTokens } from './tokens.js';
+import { resolveOAuth } from './oauth.js';
 import type { SanitizeConfig, ServerConfig, SkippedServer, SwitchboardConfig } from './types.js';
 import { isPlainObject, refuseUnknownKeys, reportIssues, warnUnknownKeys } from './validate.js';
 
@@ -116,7 +117,7 @@ export function resolveConfig(
   const servers: ServerConfig[] = resolved.map((r) => r.config);
 
   const report = (p: readonly PathSegment[], problem: string): void => findings.error(p, problem);
-  const listen = resolveListen(top.listen, { dir, env, findings, tokenCount });
+  const listen = resolveListen(top.listen, { dir, env, findings, tokenCount, oauth: top.auth.oauth !== undefined });
   const allowedOrigins = top.allowedOrigins.map((o, i) => substitute(o, ['allowedOrigins', i], env, report).value);
 
   const serverNames = new Set([...servers.map((s) => s.name), ...skipped.map((s) => s.name)]);
@@ -124,6 +125,11 @@ export function resolveConfig(
   const defaultProfile = top.defaultProfile;
   checkProfileRef(defaultProfile, profiles, ['defaultProfile'], findings);
   const tokens = resolveTokens(raw['auth'], top.auth.tokens, { dir, env, findings, profiles, defaultProfile });
+  const oauth = resolveOAuth(raw['auth'], top.auth.oauth, { dir, env, findings, profiles });
+  if (oauth !== undefined && oauth.audience === undefined && listen.publicUrl === undefined && (listen.host === '0.0.0.0' || listen.host === '::')) {
+    // The default audience is this proxy's URL, which a wildcard address does not name.
+    findings.error(['listen', 'publicUrl'], 'is required with auth.oauth on a wildcard address (or set auth.oauth.audience): tokens are checked to be meant for this URL');
+  }
   if (tokens.length > 0 && !tokens.some((token) => token.admin)) {
     findings.warn(
       ['auth', 'tokens'],
@@ -156,7 +162,7 @@ export function resolveConfig(
     allowedOrigins,
     profiles,
     defaultProfile,
-    auth: { tokens },
+    auth: { tokens, oauth },
     sanitize,
     logLevel: top.logLevel,
     warnings: findings.warnings,

@@ -52,7 +52,14 @@ export const DEFAULTS = {
   sanitizeLogMaxBytes: 10 * 1024 * 1024,
   /** Rotated sanitization log files kept. */
   sanitizeLogKeep: 5,
+  /** Seconds of clock difference tolerated on a token's exp, nbf and iat. */
+  clockSkewSeconds: 30,
+  /** Milliseconds between JWKS refetches caused by tokens naming unknown keys. */
+  jwksCooldownMs: 30_000,
 } as const;
+
+/** Asymmetric JWS algorithms only: `none` and shared-secret HMAC never verify an access token here. */
+export const JWT_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'] as const;
 
 function int(min: number, max: number): z.ZodNumber {
   const error = `expected an integer between ${min} and ${max}`;
@@ -143,9 +150,40 @@ const tokenObject = z.object(
 
 export type RawToken = z.output<typeof tokenObject>;
 
+const oauthObject = z.object(
+  {
+    // The authorization server whose access tokens are accepted: exactly its `iss`.
+    issuer: nonEmptyString,
+    // Accepted `aud` values; absent: this proxy's own URLs (listen.publicUrl and its endpoints, RFC 8707).
+    audience: z.union([nonEmptyString, stringArray(nonEmptyString)], { error: 'expected a string or an array of strings' }).optional(),
+    // Absent: the `jwks_uri` of the issuer's metadata.
+    jwksUri: nonEmptyString.optional(),
+    requiredScopes: stringArray(nonEmptyString).default([]),
+    // A claim naming groups or roles (a string or an array of strings), mapped to profiles by `profiles`.
+    profileClaim: nonEmptyString.optional(),
+    // Claim value -> profile name (null: sees everything); the first entry the token carries wins.
+    profiles: z.record(z.string(), nonEmptyString.nullable(), { error: 'expected an object mapping claim values to profile names' }).default({}),
+    // Claim values whose holders may read operations data, whatever their profile.
+    adminValues: stringArray(nonEmptyString).default([]),
+    // RFC 7662, for opaque (non-JWT) access tokens; the proxy authenticates as this client.
+    introspectionEndpoint: nonEmptyString.optional(),
+    clientId: nonEmptyString.optional(),
+    clientSecretEnv: z.string({ error: 'expected a string' }).regex(ENV_NAME_PATTERN, { error: 'expected an environment variable name' }).optional(),
+    clientSecretFile: nonEmptyString.optional(),
+    algorithms: z.array(z.enum(JWT_ALGORITHMS, { error: `expected one of ${JWT_ALGORITHMS.join(', ')}` }), { error: 'expected an array of strings' }).default([...JWT_ALGORITHMS]),
+    clockSkewSeconds: int(0, 600).default(DEFAULTS.clockSkewSeconds),
+    // At most one JWKS refetch for an unknown key id per this many ms.
+    jwksCooldownMs: int(0, MAX_TIMER_MS).default(DEFAULTS.jwksCooldownMs),
+  },
+  objectError,
+);
+
+export type RawOAuth = z.output<typeof oauthObject>;
+
 const authObject = z.object(
   {
     tokens: z.array(tokenObject, { error: 'expected an array of tokens' }).default([]),
+    oauth: oauthObject.optional(),
   },
   objectError,
 );
@@ -192,6 +230,8 @@ const listenObject = z.object(
     tls: tlsObject.optional(),
     // Host header names (no port) accepted besides loopback ones and listen.host: DNS-rebinding protection.
     allowedHosts: stringArray(nonEmptyString).default([]),
+    // The URL clients reach the proxy at (behind a reverse proxy): OAuth metadata and audience use it.
+    publicUrl: nonEmptyString.optional(),
   },
   objectError,
 );
@@ -260,6 +300,7 @@ export const KNOWN_KEYS = {
   profile: new Set(Object.keys(profileObject.shape)),
   rule: new Set(Object.keys(ruleObject.shape)),
   auth: new Set(Object.keys(authObject.shape)),
+  oauth: new Set(Object.keys(oauthObject.shape)),
   token: new Set(Object.keys(tokenObject.shape)),
   sanitize: new Set(Object.keys(sanitizeObject.shape)),
 } as const;

@@ -124,7 +124,7 @@ function readToken(token: RawToken, at: readonly PathSegment[], ctx: TokenContex
     const file = path.resolve(ctx.dir, substitute(token.tokenFile ?? '', keyPath, ctx.env, report).value);
     if (findings.count !== before) return undefined;
     where = `file ${file}`;
-    text = readTokenFile(file, keyPath, findings);
+    text = readSecretFile(file, keyPath, findings);
     if (text === undefined) return undefined;
   }
   // Editors and `echo` end files with a newline; a bearer token never holds whitespace anyway.
@@ -138,7 +138,8 @@ function readToken(token: RawToken, at: readonly PathSegment[], ctx: TokenContex
   return undefined;
 }
 
-function readTokenFile(file: string, at: readonly PathSegment[], findings: Findings): string | undefined {
+/** A one-line secret file's text: refused when missing, not a file or too large; warned about when others may read it. */
+export function readSecretFile(file: string, at: readonly PathSegment[], findings: Findings): string | undefined {
   let stat: fs.Stats;
   try {
     stat = fs.statSync(file);

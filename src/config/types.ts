@@ -116,6 +116,39 @@ export interface ListenConfig {
   readonly tls: { readonly cert: string; readonly key: string } | undefined;
   /** Host header names (lower case, no port) accepted besides loopback names and `host` itself. */
   readonly allowedHosts: readonly string[];
+  /**
+   * `scheme://host[:port]` clients reach the proxy at, when that is not where it listens (a reverse
+   * proxy in front): OAuth's resource metadata and default audience are built on it. Undefined:
+   * the listen address is the public one.
+   */
+  readonly publicUrl: string | undefined;
+}
+
+/** `auth.oauth`: access tokens of one authorization server, verified as a resource server (RFC 9068, RFC 7662). */
+export interface OAuthConfig {
+  /** Exactly the `iss` its tokens carry, and where its metadata is discovered. */
+  readonly issuer: string;
+  /** Accepted `aud` values; undefined: the proxy's own URLs (RFC 8707 resource indicators). */
+  readonly audience: readonly string[] | undefined;
+  /** Undefined: the issuer metadata's `jwks_uri`. */
+  readonly jwksUri: string | undefined;
+  /** Scopes every token must carry; missing ones answer 403 insufficient_scope. */
+  readonly requiredScopes: readonly string[];
+  /** The claim whose values (a string or strings) choose the profile; undefined: every identity gets defaultProfile. */
+  readonly profileClaim: string | undefined;
+  /**
+   * Claim value to profile name (undefined: sees everything), in the order written: the first
+   * value the token carries wins. Values mapped nowhere fall back to defaultProfile.
+   */
+  readonly profiles: readonly { readonly value: string; readonly profile: string | undefined }[];
+  /** Claim values that make an identity an operator (admin), whatever its profile. */
+  readonly adminValues: readonly string[];
+  /** RFC 7662 introspection for tokens that are not JWTs, with the proxy's client credentials. */
+  readonly introspection: { readonly endpoint: string; readonly clientId: string; readonly clientSecret: Secret } | undefined;
+  /** JWS algorithms accepted (asymmetric only). */
+  readonly algorithms: readonly string[];
+  readonly clockSkewSeconds: number;
+  readonly jwksCooldownMs: number;
 }
 
 /** An `mcpServers` entry that was not started because the entry itself is unusable. */
@@ -178,8 +211,11 @@ export interface SwitchboardConfig {
    * and sessions of tokens without `profile`. Undefined: such sessions see everything.
    */
   readonly defaultProfile: string | undefined;
-  /** Bearer tokens; an empty list means auth is off (allowed only when listening on loopback). */
-  readonly auth: { readonly tokens: readonly TokenConfig[] };
+  /**
+   * Static bearer tokens and OAuth access tokens, either or both; neither means auth is off
+   * (allowed only when listening on loopback).
+   */
+  readonly auth: { readonly tokens: readonly TokenConfig[]; readonly oauth?: OAuthConfig | undefined };
   readonly sanitize: SanitizeConfig;
   /** pino level for the daemon's own logs: fatal, error, warn, info, debug, trace or silent. */
   readonly logLevel: string;

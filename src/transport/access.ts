@@ -7,8 +7,12 @@ import { ErrorCode } from '../jsonrpc/messages.js';
 import { narrowScope, type ViewScope } from '../catalog/catalog.js';
 import { resolveViewFilter, type ViewFilter } from '../session/filter.js';
 import type { Session, SessionGrant } from '../session/session.js';
-import { Authenticator, wwwAuthenticate, type AuthResult, type Identity } from './auth.js';
+import type { Logger } from '../log.js';
+import { Authenticator, failureStatus, wwwAuthenticate, type AuthResult, type ChallengeContext, type Identity } from './auth.js';
 import { JSON_HEADERS } from './http-util.js';
+
+/** RFC 9728 §3: where Protected Resource Metadata lives, the resource's path appended. */
+export const RESOURCE_METADATA_PATH = '/.well-known/oauth-protected-resource';
 
 export type { Identity } from './auth.js';
 
@@ -21,14 +25,19 @@ export class AccessControl {
   private authenticator: Authenticator;
   private readonly filters = new LRUCache<string, ViewFilter>({ max: MAX_CACHED_FILTERS });
 
-  constructor(private config: SwitchboardConfig) {
-    this.authenticator = new Authenticator(config);
+  constructor(
+    private config: SwitchboardConfig,
+    private readonly log: Logger,
+  ) {
+    this.authenticator = new Authenticator(config, log.child({ component: 'oauth' }));
+    this.authenticator.oauth?.prefetch();
   }
 
-  /** A reloaded config: new tokens and profiles apply to the next request; cached filters are dropped. */
+  /** A reloaded config: new tokens, authorization server and profiles apply to the next request; cached filters are dropped. */
   reconfigure(config: SwitchboardConfig): void {
     this.config = config;
-    this.authenticator = new Authenticator(config);
+    this.authenticator = new Authenticator(config, this.log.child({ component: 'oauth' }));
+    this.authenticator.oauth?.prefetch();
     this.filters.clear();
   }
 
@@ -41,9 +50,52 @@ export class AccessControl {
     return this.authenticator.enabled;
   }
 
-  authenticate(req: IncomingMessage): AuthResult {
+  /**
+   * Who sent the request to `path` (an endpoint's, or a mounted page's). Synchronous but for an
+   * access token not seen before, which is verified first (a promise).
+   */
+  authenticate(req: IncomingMessage, path: string): AuthResult | Promise<AuthResult> {
     const header = req.headers.authorization;
-    return this.authenticator.authenticate(Array.isArray(header) ? header[0] : header);
+    const authorization = Array.isArray(header) ? header[0] : header;
+    if (this.authenticator.oauth === undefined) return this.authenticator.authenticate(authorization);
+    const base = this.publicBase(req);
+    return this.authenticator.authenticate(authorization, { base, url: base === undefined ? undefined : base + resourcePath(path) });
+  }
+
+  /**
+   * `scheme://host[:port]` clients reach the proxy at: `listen.publicUrl`, else the request's Host,
+   * which the Host check already limited to names of this proxy (a wildcard address without
+   * allowedHosts requires publicUrl or an audience, so no Host an attacker picks is trusted there).
+   */
+  private publicBase(req: IncomingMessage): string | undefined {
+    const configured = this.config.listen.publicUrl;
+    if (configured !== undefined) return configured;
+    const host = req.headers.host;
+    return host === undefined || host === '' ? undefined : `${this.config.listen.tls === undefined ? 'http' : 'https'}://${host.toLowerCase()}`;
+  }
+
+  /** What a 401 adds to its challenge so an MCP client can find the authorization server; undefined without OAuth. */
+  challenge(req: IncomingMessage, path: string): ChallengeContext | undefined {
+    const oauth = this.config.auth.oauth;
+    if (oauth === undefined) return undefined;
+    return { resourceMetadata: `${this.publicBase(req) ?? ''}${RESOURCE_METADATA_PATH}${resourcePath(path)}`, scope: oauth.requiredScopes.join(' ') };
+  }
+
+  /**
+   * RFC 9728 Protected Resource Metadata for the resource at `path` ('' for the proxy as a whole),
+   * or undefined when no authorization server is configured.
+   */
+  resourceMetadata(req: IncomingMessage, path: string): Record<string, unknown> | undefined {
+    const oauth = this.config.auth.oauth;
+    const base = this.publicBase(req);
+    if (oauth === undefined || base === undefined) return undefined;
+    return {
+      resource: base + path,
+      authorization_servers: [oauth.issuer],
+      ...(oauth.requiredScopes.length > 0 ? { scopes_supported: oauth.requiredScopes } : {}),
+      bearer_methods_supported: ['header'],
+      resource_name: 'mcp-switchboard',
+    };
   }
 
   /** A session belongs to the identity that opened it; anyone else is told it does not exist (404). */
@@ -89,14 +141,30 @@ function querystring(url: string | undefined): string {
   return at === -1 || url === undefined ? '' : url.slice(at + 1);
 }
 
-/** 401 with the RFC 6750 challenge; the body is a JSON-RPC error like every other refusal. */
-export function sendUnauthorized(res: ServerResponse, failure: Extract<AuthResult, { ok: false }>): void {
+/** Mounted pages are the proxy's own: a token for the aggregate endpoint (or the whole proxy) opens them. */
+function resourcePath(path: string): string {
+  return path.endsWith('/mcp') || path.endsWith('/sse') || path.endsWith('/ws') || path.endsWith('/messages') ? path : '/mcp';
+}
+
+const STATUS_TEXT: Readonly<Record<number, string>> = { 401: 'Unauthorized', 403: 'Forbidden', 503: 'Service Unavailable' };
+
+/**
+ * 401 with the RFC 6750 challenge (403 for a missing scope, 503 when the authorization server
+ * cannot be asked); the body is a JSON-RPC error like every other refusal.
+ */
+export function sendUnauthorized(res: ServerResponse, failure: Extract<AuthResult, { ok: false }>, challenge?: ChallengeContext): void {
+  const status = failureStatus(failure.reason);
+  const headers: Record<string, string> = { ...JSON_HEADERS, connection: 'close' };
   // Closing the connection also ends a body still trickling in: a stranger cannot hold it open.
-  res.writeHead(401, { ...JSON_HEADERS, 'www-authenticate': wwwAuthenticate(failure.reason), connection: 'close' });
-  res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: ErrorCode.InvalidRequest, message: `Unauthorized: ${failure.message}` } }));
+  if (status === 503) headers['retry-after'] = '10';
+  else headers['www-authenticate'] = wwwAuthenticate(failure.reason, challenge, failure.message);
+  res.writeHead(status, headers);
+  res.end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: ErrorCode.InvalidRequest, message: `${STATUS_TEXT[status] ?? 'Unauthorized'}: ${failure.message}` } }));
 }
 
 /** The same refusal on a socket about to be upgraded (no ServerResponse exists there). */
-export function unauthorizedUpgrade(failure: Extract<AuthResult, { ok: false }>): string {
-  return `HTTP/1.1 401 Unauthorized\r\nwww-authenticate: ${wwwAuthenticate(failure.reason)}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`;
+export function unauthorizedUpgrade(failure: Extract<AuthResult, { ok: false }>, challenge?: ChallengeContext): string {
+  const status = failureStatus(failure.reason);
+  const header = status === 503 ? 'retry-after: 10' : `www-authenticate: ${wwwAuthenticate(failure.reason, challenge, failure.message)}`;
+  return `HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? 'Unauthorized'}\r\n${header}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`;
 }

@@ -1,27 +1,31 @@
-// Static bearer tokens (PROTOCOL.md §8): parsing `Authorization: Bearer …` and finding whose token
-// it is without timing revealing which token, or how much of one, matched. No HTTP server code.
+// Bearer tokens (PROTOCOL.md §8): parsing `Authorization: Bearer …`, finding whose static token it
+// is without timing revealing which token, or how much of one, matched, and otherwise handing it
+// to OAuth verification when an authorization server is configured. No HTTP server code.
 
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { SwitchboardConfig } from '../config/types.js';
+import type { Logger } from '../log.js';
+import type { Identity } from '../auth/identity.js';
+import { OAuthAccess, type RequestResource } from '../auth/oauth-access.js';
 
-/** Who a session belongs to. */
-export interface Identity {
-  /** The token's `name`, or `anonymous` when auth is off; unique among tokens. */
-  readonly name: string;
-  /** The profile bounding this identity's views (resolveViewFilter's `bound`), undefined for none. */
-  readonly profile: string | undefined;
-  readonly anonymous: boolean;
-  /** May read operations data and restart servers (TokenConfig.admin; everyone when auth is off). */
-  readonly admin: boolean;
-}
+export type { Identity } from '../auth/identity.js';
+export type { RequestResource } from '../auth/oauth-access.js';
 
 /**
  * `missing`: no Authorization header. `malformed`: not `Bearer <b64token>`. `unknown`: a
- * well-formed token that is not configured. The transport answers all three with 401 and the
- * header from wwwAuthenticate(): RFC 6750 §3.1 allows 400 for a malformed request, but MCP
- * clients start their auth flow only on 401 (authorization.mdx), so 401 is the useful answer.
+ * well-formed token that is not configured. `invalid_token`: an access token that failed
+ * verification (signature, issuer, audience, expiry). These four answer 401 with the header from
+ * wwwAuthenticate(): RFC 6750 §3.1 allows 400 for a malformed request, but MCP clients start
+ * their auth flow only on 401 (authorization.mdx), so 401 is the useful answer.
+ * `insufficient_scope`: a valid token without a required scope, 403 (step-up, RFC 6750 §3.1).
+ * `unavailable`: the authorization server could not be asked, 503.
  */
-export type AuthFailure = 'missing' | 'malformed' | 'unknown';
+export type AuthFailure = 'missing' | 'malformed' | 'unknown' | 'invalid_token' | 'insufficient_scope' | 'unavailable';
+
+/** The HTTP status a failure is answered with. */
+export function failureStatus(reason: AuthFailure): number {
+  return reason === 'insufficient_scope' ? 403 : reason === 'unavailable' ? 503 : 401;
+}
 
 export type AuthResult =
   | { readonly ok: true; readonly identity: Identity }
@@ -53,10 +57,12 @@ interface KnownToken {
 
 const sha256 = (text: string): Buffer => createHash('sha256').update(text, 'utf8').digest();
 
-/** Auth is on exactly when tokens are configured; the config refuses non-loopback listening without. */
+/** Auth is on exactly when tokens or an authorization server are configured; the config refuses non-loopback listening without. */
 export function isAuthEnabled(config: Pick<SwitchboardConfig, 'auth'>): boolean {
-  return config.auth.tokens.length > 0;
+  return config.auth.tokens.length > 0 || config.auth.oauth !== undefined;
 }
+
+const NO_RESOURCE: RequestResource = { base: undefined, url: undefined };
 
 /** Built once per (re)loaded config; holds digests, never token text. */
 export class Authenticator {
@@ -65,8 +71,10 @@ export class Authenticator {
   private readonly anonymous: Identity;
   /** With auth off every request gets this one answer: nothing allocated per request. */
   private readonly anonymousResult: AuthResult;
+  /** Access tokens of the configured authorization server; undefined without `auth.oauth`. */
+  readonly oauth: OAuthAccess | undefined;
 
-  constructor(config: Pick<SwitchboardConfig, 'auth' | 'defaultProfile'>) {
+  constructor(config: Pick<SwitchboardConfig, 'auth' | 'defaultProfile'>, log?: Logger) {
     this.enabled = isAuthEnabled(config);
     this.known = config.auth.tokens.map((t) => ({
       digest: sha256(t.secret.reveal()),
@@ -74,9 +82,14 @@ export class Authenticator {
     }));
     this.anonymous = Object.freeze({ name: 'anonymous', profile: config.defaultProfile, anonymous: true, admin: true });
     this.anonymousResult = Object.freeze({ ok: true, identity: this.anonymous });
+    const oauth = config.auth.oauth;
+    this.oauth = oauth === undefined || log === undefined ? undefined : new OAuthAccess(oauth, config.defaultProfile, log);
   }
 
-  /** The identity of a token name (`anonymous` when auth is off), or undefined when not configured. */
+  /**
+   * The identity of a token name (`anonymous` when auth is off), or undefined when not configured.
+   * Access-token identities are not named here: their tokens are checked on every request.
+   */
   identityNamed(name: string): Identity | undefined {
     if (!this.enabled) return name === this.anonymous.name ? this.anonymous : undefined;
     return this.known.find((known) => known.identity.name === name)?.identity;
@@ -87,9 +100,10 @@ export class Authenticator {
    * configured with a token keep working against a local proxy without tokens). With auth on,
    * the presented token is hashed and compared with every known digest: equal-length inputs
    * satisfy timingSafeEqual and hide the tokens' lengths, and visiting every entry hides which
-   * one matched.
+   * one matched. A token that is none of them goes to OAuth verification, which answers at once
+   * for a token it has seen, else after verifying it (a promise).
    */
-  authenticate(authorization: string | undefined): AuthResult {
+  authenticate(authorization: string | undefined, resource: RequestResource = NO_RESOURCE): AuthResult | Promise<AuthResult> {
     if (!this.enabled) return this.anonymousResult;
     const parsed = parseBearer(authorization);
     if (!parsed.ok) return parsed;
@@ -99,20 +113,42 @@ export class Authenticator {
       const equal = timingSafeEqual(digest, known.digest);
       found = equal ? known.identity : found;
     }
-    if (found === undefined) return { ok: false, reason: 'unknown', message: 'unknown bearer token' };
-    return { ok: true, identity: found };
+    if (found !== undefined) return { ok: true, identity: found };
+    if (this.oauth === undefined) return { ok: false, reason: 'unknown', message: 'unknown bearer token' };
+    return this.oauth.admit(parsed.token, digest.toString('base64url'), resource);
   }
 }
 
-/** The WWW-Authenticate value for a 401 (RFC 6750 §3): error codes only when a token was sent. */
-export function wwwAuthenticate(reason: AuthFailure): string {
-  const realm = 'Bearer realm="mcp-switchboard"';
+/** What the challenge adds when an authorization server is configured (authorization.mdx, RFC 9728 §5.1). */
+export interface ChallengeContext {
+  /** The URL of the Protected Resource Metadata for the endpoint asked. */
+  readonly resourceMetadata: string;
+  /** Scopes to ask for (space-separated); empty: none named. */
+  readonly scope: string;
+}
+
+/** The WWW-Authenticate value for a 401 or 403 (RFC 6750 §3): error codes only when a token was sent. */
+export function wwwAuthenticate(reason: AuthFailure, challenge?: ChallengeContext, description?: string): string {
+  let value = 'Bearer realm="mcp-switchboard"';
+  if (challenge !== undefined) {
+    value += `, resource_metadata="${challenge.resourceMetadata}"`;
+    if (challenge.scope !== '') value += `, scope="${challenge.scope}"`;
+  }
   switch (reason) {
     case 'missing':
-      return realm;
+    case 'unavailable':
+      return value;
     case 'malformed':
-      return `${realm}, error="invalid_request", error_description="expected Authorization: Bearer <token>"`;
+      return `${value}, error="invalid_request", error_description="expected Authorization: Bearer <token>"`;
     case 'unknown':
-      return `${realm}, error="invalid_token", error_description="unknown token"`;
+      return `${value}, error="invalid_token", error_description="unknown token"`;
+    case 'invalid_token':
+    case 'insufficient_scope':
+      return `${value}, error="${reason}", error_description="${quotable(description ?? reason)}"`;
   }
+}
+
+/** A quoted-string's content (RFC 7230 §3.2.6): no quotes or backslashes, visible ASCII and spaces only. */
+function quotable(text: string): string {
+  return text.replace(/["\\]/g, "'").replace(/[^\x20-\x7e]/g, '?');
 }

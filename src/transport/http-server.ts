@@ -11,7 +11,7 @@ import { StreamableHttp, KEEPALIVE_MS } from './streamable-http.js';
 import { LegacySse } from './legacy-sse.js';
 import { WebSocketDoor } from './websocket.js';
 import { originPolicy, refusal, type OriginPolicy } from './origin.js';
-import { AccessControl, sendUnauthorized, unauthorizedUpgrade } from './access.js';
+import { AccessControl, RESOURCE_METADATA_PATH, sendUnauthorized, unauthorizedUpgrade } from './access.js';
 import type { AuthResult } from './auth.js';
 import { sendError, sendText } from './http-util.js';
 import { limitConnections, serverTimeouts } from './connection-limits.js';
@@ -60,7 +60,8 @@ export interface MountedRoute {
 const CORS_HEADERS = {
   'access-control-allow-methods': 'GET, POST, DELETE, OPTIONS',
   'access-control-allow-headers': 'content-type, accept, authorization, mcp-session-id, mcp-protocol-version, last-event-id',
-  'access-control-expose-headers': 'mcp-session-id, mcp-protocol-version',
+  // A browser client reads the challenge to find the authorization server (authorization.mdx).
+  'access-control-expose-headers': 'mcp-session-id, mcp-protocol-version, www-authenticate',
   'access-control-max-age': '600',
 } as const;
 
@@ -81,7 +82,7 @@ export class HttpFrontDoor {
     private readonly log: Logger,
   ) {
     this.policy = originPolicy(core.config.listen, core.config.allowedOrigins);
-    this.access = new AccessControl(core.config);
+    this.access = new AccessControl(core.config, log);
     this.streamable = new StreamableHttp(core, this.access, log.child({ transport: 'streamable-http' }));
     this.legacySse = new LegacySse(core, this.access, log.child({ transport: 'sse' }));
     this.websocket = new WebSocketDoor(core, log.child({ transport: 'websocket' }));
@@ -156,23 +157,28 @@ export class HttpFrontDoor {
 
   private upgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void {
     socket.on('error', () => socket.destroy());
+    const path = pathOf(req.url);
     const refused = refusal(req, this.policy);
-    const endpoint = refused === undefined ? this.endpointFor(pathOf(req.url)) : undefined;
+    const endpoint = refused === undefined ? this.endpointFor(path) : undefined;
     if (refused !== undefined || endpoint === undefined || endpoint.kind !== 'ws') {
-      if (refused !== undefined) this.log.warn({ reason: refused, path: pathOf(req.url) }, 'WebSocket upgrade refused');
-      const unauthorized = refused === undefined ? this.strangerOnServerPath(req, pathOf(req.url)) : undefined;
-      if (unauthorized !== undefined) {
-        socket.end(unauthorizedUpgrade(unauthorized));
-        return;
-      }
+      if (refused !== undefined) this.log.warn({ reason: refused, path }, 'WebSocket upgrade refused');
       const status = refused !== undefined ? '403 Forbidden' : '404 Not Found';
-      socket.end(`HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
+      const refuse = (): void => void socket.end(`HTTP/1.1 ${status}\r\nconnection: close\r\ncontent-length: 0\r\n\r\n`);
+      // Without a valid token, an unknown /s/<name>/ path answers 401 like a known one.
+      if (refused !== undefined || !path.startsWith('/s/')) refuse();
+      else this.whenAuthenticated(req, path, (auth) => (auth.ok ? refuse() : socket.end(unauthorizedUpgrade(auth, this.access.challenge(req, path)))), () => socket.destroy());
       return;
     }
-    const auth = this.access.authenticate(req);
+    const auth = this.access.authenticate(req, path);
+    if (auth instanceof Promise) this.whenAuthenticated(req, path, (result) => this.upgradeAuthenticated(req, socket, head, endpoint, result), () => socket.destroy(), auth);
+    else this.upgradeAuthenticated(req, socket, head, endpoint, auth);
+  }
+
+  private upgradeAuthenticated(req: IncomingMessage, socket: Duplex, head: Buffer, endpoint: Endpoint, auth: AuthResult): void {
+    if (socket.destroyed) return;
     if (!auth.ok) {
       this.log.warn({ reason: auth.reason, path: pathOf(req.url) }, 'WebSocket upgrade unauthorized');
-      socket.end(unauthorizedUpgrade(auth));
+      socket.end(unauthorizedUpgrade(auth, this.access.challenge(req, pathOf(req.url))));
       return;
     }
     const scope = this.access.grant(endpoint.scope, auth.identity, req.url);
@@ -182,6 +188,28 @@ export class HttpFrontDoor {
       return;
     }
     this.websocket.upgrade(req, socket, head, scope.grant);
+  }
+
+  /**
+   * Runs `then` with the request's authentication once it is known: an access token seen for the
+   * first time is verified before. `failed` runs if `then` throws (the handler's guard does not
+   * reach a continuation).
+   */
+  private whenAuthenticated(req: IncomingMessage, path: string, then: (auth: AuthResult) => void, failed: () => void, started?: Promise<AuthResult>): void {
+    const auth = started ?? this.access.authenticate(req, path);
+    const guarded = (result: AuthResult): void => {
+      try {
+        then(result);
+      } catch (error) {
+        this.log.error({ err: error instanceof Error ? error.message : String(error), url: req.url }, 'request handler failed');
+        failed();
+      }
+    };
+    if (auth instanceof Promise) auth.then(guarded, (error: unknown) => {
+      this.log.error({ err: error instanceof Error ? error.message : String(error), url: req.url }, 'authentication failed');
+      failed();
+    });
+    else guarded(auth);
   }
 
   private route(req: IncomingMessage, res: ServerResponse): void {
@@ -194,6 +222,10 @@ export class HttpFrontDoor {
       this.log.warn({ reason: refused, path }, 'request refused');
       res.setHeader('connection', 'close');
       sendError(res, 403, ErrorCode.InvalidRequest, `Forbidden: ${refused}`);
+      return;
+    }
+    if (path === RESOURCE_METADATA_PATH || path.startsWith(`${RESOURCE_METADATA_PATH}/`)) {
+      this.serveResourceMetadata(req, res, path.slice(RESOURCE_METADATA_PATH.length));
       return;
     }
     const mounted = this.mounted.get(path);
@@ -214,17 +246,22 @@ export class HttpFrontDoor {
       }
     }
     if (endpoint === undefined) {
-      const unauthorized = this.strangerOnServerPath(req, path);
-      if (unauthorized !== undefined) sendUnauthorized(res, unauthorized);
-      else sendText(res, 404, 'Not found\n');
+      // Without a valid token, an unknown /s/<name>/ path answers 401 like a known one: a 404 for
+      // made-up names only would let anyone list the configured servers.
+      if (!path.startsWith('/s/')) sendText(res, 404, 'Not found\n');
+      else this.whenAuthenticated(req, path, (auth) => (auth.ok ? sendText(res, 404, 'Not found\n') : this.unauthorized(req, res, path, auth)), () => this.crashed(res));
       return;
     }
     // Credentials before anything that depends on the endpoint existing (a 426 would say it does).
-    const auth = this.access.authenticate(req);
+    const auth = this.access.authenticate(req, path);
+    if (auth instanceof Promise) this.whenAuthenticated(req, path, (result) => this.serveEndpoint(req, res, endpoint, path, url, result), () => this.crashed(res), auth);
+    else this.serveEndpoint(req, res, endpoint, path, url, auth);
+  }
+
+  private serveEndpoint(req: IncomingMessage, res: ServerResponse, endpoint: Endpoint, path: string, url: string, auth: AuthResult): void {
+    if (res.destroyed) return;
     if (!auth.ok) {
-      // Never the header itself: it may be a mistyped real token.
-      this.log.warn({ reason: auth.reason, path }, 'request unauthorized');
-      sendUnauthorized(res, auth);
+      this.unauthorized(req, res, path, auth);
       return;
     }
     if (endpoint.kind === 'ws') {
@@ -249,6 +286,49 @@ export class HttpFrontDoor {
     }
   }
 
+  private unauthorized(req: IncomingMessage, res: ServerResponse, path: string, auth: Extract<AuthResult, { ok: false }>): void {
+    // Never the header itself: it may be a mistyped real token.
+    if (auth.reason === 'unavailable') this.log.error({ reason: auth.message, path }, 'request refused: its access token could not be checked');
+    else this.log.warn({ reason: auth.reason, ...(auth.reason === 'invalid_token' || auth.reason === 'insufficient_scope' ? { why: auth.message } : {}), path }, 'request unauthorized');
+    sendUnauthorized(res, auth, this.access.challenge(req, path));
+  }
+
+  private crashed(res: ServerResponse): void {
+    if (!res.headersSent) sendError(res, 500, ErrorCode.InternalError, 'Internal error');
+    else res.destroy();
+  }
+
+  /**
+   * RFC 9728 metadata, public like the issuer's own: for the proxy (`suffix` empty) and for any
+   * endpoint path, configured server or not (it names only what the path already says). 404 when
+   * no authorization server is configured.
+   */
+  private serveResourceMetadata(req: IncomingMessage, res: ServerResponse, suffix: string): void {
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, { 'access-control-allow-origin': '*', 'access-control-allow-methods': 'GET, OPTIONS', 'access-control-max-age': '600' }).end();
+      return;
+    }
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      res.setHeader('allow', 'GET, HEAD, OPTIONS');
+      sendText(res, 405, 'Method not allowed\n');
+      return;
+    }
+    const document = suffix === '' || this.endpointShape(suffix) ? this.access.resourceMetadata(req, suffix) : undefined;
+    if (document === undefined) {
+      sendText(res, 404, 'Not found\n');
+      return;
+    }
+    const body = JSON.stringify(document);
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'access-control-allow-origin': '*', 'cache-control': 'max-age=300' });
+    res.end(req.method === 'HEAD' ? undefined : body);
+  }
+
+  /** `/mcp` and its siblings, or the same under `/s/<name>/`, whether or not that server exists. */
+  private endpointShape(path: string): boolean {
+    const slash = path.lastIndexOf('/');
+    return ENDPOINT_KINDS.has(path.slice(slash + 1)) && (slash === 0 || isServerPath(path));
+  }
+
   /**
    * `/mcp`, `/sse`, `/messages`, `/ws` serve every server; the same under `/s/<server>/` serve one
    * server with its own names.
@@ -270,16 +350,6 @@ export class HttpFrontDoor {
     return scope === undefined ? undefined : { kind, scope, base };
   }
 
-  /**
-   * Without a valid token, an unknown /s/<name>/ path answers 401 like a known one: a 404 for
-   * made-up names only would let anyone list the configured servers.
-   */
-  private strangerOnServerPath(req: IncomingMessage, path: string): Extract<AuthResult, { ok: false }> | undefined {
-    if (!path.startsWith('/s/')) return undefined;
-    const auth = this.access.authenticate(req);
-    return auth.ok ? undefined : auth;
-  }
-
   private serveMounted(route: MountedRoute, req: IncomingMessage, res: ServerResponse, path: string): void {
     const methods = route.methods ?? ['GET', 'HEAD'];
     if (!methods.includes(req.method ?? '')) {
@@ -288,15 +358,17 @@ export class HttpFrontDoor {
       return;
     }
     if (route.auth === 'optional') {
-      const auth = this.access.authEnabled ? this.access.authenticate(req) : undefined;
-      route.serve(req, res, auth === undefined || (auth.ok && auth.identity.admin));
+      if (!this.access.authEnabled) route.serve(req, res, true);
+      else this.whenAuthenticated(req, path, (auth) => route.serve(req, res, auth.ok && auth.identity.admin), () => this.crashed(res));
       return;
     }
-    if (route.auth) {
-      const auth = this.access.authenticate(req);
+    if (!route.auth) {
+      route.serve(req, res, true);
+      return;
+    }
+    this.whenAuthenticated(req, path, (auth) => {
       if (!auth.ok) {
-        this.log.warn({ reason: auth.reason, path }, 'request unauthorized');
-        sendUnauthorized(res, auth);
+        this.unauthorized(req, res, path, auth);
         return;
       }
       // Operations data names every server, its errors and findings: not for a token whose
@@ -305,7 +377,7 @@ export class HttpFrontDoor {
         sendError(res, 403, ErrorCode.InvalidRequest, `Forbidden: ${path} needs an admin token ("admin": true, or a token without a profile)`);
         return;
       }
-    }
-    route.serve(req, res, true);
+      route.serve(req, res, true);
+    }, () => this.crashed(res));
   }
 }

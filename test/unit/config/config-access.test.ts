@@ -247,7 +247,7 @@ describe('auth.tokens', () => {
 
   it('refuse misspelt keys in auth and its tokens', () => {
     expect(configError(() => resolve({ auth: { token: [] } })).message).toBe(
-      '<inline>: $.auth.token: unknown key; expected tokens (a misspelt key here could widen access)',
+      '<inline>: $.auth.token: unknown key; expected tokens, oauth (a misspelt key here could widen access)',
     );
     expect(configError(() => resolve({ profiles: { r: {} }, auth: { tokens: [{ name: 'a', tokenEnv: 'TOKEN_ALICE', profiel: 'r' }] } })).message).toBe(
       '<inline>: $.auth.tokens[0].profiel: unknown key; expected name, tokenEnv, tokenFile, profile, admin (a misspelt key here could widen access)',
@@ -287,7 +287,7 @@ describe('listen', () => {
     const file = path.join(dir, 'proxy.config.json');
     fs.writeFileSync(file, JSON.stringify({ listen: { host: '0.0.0.0' }, mcpServers: servers }));
     const err = configError(() => loadConfig(file, env));
-    expect(err.message).toBe(`${file}: $.listen.host: 0.0.0.0 is not loopback: configure auth.tokens or bind 127.0.0.1`);
+    expect(err.message).toBe(`${file}: $.listen.host: 0.0.0.0 is not loopback: configure auth.tokens or auth.oauth, or bind 127.0.0.1`);
     configError(() => resolve({ listen: { host: '192.168.1.10' } }));
     configError(() => resolve({ listen: { host: '::' } }));
   });

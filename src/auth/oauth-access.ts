@@ -1,0 +1,83 @@
+// Whether a verified access token admits a request: meant for this server (RFC 8707 audience),
+// carrying the required scopes, and whose identity it is, with the profile its groups or roles map to.
+import type { OAuthConfig } from '../config/types.js';
+import type { Logger } from '../log.js';
+import type { Identity } from './identity.js';
+import { OAuthVerifier, type Verification, type VerifiedToken } from './oauth-verifier.js';
+
+/** The URLs a request was addressed to: the proxy's public base, and the endpoint's full URL. */
+export interface RequestResource {
+  /** `scheme://host[:port]`; undefined when the request named no host. */
+  readonly base: string | undefined;
+  /** The base and the endpoint's path (`/mcp`, `/s/fs/mcp`). */
+  readonly url: string | undefined;
+}
+
+export type OAuthAdmission =
+  | { readonly ok: true; readonly identity: Identity }
+  | { readonly ok: false; readonly reason: 'invalid_token' | 'insufficient_scope' | 'unavailable'; readonly message: string };
+
+/** Principal names of access-token identities start with this: no static token name contains `:`. */
+export const OAUTH_PRINCIPAL_PREFIX = 'oauth:';
+
+export class OAuthAccess {
+  private readonly verifier: OAuthVerifier;
+  /** One identity object per remembered token, not one per request. */
+  private readonly identities = new WeakMap<VerifiedToken, Identity>();
+
+  constructor(
+    private readonly config: OAuthConfig,
+    private readonly defaultProfile: string | undefined,
+    log: Logger,
+  ) {
+    this.verifier = new OAuthVerifier(config, log);
+  }
+
+  prefetch(): void {
+    this.verifier.prefetch();
+  }
+
+  /** Synchronous when the token was seen before (the usual request), a promise when it must be verified. */
+  admit(token: string, digest: string, resource: RequestResource): OAuthAdmission | Promise<OAuthAdmission> {
+    const known = this.verifier.known(digest, Date.now());
+    if (known !== undefined) return this.decide(known, resource);
+    return this.verifier.verify(token, digest).then((verification) => this.decide(verification, resource));
+  }
+
+  private decide(verification: Verification, resource: RequestResource): OAuthAdmission {
+    if (!verification.ok) return { ok: false, reason: verification.kind === 'unavailable' ? 'unavailable' : 'invalid_token', message: verification.message };
+    const token = verification.token;
+    if (!this.meantForUs(token.audiences, resource)) return { ok: false, reason: 'invalid_token', message: 'the access token is meant for another resource (its audience does not name this server)' };
+    const missing = this.config.requiredScopes.filter((scope) => !token.scopes.has(scope));
+    if (missing.length > 0) return { ok: false, reason: 'insufficient_scope', message: `the access token lacks the scope ${missing.join(' ')}` };
+    let identity = this.identities.get(token);
+    if (identity === undefined) {
+      identity = this.identityOf(token);
+      this.identities.set(token, identity);
+    }
+    return { ok: true, identity };
+  }
+
+  /**
+   * A configured audience, else this server's own URL: its base (a token for the whole proxy) or
+   * the very endpoint (RFC 8707: the resource the client named, as the metadata told it).
+   */
+  private meantForUs(audiences: readonly string[], resource: RequestResource): boolean {
+    const accepted = this.config.audience;
+    if (accepted !== undefined) return audiences.some((aud) => accepted.includes(aud));
+    const { base, url } = resource;
+    return audiences.some((aud) => (base !== undefined && (aud === base || aud === `${base}/`)) || (url !== undefined && (aud === url || aud === `${url}/`)));
+  }
+
+  /**
+   * The first `profiles` entry (in config order) whose value the token carries picks the profile;
+   * none: defaultProfile. As with static tokens, an identity that sees everything is an operator,
+   * and so is one carrying an `adminValues` value.
+   */
+  private identityOf(token: VerifiedToken): Identity {
+    const mapped = this.config.profiles.find((entry) => token.claimValues.includes(entry.value));
+    const profile = mapped === undefined ? this.defaultProfile : mapped.profile;
+    const admin = profile === undefined || token.claimValues.some((value) => this.config.adminValues.includes(value));
+    return Object.freeze({ name: `${OAUTH_PRINCIPAL_PREFIX}${token.subject}`, profile, anonymous: false, admin });
+  }
+}
