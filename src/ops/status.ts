@@ -30,7 +30,15 @@ export interface SessionCounts {
   readonly byTransport: Record<TransportKind, number>;
   /** By view label: the profile(s) and whether `?tools=` narrowed it (its globs left out: clients choose them). */
   readonly byProfile: Record<string, number>;
+  /**
+   * By owner (a token's name, `oauth:<subject>` for an access token, `anonymous`), the
+   * MAX_IDENTITIES_SHOWN with most sessions: who is connected, without one entry per session.
+   */
+  readonly byIdentity: Record<string, number>;
 }
+
+/** Identities listed in byIdentity at most; a team is smaller, a flood of subjects is cut. */
+const MAX_IDENTITIES_SHOWN = 100;
 
 export interface StatusReport {
   readonly name: string;
@@ -103,11 +111,14 @@ export function profileLabel(label: string): string {
 
 export function sessionCounts(core: SwitchboardCore): SessionCounts {
   const byProfile: Record<string, number> = {};
+  const owners = new Map<string, number>();
   for (const session of core.sessions.all()) {
     const label = profileLabel(session.scope.policy.label);
     byProfile[label] = (byProfile[label] ?? 0) + 1;
+    if (session.transport !== 'stateless') owners.set(session.principal, (owners.get(session.principal) ?? 0) + 1);
   }
-  return { total: core.sessions.size, byTransport: core.sessions.countByTransport(), byProfile };
+  const byIdentity = Object.fromEntries([...owners].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, MAX_IDENTITIES_SHOWN));
+  return { total: core.sessions.size, byTransport: core.sessions.countByTransport(), byProfile, byIdentity };
 }
 
 export function statusReport(core: SwitchboardCore, startedAt: number): StatusReport {

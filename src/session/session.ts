@@ -49,6 +49,11 @@ export interface SessionGrant {
   readonly principal: string;
   /** The endpoint URL's query string (`tools=fs__*`), kept so a reload can re-resolve the view. */
   readonly query: string;
+  /**
+   * The profile the identity had when the session opened, kept for identities a reload cannot
+   * look up (an access token's, whose claims only its token carries).
+   */
+  readonly profile?: string | undefined;
 }
 
 interface TaskRoute {
@@ -68,6 +73,8 @@ export class Session implements Caller {
   scope: ViewScope;
   readonly principal: string;
   readonly query: string;
+  /** SessionGrant.profile. */
+  readonly profile: string | undefined;
   protocolVersion: string;
   clientCapabilities: JsonObject = {};
   clientInfo: JsonObject = {};
@@ -193,6 +200,7 @@ export class Session implements Caller {
     this.scope = grant.scope;
     this.principal = grant.principal;
     this.query = grant.query;
+    this.profile = grant.profile;
     this.protocolVersion = protocolVersion;
   }
 

@@ -10,6 +10,7 @@ import type { Session, SessionGrant } from '../session/session.js';
 import type { Logger } from '../log.js';
 import { Authenticator, failureStatus, wwwAuthenticate, type AuthResult, type ChallengeContext, type Identity } from './auth.js';
 import { JSON_HEADERS } from './http-util.js';
+import { OAUTH_PRINCIPAL_PREFIX } from '../auth/oauth-access.js';
 
 /** RFC 9728 §3: where Protected Resource Metadata lives, the resource's path appended. */
 export const RESOURCE_METADATA_PATH = '/.well-known/oauth-protected-resource';
@@ -24,6 +25,8 @@ export type GrantResult = { readonly ok: true; readonly grant: SessionGrant } | 
 export class AccessControl {
   private authenticator: Authenticator;
   private readonly filters = new LRUCache<string, ViewFilter>({ max: MAX_CACHED_FILTERS });
+  /** Whether sessions of access-token identities survive the last reload (see identityOf). */
+  private oauthSessionsKept = true;
 
   constructor(
     private config: SwitchboardConfig,
@@ -35,15 +38,21 @@ export class AccessControl {
 
   /** A reloaded config: new tokens, authorization server and profiles apply to the next request; cached filters are dropped. */
   reconfigure(config: SwitchboardConfig): void {
+    this.oauthSessionsKept = config.auth.oauth !== undefined && oauthMapping(config) === oauthMapping(this.config);
     this.config = config;
     this.authenticator = new Authenticator(config, this.log.child({ component: 'oauth' }));
     this.authenticator.oauth?.prefetch();
     this.filters.clear();
   }
 
-  /** The identity a session's principal has under the current config, or undefined when it is gone. */
-  identityNamed(principal: string): Identity | undefined {
-    return this.authenticator.identityNamed(principal);
+  /**
+   * The identity a session's owner has under the current config, or undefined when it is gone. An
+   * access token's identity keeps the profile it opened with while the OAuth settings that mapped
+   * it stay the same; when they changed, its session closes and the client signs in again.
+   */
+  identityOf(session: Pick<Session, 'principal' | 'profile'>): Identity | undefined {
+    if (!session.principal.startsWith(OAUTH_PRINCIPAL_PREFIX)) return this.authenticator.identityNamed(session.principal);
+    return this.oauthSessionsKept ? { name: session.principal, profile: session.profile, anonymous: false, admin: false } : undefined;
   }
 
   get authEnabled(): boolean {
@@ -107,7 +116,7 @@ export class AccessControl {
   grant(endpoint: ViewScope, identity: Identity, url: string | undefined): GrantResult {
     const search = querystring(url);
     const scope = this.scopeFor(endpoint, identity.profile, search);
-    return scope.ok ? { ok: true, grant: { scope: scope.scope, principal: identity.name, query: search } } : scope;
+    return scope.ok ? { ok: true, grant: { scope: scope.scope, principal: identity.name, query: search, profile: identity.profile } } : scope;
   }
 
   /** `alias + separator` of a per-server endpoint's server, so its unprefixed names work in ?tools=. */
@@ -139,6 +148,14 @@ export class AccessControl {
 function querystring(url: string | undefined): string {
   const at = url?.indexOf('?') ?? -1;
   return at === -1 || url === undefined ? '' : url.slice(at + 1);
+}
+
+/** What decides an access token's identity and profile: a change to any of it re-maps every identity. */
+function oauthMapping(config: SwitchboardConfig): string {
+  const oauth = config.auth.oauth;
+  return oauth === undefined
+    ? ''
+    : JSON.stringify([oauth.issuer, oauth.audience, oauth.requiredScopes, oauth.profileClaim, oauth.profiles, oauth.adminValues, config.defaultProfile]);
 }
 
 /** Mounted pages are the proxy's own: a token for the aggregate endpoint (or the whole proxy) opens them. */

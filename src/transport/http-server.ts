@@ -13,6 +13,7 @@ import { WebSocketDoor } from './websocket.js';
 import { originPolicy, refusal, type OriginPolicy } from './origin.js';
 import { AccessControl, RESOURCE_METADATA_PATH, sendUnauthorized, unauthorizedUpgrade } from './access.js';
 import type { AuthResult } from './auth.js';
+import { OAUTH_PRINCIPAL_PREFIX } from '../auth/oauth-access.js';
 import { sendError, sendText } from './http-util.js';
 import { limitConnections, serverTimeouts } from './connection-limits.js';
 
@@ -131,11 +132,11 @@ export class HttpFrontDoor {
     for (const session of [...this.core.sessions.all()]) {
       // A single stateless request ends with its answer; it keeps the view it started with.
       if (session.transport === 'stateless' && !session.initialized) continue;
-      const identity = this.access.identityNamed(session.principal);
+      const identity = this.access.identityOf(session);
       const endpoint = session.scope.endpoint === AGGREGATE_SCOPE.endpoint ? AGGREGATE_SCOPE : this.scopes.get(session.scope.endpoint.slice(2));
       const scope = identity === undefined || endpoint === undefined ? undefined : this.access.scopeFor(endpoint, identity.profile, session.query);
       if (scope === undefined || !scope.ok) {
-        const why = identity === undefined ? 'its identity is no longer configured' : endpoint === undefined ? 'its server was removed' : scope?.ok === false ? scope.message : 'no view';
+        const why = identity === undefined ? (session.principal.startsWith(OAUTH_PRINCIPAL_PREFIX) ? 'the OAuth settings that mapped its identity changed' : 'its identity is no longer configured') : endpoint === undefined ? 'its server was removed' : scope?.ok === false ? scope.message : 'no view';
         this.log.info({ session: session.id, identity: session.principal, why }, 'closing a session the reloaded config no longer allows');
         this.core.closeSession(session, `config reloaded: ${why}`);
         continue;

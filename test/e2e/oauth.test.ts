@@ -1,0 +1,232 @@
+// The proxy as an OAuth 2.1 resource server, against a real OpenID provider (oidc-provider) on
+// loopback: the SDK client's own OAuth flow from a 401 to calling tools, every kind of bad token
+// refused, groups mapped to profiles, key rotation followed, static tokens beside access tokens.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { SignJWT, decodeJwt, decodeProtectedHeader, generateKeyPair } from 'jose';
+import WebSocket from 'ws';
+import type { RunningSwitchboard } from '../../src/index.js';
+import { HeadlessOAuthClientProvider, startIdp, type TestIdp } from '../fixtures/oidc-idp.js';
+import { ACCEPT_BOTH, PROTOCOL_VERSION, connect, fixture, listAllTools, startProxy, textOf } from './helpers.js';
+
+const STATIC = `ci-${randomBytes(18).toString('base64url')}`;
+
+describe('auth.oauth: access tokens from an OpenID provider', () => {
+  let idp: TestIdp;
+  let proxy: RunningSwitchboard;
+  const clients: Client[] = [];
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-oauth-'));
+  const logFile = path.join(dir, 'proxy.log');
+  const tokensSeen: string[] = [];
+
+  /** A real token from the provider, for `account`, meant for `resource` (default: the aggregate endpoint). */
+  const tokenFor = async (sub: string, groups: string[] = [], resource = `${proxy.url}/mcp`): Promise<string> => {
+    const token = await idp.token({ account: { sub, groups }, resource });
+    tokensSeen.push(token);
+    return token;
+  };
+  const post = (token: string | undefined, pathname = '/mcp', body: unknown = initialize()): Promise<Response> =>
+    fetch(`${proxy.url}${pathname}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: ACCEPT_BOTH, ...(token === undefined ? {} : { authorization: `Bearer ${token}` }) },
+      body: JSON.stringify(body),
+    });
+  const initialize = (): unknown => ({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+  const claims = (overrides: Record<string, unknown> = {}): Record<string, unknown> => {
+    const now = Math.floor(Date.now() / 1000);
+    return { iss: idp.issuer, sub: 'mallory', aud: `${proxy.url}/mcp`, scope: 'mcp', iat: now, exp: now + 300, ...overrides };
+  };
+
+  beforeAll(async () => {
+    idp = await startIdp();
+    proxy = await startProxy(
+      {
+        mcpServers: { fx: fixture('fx'), two: fixture('two') },
+        profiles: { narrow: { tools: { allow: ['two__*'] } } },
+        auth: {
+          tokens: [{ name: 'ci', tokenEnv: 'SB_TEST_OAUTH_STATIC' }],
+          oauth: { issuer: idp.issuer, requiredScopes: ['mcp'], profileClaim: 'groups', profiles: { guests: 'narrow' }, jwksCooldownMs: 0 },
+        },
+      },
+      { env: { ...process.env, SB_TEST_OAUTH_STATIC: STATIC }, logFile },
+    );
+  });
+
+  afterAll(async () => {
+    for (const client of clients) await client.close().catch(() => undefined);
+    await proxy?.close();
+    // The last test stops the provider itself.
+    await idp?.close().catch(() => undefined);
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('answers a request without a token with 401 naming its Protected Resource Metadata, which names the provider', async () => {
+    const reply = await post(undefined);
+    expect(reply.status).toBe(401);
+    const challenge = reply.headers.get('www-authenticate') ?? '';
+    expect(challenge).toContain(`resource_metadata="${proxy.url}/.well-known/oauth-protected-resource/mcp"`);
+    expect(challenge).toContain('scope="mcp"');
+
+    const metadata = await fetch(`${proxy.url}/.well-known/oauth-protected-resource/mcp`);
+    expect(metadata.status).toBe(200);
+    expect(metadata.headers.get('access-control-allow-origin')).toBe('*');
+    expect(await metadata.json()).toEqual({
+      resource: `${proxy.url}/mcp`,
+      authorization_servers: [idp.issuer],
+      scopes_supported: ['mcp'],
+      bearer_methods_supported: ['header'],
+      resource_name: 'mcp-switchboard',
+    });
+    // The per-server door has its own resource; the root document describes the proxy as a whole.
+    const perServer = await post(undefined, '/s/two/mcp');
+    expect(perServer.headers.get('www-authenticate')).toContain(`/.well-known/oauth-protected-resource/s/two/mcp"`);
+    expect(((await (await fetch(`${proxy.url}/.well-known/oauth-protected-resource/s/two/mcp`)).json()) as { resource: string }).resource).toBe(`${proxy.url}/s/two/mcp`);
+    expect(((await (await fetch(`${proxy.url}/.well-known/oauth-protected-resource`)).json()) as { resource: string }).resource).toBe(proxy.url);
+    expect((await fetch(`${proxy.url}/.well-known/oauth-protected-resource/nothing`)).status).toBe(404);
+  });
+
+  it('lets the SDK client sign in through its own OAuth flow (discovery from the 401, registration, PKCE) and call tools', async () => {
+    idp.signInAs({ sub: 'alice', groups: ['staff'] });
+    const provider = new HeadlessOAuthClientProvider(idp, 'http://127.0.0.1:1/callback');
+    const url = new URL(`${proxy.url}/mcp`);
+    const first = new Client({ name: 'oauth-e2e', version: '1' });
+    await expect(first.connect(new StreamableHTTPClientTransport(url, { authProvider: provider }))).rejects.toBeInstanceOf(UnauthorizedError);
+    expect(provider.lastCode).toBeDefined();
+    await new StreamableHTTPClientTransport(url, { authProvider: provider }).finishAuth(provider.lastCode ?? '');
+    const token = provider.tokens()?.access_token ?? '';
+    tokensSeen.push(token);
+    expect(decodeJwt(token)).toMatchObject({ sub: 'alice', aud: `${proxy.url}/mcp`, iss: idp.issuer });
+
+    const client = new Client({ name: 'oauth-e2e', version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(url, { authProvider: provider }));
+    clients.push(client);
+    const names = (await listAllTools(client)).map((tool) => tool.name);
+    expect(names).toEqual(expect.arrayContaining(['fx__echo', 'two__echo']));
+    expect(textOf(await client.callTool({ name: 'fx__echo', arguments: { text: 'signed in' } }))).toBe('signed in');
+  });
+
+  it.each([
+    ['expired', async () => idp.sign(claims({ exp: Math.floor(Date.now() / 1000) - 3600, iat: Math.floor(Date.now() / 1000) - 7200 })), 'expired'],
+    ['from another issuer', async () => idp.sign(claims({ iss: 'https://idp.example.com' })), 'not issued by'],
+    ['for another audience', async () => idp.sign(claims({ aud: 'https://other.example.com/mcp' })), 'another resource'],
+    ['for another resource, issued by the provider itself', async () => tokenFor('alice', [], 'http://127.0.0.1:9/mcp'), 'another resource'],
+    ['signed by a key the provider does not hold', async () => forged(claims()), 'signature'],
+    ['with alg none', async () => unsigned(claims()), 'algorithm'],
+    ['that is not a JWT', async () => randomBytes(24).toString('base64url'), 'not a JWT'],
+  ])('refuses a token %s with 401 invalid_token', async (_what, make, why) => {
+    const reply = await post(await make());
+    expect(reply.status).toBe(401);
+    const challenge = reply.headers.get('www-authenticate') ?? '';
+    expect(challenge).toContain('error="invalid_token"');
+    expect(challenge).toContain('resource_metadata=');
+    expect(((await reply.json()) as { error: { message: string } }).error.message).toContain(why);
+  });
+
+  it('answers a valid token without the required scope with 403 insufficient_scope (step-up)', async () => {
+    const reply = await post(await idp.sign(claims({ scope: 'profile' })));
+    expect(reply.status).toBe(403);
+    const challenge = reply.headers.get('www-authenticate') ?? '';
+    expect(challenge).toContain('error="insufficient_scope"');
+    expect(challenge).toContain('scope="mcp"');
+  });
+
+  it('shows a member of a group mapped to a narrow profile only that view', async () => {
+    const guest = await connect(proxy, { token: await tokenFor('gus', ['guests']) });
+    clients.push(guest);
+    const names = (await listAllTools(guest)).map((tool) => tool.name);
+    expect(names.length).toBeGreaterThan(0);
+    expect(names.every((name) => name.startsWith('two__'))).toBe(true);
+    await expect(guest.callTool({ name: 'fx__echo', arguments: { text: 'x' } })).rejects.toThrow(/Unknown tool/);
+    const staff = await connect(proxy, { token: await tokenFor('sam', ['staff']) });
+    clients.push(staff);
+    expect((await listAllTools(staff)).map((tool) => tool.name)).toContain('fx__echo');
+  });
+
+  it('binds a session to its subject: another subject presenting its id gets 404', async () => {
+    const opened = await post(await tokenFor('olivia'));
+    expect(opened.status).toBe(200);
+    const session = opened.headers.get('mcp-session-id') ?? '';
+    const other = await fetch(`${proxy.url}/mcp`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: ACCEPT_BOTH, authorization: `Bearer ${await tokenFor('peter')}`, 'mcp-session-id': session, 'mcp-protocol-version': PROTOCOL_VERSION },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
+    });
+    expect(other.status).toBe(404);
+  });
+
+  it('follows the provider rotating its signing key', async () => {
+    const before = await tokenFor('rita');
+    expect((await post(before)).status).toBe(200);
+    const fetches = idp.jwksFetches;
+    await idp.rotateKeys({ dropOld: true });
+    const after = await tokenFor('rita');
+    expect(decodeProtectedHeader(after).kid).not.toBe(decodeProtectedHeader(before).kid);
+    expect((await post(after)).status).toBe(200);
+    expect(idp.jwksFetches).toBeGreaterThan(fetches);
+  });
+
+  it('keeps static tokens working beside access tokens, and shows access-token identities in /status.json', async () => {
+    expect((await post(STATIC)).status).toBe(200);
+    await post(await tokenFor('vera'));
+    const status = await fetch(`${proxy.url}/status.json`, { headers: { authorization: `Bearer ${STATIC}` } });
+    expect(status.status).toBe(200);
+    const report = (await status.json()) as { sessions: { byIdentity: Record<string, number> } };
+    expect(report.sessions.byIdentity).toMatchObject({ ci: expect.any(Number), 'oauth:vera': expect.any(Number) });
+  });
+
+  it('accepts an access token on the WebSocket door, and answers a missing one with the same challenge', async () => {
+    const token = await tokenFor('walt', [], `${proxy.url}/ws`);
+    const ws = new WebSocket(`${proxy.url.replace('http', 'ws')}/ws`, 'mcp', { headers: { authorization: `Bearer ${token}` } });
+    const answer = await new Promise<Record<string, unknown>>((resolve, reject) => {
+      ws.once('open', () => ws.send(JSON.stringify(initialize())));
+      ws.once('message', (data) => resolve(JSON.parse(String(data)) as Record<string, unknown>));
+      ws.once('error', reject);
+    });
+    ws.close();
+    expect(answer).toMatchObject({ id: 1, result: { protocolVersion: PROTOCOL_VERSION } });
+    const refused = new WebSocket(`${proxy.url.replace('http', 'ws')}/ws`, 'mcp');
+    const response = await new Promise<{ status: number | undefined; challenge: string | string[] | undefined }>((resolve) => {
+      refused.once('unexpected-response', (_req, res) => resolve({ status: res.statusCode, challenge: res.headers['www-authenticate'] }));
+      refused.once('error', () => resolve({ status: undefined, challenge: undefined }));
+    });
+    expect(response.status).toBe(401);
+    expect(String(response.challenge)).toContain(`/.well-known/oauth-protected-resource/ws"`);
+  });
+
+  it('never writes a token into its log, and names the identity there', async () => {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const log = fs.readFileSync(logFile, 'utf8');
+    expect(log).toContain('oauth:alice');
+    for (const token of [...tokensSeen, STATIC]) {
+      expect(log).not.toContain(token);
+      expect(log).not.toContain(token.split('.')[2] ?? token);
+    }
+  });
+
+  it('answers 503 with Retry-After, not 401, while the provider cannot be reached to check a new key', async () => {
+    const token = await idp.sign(claims({ sub: 'late' }), { kid: 'a-key-nobody-published' });
+    await idp.close();
+    const reply = await post(token);
+    expect(reply.status).toBe(503);
+    expect(reply.headers.get('retry-after')).toBe('10');
+    expect(reply.headers.get('www-authenticate')).toBeNull();
+  });
+
+  /** The claims signed with a key of our own under the provider's current key id. */
+  async function forged(payload: Record<string, unknown>): Promise<string> {
+    const real = await idp.sign(claims());
+    const { privateKey } = await generateKeyPair('RS256');
+    return new SignJWT(payload).setProtectedHeader({ alg: 'RS256', kid: decodeProtectedHeader(real).kid ?? '' }).sign(privateKey);
+  }
+
+  function unsigned(payload: Record<string, unknown>): string {
+    const part = (value: unknown): string => Buffer.from(JSON.stringify(value)).toString('base64url');
+    return `${part({ alg: 'none', typ: 'JWT' })}.${part(payload)}.`;
+  }
+});
