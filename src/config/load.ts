@@ -126,9 +126,11 @@ export function resolveConfig(
   checkProfileRef(defaultProfile, profiles, ['defaultProfile'], findings);
   const tokens = resolveTokens(raw['auth'], top.auth.tokens, { dir, env, findings, profiles, defaultProfile });
   const oauth = resolveOAuth(raw['auth'], top.auth.oauth, { dir, env, findings, profiles });
-  if (oauth !== undefined && oauth.audience === undefined && listen.publicUrl === undefined && (listen.host === '0.0.0.0' || listen.host === '::')) {
-    // The default audience is this proxy's URL, which a wildcard address does not name.
-    findings.error(['listen', 'publicUrl'], 'is required with auth.oauth on a wildcard address (or set auth.oauth.audience): tokens are checked to be meant for this URL');
+  const wildcard = listen.host === '0.0.0.0' || listen.host === '::' || listen.host === '';
+  if (oauth !== undefined && oauth.audience === undefined && listen.publicUrl === undefined && wildcard && listen.allowedHosts.length === 0) {
+    // The default audience is this proxy's URL: without publicUrl it comes from the Host header,
+    // which on a wildcard address without allowedHosts anyone may set to another service's name.
+    findings.error(['listen', 'publicUrl'], 'is required with auth.oauth on a wildcard address without listen.allowedHosts (or set auth.oauth.audience): tokens are checked to be meant for this URL');
   }
   if (tokens.length > 0 && !tokens.some((token) => token.admin)) {
     findings.warn(

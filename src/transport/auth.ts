@@ -4,7 +4,7 @@
 
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { SwitchboardConfig } from '../config/types.js';
-import type { Logger } from '../log.js';
+import { silentLogger, type Logger } from '../log.js';
 import type { Identity } from '../auth/identity.js';
 import { OAuthAccess, type RequestResource } from '../auth/oauth-access.js';
 
@@ -83,7 +83,7 @@ export class Authenticator {
     this.anonymous = Object.freeze({ name: 'anonymous', profile: config.defaultProfile, anonymous: true, admin: true });
     this.anonymousResult = Object.freeze({ ok: true, identity: this.anonymous });
     const oauth = config.auth.oauth;
-    this.oauth = oauth === undefined || log === undefined ? undefined : new OAuthAccess(oauth, config.defaultProfile, log);
+    this.oauth = oauth === undefined ? undefined : new OAuthAccess(oauth, config.defaultProfile, log ?? silentLogger());
   }
 
   /**

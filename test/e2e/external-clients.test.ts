@@ -10,6 +10,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { RunningSwitchboard } from '../../src/index.js';
 import { ROOT, fixture, startProxy, textOf } from './helpers.js';
+import { startIdp } from '../fixtures/oidc-idp.js';
 
 const INSPECTOR_BUILD = path.join(ROOT, 'node_modules/@modelcontextprotocol/inspector-cli/build');
 const MCP_REMOTE = path.join(ROOT, 'node_modules/mcp-remote/dist/proxy.js');
@@ -93,26 +94,26 @@ afterAll(async () => {
   if (scratchHome) rmSync(scratchHome, { recursive: true, force: true });
 });
 
-describe('MCP Inspector CLI (@modelcontextprotocol/inspector-cli, v1)', () => {
-  // The bin is build/cli.js; with --cli it runs build/index.js, which picks the package.json to read
-  // its own name from with a cwd-relative existsSync('../package.json') but imports it relative to
-  // itself (PROTOCOL.md §10b). From its own build/ directory both resolve to inspector-cli/package.json.
-  async function inspector(args: string[]): Promise<unknown> {
-    const run = await runBounded(process.execPath, [path.join(INSPECTOR_BUILD, 'cli.js'), '--cli', ...args], {
-      cwd: INSPECTOR_BUILD,
-      env: clientEnv(),
-      timeoutMs: CLIENT_TIMEOUT_MS,
-    });
-    const report = `exit ${run.code ?? run.signal}\nstdout:\n${run.stdout}\nstderr:\n${run.stderr}`;
-    expect(run.code, report).toBe(0);
-    // The deprecation notice goes to stderr; stdout is the JSON result alone.
-    try {
-      return JSON.parse(run.stdout) as unknown;
-    } catch {
-      throw new Error(`inspector printed no JSON result\n${report}`);
-    }
+// The bin is build/cli.js; with --cli it runs build/index.js, which picks the package.json to read
+// its own name from with a cwd-relative existsSync('../package.json') but imports it relative to
+// itself (PROTOCOL.md §10b). From its own build/ directory both resolve to inspector-cli/package.json.
+async function inspector(args: string[]): Promise<unknown> {
+  const run = await runBounded(process.execPath, [path.join(INSPECTOR_BUILD, 'cli.js'), '--cli', ...args], {
+    cwd: INSPECTOR_BUILD,
+    env: clientEnv(),
+    timeoutMs: CLIENT_TIMEOUT_MS,
+  });
+  const report = `exit ${run.code ?? run.signal}\nstdout:\n${run.stdout}\nstderr:\n${run.stderr}`;
+  expect(run.code, report).toBe(0);
+  // The deprecation notice goes to stderr; stdout is the JSON result alone.
+  try {
+    return JSON.parse(run.stdout) as unknown;
+  } catch {
+    throw new Error(`inspector printed no JSON result\n${report}`);
   }
+}
 
+describe('MCP Inspector CLI (@modelcontextprotocol/inspector-cli, v1)', () => {
   it.each([
     ['http', '/mcp'],
     ['sse', '/sse'],
@@ -137,6 +138,32 @@ describe('MCP Inspector CLI (@modelcontextprotocol/inspector-cli, v1)', () => {
     expect(names).not.toContain('fx__echo');
     const called = await inspector([url, '--transport', 'http', '--method', 'tools/call', '--tool-name', 'echo', '--tool-arg', 'text=solo']);
     expect(textOf(called)).toBe('solo');
+  });
+});
+
+describe('MCP Inspector CLI with an access token from an OpenID provider', () => {
+  it('lists tools and calls fx__echo through an OAuth-protected proxy with the token in --header', async () => {
+    const idp = await startIdp();
+    const guarded = await startProxy({ mcpServers: { fx: fixture('fx') }, auth: { oauth: { issuer: idp.issuer, requiredScopes: ['mcp'] } } });
+    try {
+      const url = `${guarded.url}/mcp`;
+      const token = await idp.token({ account: { sub: 'inspector-user' }, resource: url });
+      const header = `Authorization: Bearer ${token}`;
+      const listed = (await inspector([url, '--transport', 'http', '--header', header, '--method', 'tools/list'])) as { tools: Array<{ name: string }> };
+      expect(listed.tools.map((t) => t.name)).toContain('fx__echo');
+      const called = await inspector([url, '--transport', 'http', '--header', header, '--method', 'tools/call', '--tool-name', 'fx__echo', '--tool-arg', 'text=with a token']);
+      expect(textOf(called)).toBe('with a token');
+      // Without it the same command is refused: the token is what let it in.
+      const refused = await runBounded(process.execPath, [path.join(INSPECTOR_BUILD, 'cli.js'), '--cli', url, '--transport', 'http', '--method', 'tools/list'], {
+        cwd: INSPECTOR_BUILD,
+        env: clientEnv(),
+        timeoutMs: CLIENT_TIMEOUT_MS,
+      });
+      expect(refused.code).not.toBe(0);
+    } finally {
+      await guarded.close();
+      await idp.close();
+    }
   });
 });
 

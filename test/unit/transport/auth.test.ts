@@ -146,3 +146,20 @@ describe('wwwAuthenticate', () => {
     expect(wwwAuthenticate('unknown')).toContain('error="invalid_token"');
   });
 });
+
+describe('wwwAuthenticate with an authorization server (RFC 9728 §5.1)', () => {
+  const challenge = { resourceMetadata: 'https://tools.example.com/.well-known/oauth-protected-resource/mcp', scope: 'mcp read' };
+
+  it('names the resource metadata and the scopes to ask for, with or without an error', () => {
+    expect(wwwAuthenticate('missing', challenge)).toBe(
+      'Bearer realm="mcp-switchboard", resource_metadata="https://tools.example.com/.well-known/oauth-protected-resource/mcp", scope="mcp read"',
+    );
+    expect(wwwAuthenticate('insufficient_scope', challenge, 'the access token lacks the scope read')).toContain('error="insufficient_scope", error_description="the access token lacks the scope read"');
+    expect(wwwAuthenticate('missing', { ...challenge, scope: '' })).not.toContain('scope=');
+  });
+
+  it('keeps a description a quoted-string can carry', () => {
+    const header = wwwAuthenticate('invalid_token', challenge, 'bad "aud" \\ claim\u00e9\n');
+    expect(header).toContain(`error_description="bad 'aud' ' claim??"`);
+  });
+});
