@@ -11,9 +11,10 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { SignJWT, decodeJwt, decodeProtectedHeader, generateKeyPair } from 'jose';
 import WebSocket from 'ws';
-import type { RunningSwitchboard } from '../../src/index.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { resolveConfig, type RunningSwitchboard } from '../../src/index.js';
 import { HeadlessOAuthClientProvider, startIdp, type TestIdp } from '../fixtures/oidc-idp.js';
-import { ACCEPT_BOTH, PROTOCOL_VERSION, connect, fixture, listAllTools, startProxy, textOf } from './helpers.js';
+import { ACCEPT_BOTH, PROTOCOL_VERSION, ROOT, connect, fixture, listAllTools, startProxy, textOf, waitFor } from './helpers.js';
 
 const STATIC = `ci-${randomBytes(18).toString('base64url')}`;
 
@@ -209,6 +210,22 @@ describe('auth.oauth: access tokens from an OpenID provider', () => {
     }
   });
 
+  it('keeps access-token sessions and their profile across a reload, and closes them when the mapping changed', async () => {
+    const guest = await connect(proxy, { token: await tokenFor('gina', ['guests']) });
+    clients.push(guest);
+    let changed = 0;
+    guest.setNotificationHandler(ToolListChangedNotificationSchema, () => void (changed += 1));
+    expect((await listAllTools(guest)).map((tool) => tool.name).every((name) => name.startsWith('two__'))).toBe(true);
+    // The profile `narrow` now shows fx too: the guest's session keeps its profile and sees it.
+    proxy.reload(reloaded({ narrow: { tools: { allow: ['fx__*', 'two__*'] } } }, { guests: 'narrow' }));
+    await waitFor(() => changed > 0, 5_000, 'list_changed for the guest');
+    expect((await listAllTools(guest)).map((tool) => tool.name)).toContain('fx__echo');
+    // Guests now map elsewhere: the session closes, and the client signs in again for a new view.
+    proxy.reload(reloaded({ narrow: { tools: { allow: ['two__*'] } } }, { guests: null }));
+    await expect(guest.listTools()).rejects.toThrow();
+    proxy.reload(reloaded({ narrow: { tools: { allow: ['two__*'] } } }, { guests: 'narrow' }));
+  });
+
   it('answers 503 with Retry-After, not 401, while the provider cannot be reached to check a new key', async () => {
     const token = await idp.sign(claims({ sub: 'late' }), { kid: 'a-key-nobody-published' });
     await idp.close();
@@ -217,6 +234,23 @@ describe('auth.oauth: access tokens from an OpenID provider', () => {
     expect(reply.headers.get('retry-after')).toBe('10');
     expect(reply.headers.get('www-authenticate')).toBeNull();
   });
+
+  /** The test's config with other profiles and claim mapping. */
+  function reloaded(profiles: Record<string, unknown>, mapping: Record<string, string | null>): ReturnType<typeof resolveConfig> {
+    return resolveConfig(
+      {
+        listen: { host: '127.0.0.1', port: 0 },
+        mcpServers: { fx: fixture('fx'), two: fixture('two') },
+        profiles,
+        auth: {
+          tokens: [{ name: 'ci', tokenEnv: 'SB_TEST_OAUTH_STATIC' }],
+          oauth: { issuer: idp.issuer, requiredScopes: ['mcp'], profileClaim: 'groups', profiles: mapping, jwksCooldownMs: 0 },
+        },
+      },
+      { file: '<inline>', dir: ROOT },
+      { ...process.env, SB_TEST_OAUTH_STATIC: STATIC },
+    );
+  }
 
   /** The claims signed with a key of our own under the provider's current key id. */
   async function forged(payload: Record<string, unknown>): Promise<string> {
