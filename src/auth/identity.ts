@@ -12,4 +12,6 @@ export interface Identity {
   readonly anonymous: boolean;
   /** May read operations data and restart servers (TokenConfig.admin; everyone when auth is off). */
   readonly admin: boolean;
+  /** When the credential expires, ms since the epoch (access tokens): a WebSocket session ends then. */
+  readonly expiresAt?: number;
 }

@@ -15,7 +15,7 @@ export interface RequestResource {
 
 export type OAuthAdmission =
   | { readonly ok: true; readonly identity: Identity }
-  | { readonly ok: false; readonly reason: 'invalid_token' | 'insufficient_scope' | 'unavailable'; readonly message: string };
+  | { readonly ok: false; readonly reason: 'invalid_token' | 'insufficient_scope' | 'unavailable'; readonly message: string; readonly detail?: string };
 
 /** Principal names of access-token identities start with this: no static token name contains `:`. */
 export const OAUTH_PRINCIPAL_PREFIX = 'oauth:';
@@ -45,7 +45,10 @@ export class OAuthAccess {
   }
 
   private decide(verification: Verification, resource: RequestResource): OAuthAdmission {
-    if (!verification.ok) return { ok: false, reason: verification.kind === 'unavailable' ? 'unavailable' : 'invalid_token', message: verification.message };
+    if (!verification.ok) {
+      const reason = verification.kind === 'unavailable' ? 'unavailable' : 'invalid_token';
+      return verification.detail === undefined ? { ok: false, reason, message: verification.message } : { ok: false, reason, message: verification.message, detail: verification.detail };
+    }
     const token = verification.token;
     if (!this.meantForUs(token.audiences, resource)) return { ok: false, reason: 'invalid_token', message: 'the access token is meant for another resource (its audience does not name this server)' };
     const missing = this.config.requiredScopes.filter((scope) => !token.scopes.has(scope));
@@ -71,13 +74,13 @@ export class OAuthAccess {
 
   /**
    * The first `profiles` entry (in config order) whose value the token carries picks the profile;
-   * none: defaultProfile. As with static tokens, an identity that sees everything is an operator,
-   * and so is one carrying an `adminValues` value.
+   * none: defaultProfile. Only an `adminValues` value makes an operator: unlike a static token,
+   * which someone handed out, an access token may come from anyone the issuer lets sign in.
    */
   private identityOf(token: VerifiedToken): Identity {
     const mapped = this.config.profiles.find((entry) => token.claimValues.includes(entry.value));
     const profile = mapped === undefined ? this.defaultProfile : mapped.profile;
-    const admin = profile === undefined || token.claimValues.some((value) => this.config.adminValues.includes(value));
-    return Object.freeze({ name: `${OAUTH_PRINCIPAL_PREFIX}${token.subject}`, profile, anonymous: false, admin });
+    const admin = token.claimValues.some((value) => this.config.adminValues.includes(value));
+    return Object.freeze({ name: `${OAUTH_PRINCIPAL_PREFIX}${token.subject}`, profile, anonymous: false, admin, expiresAt: token.expiresAt });
   }
 }

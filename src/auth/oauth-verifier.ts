@@ -5,6 +5,7 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload } from 'jose';
+import { isLoopbackHost } from '../config/listen.js';
 import type { OAuthConfig } from '../config/types.js';
 import { isObject, type JsonObject } from '../jsonrpc/messages.js';
 import type { Logger } from '../log.js';
@@ -18,7 +19,9 @@ export interface VerifiedToken {
   /** `aud`, always as a list. */
   readonly audiences: readonly string[];
   readonly scopes: ReadonlySet<string>;
-  /** When it stops being valid, ms since the epoch (skew included). */
+  /** When it expires, ms since the epoch (skew included); Infinity when it says nothing. */
+  readonly expiresAt: number;
+  /** Until when it is trusted without asking again (its expiry, capped), ms since the epoch. */
   readonly validUntil: number;
   /** The values of the configured profile claim (`groups`, `roles`, ...). */
   readonly claimValues: readonly string[];
@@ -26,8 +29,12 @@ export interface VerifiedToken {
 
 export type Verification =
   | { readonly ok: true; readonly token: VerifiedToken }
-  /** `invalid`: the token is bad (401). `unavailable`: it could not be checked now, the provider is unreachable (503). */
-  | { readonly ok: false; readonly kind: 'invalid' | 'unavailable'; readonly message: string };
+  /**
+   * `invalid`: the token is bad (401). `unavailable`: it could not be checked now, the provider is
+   * unreachable (503). `message` is for the client; `detail`, for the log only, may name the
+   * provider's internal URLs and errors.
+   */
+  | { readonly ok: false; readonly kind: 'invalid' | 'unavailable'; readonly message: string; readonly detail?: string };
 
 /** Tokens remembered at once; each entry is small, and an LRU bounds a flood of distinct ones. */
 const MAX_REMEMBERED = 10_000;
@@ -35,6 +42,14 @@ const MAX_REMEMBERED = 10_000;
 const REJECTED_FOR_MS = 30_000;
 /** Introspection answers are trusted this long at most, so a revoked token stops working soon. */
 const INTROSPECTION_TRUST_MS = 60_000;
+/** A verified JWT is checked again after this long even if it lives longer (keys the provider withdrew). */
+const JWT_TRUST_MS = 10 * 60_000;
+/** Tokens being verified against the provider at once; more new tokens are answered 503 at once. */
+const MAX_VERIFYING = 64;
+/** After the provider failed to answer, new tokens are answered 503 at once for this long (no request storm). */
+const PROVIDER_BACKOFF_MS = 10_000;
+/** What a client is told when its token could not be checked; the reason goes to the log. */
+const UNAVAILABLE_MESSAGE = 'the authorization server could not be reached to check the access token; retry later';
 /** Per request to the provider: metadata, keys, introspection. */
 const PROVIDER_TIMEOUT_MS = 5_000;
 /** After the provider's metadata could not be read, requests fail fast this long before it is tried again. */
@@ -50,6 +65,8 @@ export class OAuthVerifier {
   private readonly rejected = new LRUCache<string, string>({ max: MAX_REMEMBERED, ttl: REJECTED_FOR_MS });
   /** Verifications under way, so concurrent requests with one new token verify it once. */
   private readonly pending = new Map<string, Promise<Verification>>();
+  /** Until when new tokens are refused without asking the provider, after it failed. */
+  private providerDownUntil = 0;
   private metadata: Promise<IssuerMetadata> | undefined;
   private metadataFailedAt = 0;
   private keys: ReturnType<typeof createRemoteJWKSet> | undefined;
@@ -85,15 +102,18 @@ export class OAuthVerifier {
 
   verify(token: string, digest: string): Promise<Verification> {
     let running = this.pending.get(digest);
-    if (running === undefined) {
-      running = this.check(token).then((result) => {
-        this.pending.delete(digest);
+    if (running !== undefined) return running;
+    if (Date.now() < this.providerDownUntil) return Promise.resolve({ ok: false, kind: 'unavailable', message: UNAVAILABLE_MESSAGE, detail: 'the authorization server failed moments ago' });
+    if (this.pending.size >= MAX_VERIFYING) return Promise.resolve({ ok: false, kind: 'unavailable', message: UNAVAILABLE_MESSAGE, detail: `${MAX_VERIFYING} new tokens are being checked already` });
+    running = this.check(token)
+      .then((result) => {
         if (result.ok) this.remembered.set(digest, result.token);
         else if (result.kind === 'invalid') this.rejected.set(digest, result.message);
+        else this.providerDownUntil = Date.now() + PROVIDER_BACKOFF_MS;
         return result;
-      });
-      this.pending.set(digest, running);
-    }
+      })
+      .finally(() => this.pending.delete(digest));
+    this.pending.set(digest, running);
     return running;
   }
 
@@ -121,7 +141,9 @@ export class OAuthVerifier {
     } catch (error) {
       return jwtFailure(error, this.config.issuer);
     }
-    return { ok: true, token: this.verified(payload as JsonObject, (payload.exp ?? 0) * 1000 + this.config.clockSkewSeconds * 1000) };
+    if (typeof payload.sub !== 'string' || payload.sub === '') return { ok: false, kind: 'invalid', message: 'the access token names no subject' };
+    const expiresAt = (payload.exp ?? 0) * 1000 + this.config.clockSkewSeconds * 1000;
+    return { ok: true, token: this.verified(payload as JsonObject, expiresAt, Math.min(expiresAt, Date.now() + JWT_TRUST_MS)) };
   }
 
   private async introspect(token: string, introspection: NonNullable<OAuthConfig['introspection']>): Promise<Verification> {
@@ -137,22 +159,24 @@ export class OAuthVerifier {
     } catch (error) {
       return unavailable(error, 'the introspection endpoint');
     }
-    if (!isObject(answer)) return { ok: false, kind: 'unavailable', message: 'the introspection endpoint answered no JSON object' };
+    if (!isObject(answer)) return { ok: false, kind: 'unavailable', message: UNAVAILABLE_MESSAGE, detail: 'the introspection endpoint answered no JSON object' };
     if (answer.active !== true) return { ok: false, kind: 'invalid', message: 'the access token is not active' };
+    if (answer.token_type === 'refresh_token') return { ok: false, kind: 'invalid', message: 'a refresh token is not an access token' };
     if (answer.iss !== undefined && answer.iss !== this.config.issuer) return { ok: false, kind: 'invalid', message: `the access token was not issued by ${this.config.issuer}` };
     if (typeof answer.sub !== 'string' || answer.sub === '') return { ok: false, kind: 'invalid', message: 'the access token names no subject' };
     const now = Date.now();
     const expires = typeof answer.exp === 'number' ? answer.exp * 1000 + this.config.clockSkewSeconds * 1000 : Infinity;
     if (expires <= now) return { ok: false, kind: 'invalid', message: 'the access token has expired' };
-    return { ok: true, token: this.verified(answer, Math.min(expires, now + INTROSPECTION_TRUST_MS)) };
+    return { ok: true, token: this.verified(answer, expires, Math.min(expires, now + INTROSPECTION_TRUST_MS)) };
   }
 
-  private verified(claims: JsonObject, validUntil: number): VerifiedToken {
+  private verified(claims: JsonObject, expiresAt: number, validUntil: number): VerifiedToken {
     const aud = claims.aud;
     return {
       subject: String(claims.sub),
       audiences: typeof aud === 'string' ? [aud] : Array.isArray(aud) ? aud.filter((a): a is string => typeof a === 'string') : [],
       scopes: scopesOf(claims),
+      expiresAt,
       validUntil,
       claimValues: this.config.profileClaim === undefined ? [] : claimValues(claims, this.config.profileClaim),
     };
@@ -163,7 +187,8 @@ export class OAuthVerifier {
     const uri = this.config.jwksUri ?? (await this.issuerMetadata()).jwksUri;
     if (uri === undefined) throw new Error(`the metadata of ${this.config.issuer} names no jwks_uri; set auth.oauth.jwksUri`);
     const url = new URL(uri);
-    if (url.protocol !== 'https:' && new URL(this.config.issuer).protocol === 'https:') throw new Error(`the issuer's jwks_uri ${uri} is not https`);
+    // The keys decide which tokens are genuine: never over plain http beyond this machine.
+    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) throw new Error(`the key set URL ${uri} is not https`);
     // jose refetches the set when a token names a key it lacks, at most once per cooldown.
     this.keys = createRemoteJWKSet(url, { cooldownDuration: this.config.jwksCooldownMs, cacheMaxAge: JWKS_MAX_AGE_MS, timeoutDuration: PROVIDER_TIMEOUT_MS });
     return this.keys;
@@ -187,13 +212,27 @@ export class OAuthVerifier {
 }
 
 function unavailable(error: unknown, what = 'the authorization server'): Verification {
-  const detail = error instanceof Error ? error.message : String(error);
-  return { ok: false, kind: 'unavailable', message: `${what} could not be reached to check the token (${detail})` };
+  const reason = error instanceof Error ? error.message : String(error);
+  return { ok: false, kind: 'unavailable', message: UNAVAILABLE_MESSAGE, detail: `${what} could not be reached to check the token (${reason})` };
 }
 
-/** jose's verdicts in one line each; a key set the provider could not serve is its failure, not the token's. */
+/**
+ * jose's verdicts in one line each. Only what is about the token makes it invalid; anything else
+ * (the key set could not be fetched, answered an error status, was not JSON) is the provider's
+ * failure: 503, and the token is not remembered as bad.
+ */
 function jwtFailure(error: unknown, issuer: string): Verification {
-  if (error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid || !(error instanceof errors.JOSEError)) return unavailable(error);
+  if (error instanceof errors.JWKSMultipleMatchingKeys) return { ok: false, kind: 'invalid', message: `the access token names no key id, and ${issuer} publishes several keys` };
+  const aboutTheToken =
+    error instanceof errors.JWTExpired ||
+    error instanceof errors.JWTClaimValidationFailed ||
+    error instanceof errors.JWKSNoMatchingKey ||
+    error instanceof errors.JOSEAlgNotAllowed ||
+    error instanceof errors.JOSENotSupported ||
+    error instanceof errors.JWSSignatureVerificationFailed ||
+    error instanceof errors.JWSInvalid ||
+    error instanceof errors.JWTInvalid;
+  if (!aboutTheToken) return unavailable(error, 'the authorization server\'s keys');
   if (error instanceof errors.JWTExpired) return { ok: false, kind: 'invalid', message: 'the access token has expired' };
   if (error instanceof errors.JWTClaimValidationFailed) {
     if (error.claim === 'iss') return { ok: false, kind: 'invalid', message: `the access token was not issued by ${issuer}` };

@@ -6,13 +6,13 @@ import path from 'node:path';
 import { ConfigError, Findings, describeValue, jsonPath, type ConfigProblem, type PathSegment } from './errors.js';
 import { substitute } from './interpolate.js';
 import { parseJson } from './json.js';
-import { resolveListen } from './listen.js';
+import { isLoopbackHost, resolveListen } from './listen.js';
 import { checkProfileRef, resolveProfiles } from './profiles.js';
 import { DEFAULTS, KNOWN_KEYS, topSchema } from './schema.js';
 import { resolveServer, type ResolvedServer } from './servers.js';
 import { checkNoLiteralTokens, resolveTokens } from './tokens.js';
 import { resolveOAuth } from './oauth.js';
-import type { SanitizeConfig, ServerConfig, SkippedServer, SwitchboardConfig } from './types.js';
+import type { ListenConfig, OAuthConfig, SanitizeConfig, ServerConfig, SkippedServer, SwitchboardConfig } from './types.js';
 import { isPlainObject, refuseUnknownKeys, reportIssues, warnUnknownKeys } from './validate.js';
 
 export { ConfigError } from './errors.js';
@@ -126,13 +126,8 @@ export function resolveConfig(
   checkProfileRef(defaultProfile, profiles, ['defaultProfile'], findings);
   const tokens = resolveTokens(raw['auth'], top.auth.tokens, { dir, env, findings, profiles, defaultProfile });
   const oauth = resolveOAuth(raw['auth'], top.auth.oauth, { dir, env, findings, profiles });
-  const wildcard = listen.host === '0.0.0.0' || listen.host === '::' || listen.host === '';
-  if (oauth !== undefined && oauth.audience === undefined && listen.publicUrl === undefined && wildcard && listen.allowedHosts.length === 0) {
-    // The default audience is this proxy's URL: without publicUrl it comes from the Host header,
-    // which on a wildcard address without allowedHosts anyone may set to another service's name.
-    findings.error(['listen', 'publicUrl'], 'is required with auth.oauth on a wildcard address without listen.allowedHosts (or set auth.oauth.audience): tokens are checked to be meant for this URL');
-  }
-  if (tokens.length > 0 && !tokens.some((token) => token.admin)) {
+  if (oauth !== undefined) checkOAuthReach(oauth, listen, defaultProfile, findings);
+  if (tokens.length > 0 && !tokens.some((token) => token.admin) && (oauth === undefined || oauth.adminValues.length === 0)) {
     findings.warn(
       ['auth', 'tokens'],
       'no token can read /metrics, /status.json, the status page or /readyz detail (each is bound to a profile); give an operator\'s token "admin": true, or "profile": null to see everything',
@@ -253,3 +248,21 @@ function deepFreeze<T>(value: T): T {
   }
   return value;
 }
+
+/**
+ * Tokens are checked to be meant for this proxy's URL, and clients are told that URL: off loopback
+ * only `listen.publicUrl` can say it (a Host header is the client's to choose, and a TLS-terminating
+ * proxy in front changes the scheme). And an issuer's whole population signs in: say so when
+ * nothing narrows what its accounts see.
+ */
+function checkOAuthReach(oauth: OAuthConfig, listen: ListenConfig, defaultProfile: string | undefined, findings: Findings): void {
+  if (listen.publicUrl === undefined && !isLoopbackHost(listen.host)) {
+    findings.error(['listen', 'publicUrl'], 'is required with auth.oauth when listening beyond loopback: the URL clients reach the proxy at, which tokens must be meant for');
+  } else if (listen.publicUrl === undefined && listen.allowedHosts.length > 0) {
+    findings.warn(['listen', 'publicUrl'], 'is not set while listen.allowedHosts names other hosts: clients reaching the proxy by those names (through a reverse proxy) need it for OAuth');
+  }
+  if (oauth.requiredScopes.length === 0 && oauth.profiles.length === 0 && defaultProfile === undefined) {
+    findings.warn(['auth', 'oauth'], 'every account of the issuer that gets a token for this proxy sees every tool: set requiredScopes, profiles or defaultProfile to narrow it');
+  }
+}
+

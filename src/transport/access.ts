@@ -12,6 +12,9 @@ import { Authenticator, failureStatus, wwwAuthenticate, type AuthResult, type Ch
 import { JSON_HEADERS } from './http-util.js';
 import { OAUTH_PRINCIPAL_PREFIX } from '../auth/oauth-access.js';
 
+/** A Host header's name (a DNS name, an IPv4 address or a bracketed IPv6 one) and port, digits only. */
+const HOST_AND_PORT = /^((?:\[[0-9A-Fa-f:.]+\])|(?:[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?))(?::(\d{1,5}))?$/;
+
 /** RFC 9728 §3: where Protected Resource Metadata lives, the resource's path appended. */
 export const RESOURCE_METADATA_PATH = '/.well-known/oauth-protected-resource';
 
@@ -39,9 +42,11 @@ export class AccessControl {
   /** A reloaded config: new tokens, authorization server and profiles apply to the next request; cached filters are dropped. */
   reconfigure(config: SwitchboardConfig): void {
     this.oauthSessionsKept = config.auth.oauth !== undefined && oauthMapping(config) === oauthMapping(this.config);
+    // Unchanged OAuth settings keep their verifier: remembered tokens and fetched keys stay.
+    const kept = sameOAuth(this.config, config) ? this.authenticator.oauth : undefined;
     this.config = config;
-    this.authenticator = new Authenticator(config, this.log.child({ component: 'oauth' }));
-    this.authenticator.oauth?.prefetch();
+    this.authenticator = new Authenticator(config, this.log.child({ component: 'oauth' }), kept);
+    if (kept === undefined) this.authenticator.oauth?.prefetch();
     this.filters.clear();
   }
 
@@ -72,15 +77,20 @@ export class AccessControl {
   }
 
   /**
-   * `scheme://host[:port]` clients reach the proxy at: `listen.publicUrl`, else the request's Host,
-   * which the Host check already limited to names of this proxy (a wildcard address without
-   * allowedHosts requires publicUrl or an audience, so no Host an attacker picks is trusted there).
+   * `scheme://host[:port]` clients reach the proxy at: `listen.publicUrl`, else the request's Host
+   * (only on a loopback listener, where the config allows OAuth without publicUrl), and only when
+   * its port is the very port the connection arrived on: a token minted for another service on
+   * this machine names another port, so no Host a client picks can make it count as ours.
    */
   private publicBase(req: IncomingMessage): string | undefined {
     const configured = this.config.listen.publicUrl;
     if (configured !== undefined) return configured;
-    const host = req.headers.host;
-    return host === undefined || host === '' ? undefined : `${this.config.listen.tls === undefined ? 'http' : 'https'}://${host.toLowerCase()}`;
+    const match = HOST_AND_PORT.exec(req.headers.host ?? '');
+    if (match === null) return undefined;
+    const secure = this.config.listen.tls !== undefined;
+    const port = match[2] === undefined ? (secure ? 443 : 80) : Number(match[2]);
+    if (port !== req.socket.localPort) return undefined;
+    return `${secure ? 'https' : 'http'}://${(match[1] as string).toLowerCase()}${match[2] === undefined ? '' : `:${match[2]}`}`;
   }
 
   /** What a 401 adds to its challenge so an MCP client can find the authorization server; undefined without OAuth. */
@@ -109,7 +119,10 @@ export class AccessControl {
 
   /** A session belongs to the identity that opened it; anyone else is told it does not exist (404). */
   owns(session: Session, identity: Identity): boolean {
-    return session.principal === identity.name;
+    // An access token's claims may have moved its owner to another profile since the session
+    // opened: the old session is then not theirs to use (404), and the client starts a new one.
+    if (session.principal !== identity.name) return false;
+    return !identity.name.startsWith(OAUTH_PRINCIPAL_PREFIX) || session.profile === identity.profile;
   }
 
   /** What a new session on `endpoint` gets: its identity's bound, narrowed by the URL query. */
@@ -158,9 +171,25 @@ function oauthMapping(config: SwitchboardConfig): string {
     : JSON.stringify([oauth.issuer, oauth.audience, oauth.requiredScopes, oauth.profileClaim, oauth.profiles, oauth.adminValues, config.defaultProfile]);
 }
 
-/** Mounted pages are the proxy's own: a token for the aggregate endpoint (or the whole proxy) opens them. */
+/** Everything the verifier was built from is the same (the introspection secret compared as a secret). */
+function sameOAuth(a: SwitchboardConfig, b: SwitchboardConfig): boolean {
+  const before = a.auth.oauth;
+  const after = b.auth.oauth;
+  if (before === undefined || after === undefined || a.defaultProfile !== b.defaultProfile) return false;
+  if (JSON.stringify(before) !== JSON.stringify(after)) return false;
+  const secret = before.introspection?.clientSecret;
+  const next = after.introspection?.clientSecret;
+  return secret === undefined || next === undefined ? secret === next : secret.equals(next);
+}
+
+/**
+ * The resource a path belongs to: an endpoint is its own, the legacy transport's `/messages` is
+ * its stream's `/sse` (one session, one token), and mounted pages are the proxy's own, opened by a
+ * token for the aggregate endpoint (or the whole proxy).
+ */
 function resourcePath(path: string): string {
-  return path.endsWith('/mcp') || path.endsWith('/sse') || path.endsWith('/ws') || path.endsWith('/messages') ? path : '/mcp';
+  if (path.endsWith('/messages')) return `${path.slice(0, -'/messages'.length)}/sse`;
+  return path.endsWith('/mcp') || path.endsWith('/sse') || path.endsWith('/ws') ? path : '/mcp';
 }
 
 const STATUS_TEXT: Readonly<Record<number, string>> = { 401: 'Unauthorized', 403: 'Forbidden', 503: 'Service Unavailable' };

@@ -29,7 +29,8 @@ export function failureStatus(reason: AuthFailure): number {
 
 export type AuthResult =
   | { readonly ok: true; readonly identity: Identity }
-  | { readonly ok: false; readonly reason: AuthFailure; readonly message: string };
+  /** `detail`: for the log only (why the authorization server could not be asked). */
+  | { readonly ok: false; readonly reason: AuthFailure; readonly message: string; readonly detail?: string };
 
 /** Characters; longer than any sane token, and it bounds the hashing work per request. */
 const MAX_TOKEN_LENGTH = 4096;
@@ -74,7 +75,8 @@ export class Authenticator {
   /** Access tokens of the configured authorization server; undefined without `auth.oauth`. */
   readonly oauth: OAuthAccess | undefined;
 
-  constructor(config: Pick<SwitchboardConfig, 'auth' | 'defaultProfile'>, log?: Logger) {
+  /** `oauth`: the verifier to keep (a reload that left auth.oauth as it was). */
+  constructor(config: Pick<SwitchboardConfig, 'auth' | 'defaultProfile'>, log?: Logger, oauth?: OAuthAccess) {
     this.enabled = isAuthEnabled(config);
     this.known = config.auth.tokens.map((t) => ({
       digest: sha256(t.secret.reveal()),
@@ -82,8 +84,8 @@ export class Authenticator {
     }));
     this.anonymous = Object.freeze({ name: 'anonymous', profile: config.defaultProfile, anonymous: true, admin: true });
     this.anonymousResult = Object.freeze({ ok: true, identity: this.anonymous });
-    const oauth = config.auth.oauth;
-    this.oauth = oauth === undefined ? undefined : new OAuthAccess(oauth, config.defaultProfile, log ?? silentLogger());
+    const settings = config.auth.oauth;
+    this.oauth = settings === undefined ? undefined : (oauth ?? new OAuthAccess(settings, config.defaultProfile, log ?? silentLogger()));
   }
 
   /**

@@ -15,6 +15,10 @@ import { AccessControl, RESOURCE_METADATA_PATH, sendUnauthorized, unauthorizedUp
 import type { AuthResult } from './auth.js';
 import { OAUTH_PRINCIPAL_PREFIX } from '../auth/oauth-access.js';
 import { sendError, sendText } from './http-util.js';
+import { Throttle } from '../throttle.js';
+
+/** Unauthorized requests logged per reason per second (a stranger can send them at will). */
+const REFUSALS_LOGGED_PER_SECOND = 20;
 import { limitConnections, serverTimeouts } from './connection-limits.js';
 
 type EndpointKind = 'mcp' | 'sse' | 'messages' | 'ws';
@@ -77,6 +81,8 @@ export class HttpFrontDoor {
   private readonly scopes = new Map<string, ViewScope>();
   private readonly mounted = new Map<string, MountedRoute>();
   private readonly keepAliveTimer: NodeJS.Timeout;
+  /** Refusals logged per reason per second; the rest are counted. */
+  private readonly refusalLog = new Throttle(REFUSALS_LOGGED_PER_SECOND, 1000);
 
   constructor(
     private readonly core: SwitchboardCore,
@@ -178,7 +184,7 @@ export class HttpFrontDoor {
   private upgradeAuthenticated(req: IncomingMessage, socket: Duplex, head: Buffer, endpoint: Endpoint, auth: AuthResult): void {
     if (socket.destroyed) return;
     if (!auth.ok) {
-      this.log.warn({ reason: auth.reason, path: pathOf(req.url) }, 'WebSocket upgrade unauthorized');
+      this.logRefusal(auth, pathOf(req.url));
       socket.end(unauthorizedUpgrade(auth, this.access.challenge(req, pathOf(req.url))));
       return;
     }
@@ -188,7 +194,7 @@ export class HttpFrontDoor {
       socket.end(`HTTP/1.1 ${scope.status} ${STATUS_CODES[scope.status] ?? ''}\r\ncontent-type: application/json\r\nconnection: close\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
       return;
     }
-    this.websocket.upgrade(req, socket, head, scope.grant);
+    this.websocket.upgrade(req, socket, head, scope.grant, auth.identity.expiresAt);
   }
 
   /**
@@ -288,10 +294,17 @@ export class HttpFrontDoor {
   }
 
   private unauthorized(req: IncomingMessage, res: ServerResponse, path: string, auth: Extract<AuthResult, { ok: false }>): void {
-    // Never the header itself: it may be a mistyped real token.
-    if (auth.reason === 'unavailable') this.log.error({ reason: auth.message, path }, 'request refused: its access token could not be checked');
-    else this.log.warn({ reason: auth.reason, ...(auth.reason === 'invalid_token' || auth.reason === 'insufficient_scope' ? { why: auth.message } : {}), path }, 'request unauthorized');
+    this.logRefusal(auth, path);
     sendUnauthorized(res, auth, this.access.challenge(req, path));
+  }
+
+  /** Never the header itself (it may be a mistyped real token); a stranger repeating bad tokens costs a bounded log. */
+  private logRefusal(auth: Extract<AuthResult, { ok: false }>, path: string): void {
+    const verdict = this.refusalLog.take(auth.reason);
+    if (!verdict.allowed) return;
+    const suppressed = verdict.dropped > 0 ? { suppressed: verdict.dropped } : {};
+    if (auth.reason === 'unavailable') this.log.error({ reason: auth.detail ?? auth.message, path, ...suppressed }, 'request refused: its access token could not be checked');
+    else this.log.warn({ reason: auth.reason, ...(auth.reason === 'invalid_token' || auth.reason === 'insufficient_scope' ? { why: auth.message } : {}), path, ...suppressed }, 'request unauthorized');
   }
 
   private crashed(res: ServerResponse): void {

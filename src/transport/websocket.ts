@@ -42,6 +42,9 @@ class SocketChannel implements SessionChannel {
   }
 }
 
+/** setTimeout's longest delay, ms. */
+const MAX_TIMER_MS = 2_147_483_647;
+
 export class WebSocketDoor {
   private readonly server: WebSocketServer;
   private readonly alive = new WeakSet<WebSocket>();
@@ -62,8 +65,22 @@ export class WebSocketDoor {
   }
 
   /** `scope`: the session's view, already resolved from the identity and the URL query. */
-  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, grant: SessionGrant): void {
-    this.server.handleUpgrade(req, socket, head, (ws) => this.accept(ws, grant));
+  /** `expiresAt`: when the credential that opened it expires (an access token): the session ends then. */
+  upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, grant: SessionGrant, expiresAt?: number): void {
+    this.server.handleUpgrade(req, socket, head, (ws) => {
+      this.accept(ws, grant);
+      if (expiresAt !== undefined && Number.isFinite(expiresAt)) this.closeAt(ws, expiresAt);
+    });
+  }
+
+  /**
+   * Frames carry no credentials, so a socket would outlive the token that opened it: it is closed
+   * when the token expires, and the client connects again with a fresh one.
+   */
+  private closeAt(ws: WebSocket, expiresAt: number): void {
+    const timer = setTimeout(() => ws.close(CLOSE_POLICY, 'access token expired'), Math.min(MAX_TIMER_MS, Math.max(0, expiresAt - Date.now())));
+    timer.unref();
+    ws.once('close', () => clearTimeout(timer));
   }
 
   stop(): void {

@@ -10,7 +10,10 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { SignJWT, decodeJwt, decodeProtectedHeader, generateKeyPair } from 'jose';
+import http from 'node:http';
+import { setTimeout as sleep } from 'node:timers/promises';
 import WebSocket from 'ws';
+import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { resolveConfig, type RunningSwitchboard } from '../../src/index.js';
 import { HeadlessOAuthClientProvider, startIdp, type TestIdp } from '../fixtures/oidc-idp.js';
@@ -52,7 +55,7 @@ describe('auth.oauth: access tokens from an OpenID provider', () => {
         profiles: { narrow: { tools: { allow: ['two__*'] } } },
         auth: {
           tokens: [{ name: 'ci', tokenEnv: 'SB_TEST_OAUTH_STATIC' }],
-          oauth: { issuer: idp.issuer, requiredScopes: ['mcp'], profileClaim: 'groups', profiles: { guests: 'narrow' }, jwksCooldownMs: 0 },
+          oauth: { issuer: idp.issuer, requiredScopes: ['mcp'], profileClaim: 'groups', profiles: { guests: 'narrow' }, adminValues: ['ops'], jwksCooldownMs: 1000, clockSkewSeconds: 0 },
         },
       },
       { env: { ...process.env, SB_TEST_OAUTH_STATIC: STATIC }, logFile },
@@ -166,6 +169,8 @@ describe('auth.oauth: access tokens from an OpenID provider', () => {
     expect((await post(before)).status).toBe(200);
     const fetches = idp.jwksFetches;
     await idp.rotateKeys({ dropOld: true });
+    // Keys are refetched for an unknown key id at most once per jwksCooldownMs (1 s here).
+    await sleep(1100);
     const after = await tokenFor('rita');
     expect(decodeProtectedHeader(after).kid).not.toBe(decodeProtectedHeader(before).kid);
     expect((await post(after)).status).toBe(200);
@@ -179,6 +184,59 @@ describe('auth.oauth: access tokens from an OpenID provider', () => {
     expect(status.status).toBe(200);
     const report = (await status.json()) as { sessions: { byIdentity: Record<string, number> } };
     expect(report.sessions.byIdentity).toMatchObject({ ci: expect.any(Number), 'oauth:vera': expect.any(Number) });
+    // Signing in does not make an operator: only a claim value listed in adminValues does.
+    const member = await tokenFor('vera', ['staff']);
+    expect((await fetch(`${proxy.url}/status.json`, { headers: { authorization: `Bearer ${member}` } })).status).toBe(403);
+    const operator = await tokenFor('otto', ['ops']);
+    expect((await fetch(`${proxy.url}/status.json`, { headers: { authorization: `Bearer ${operator}` } })).status).toBe(200);
+  });
+
+  it('takes a session from its owner once the token maps to another profile (404: the client starts a new one)', async () => {
+    const opened = await post(await tokenFor('hugo', ['guests']));
+    const session = opened.headers.get('mcp-session-id') ?? '';
+    const list = async (token: string): Promise<number> =>
+      (
+        await fetch(`${proxy.url}/mcp`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: ACCEPT_BOTH, authorization: `Bearer ${token}`, 'mcp-session-id': session, 'mcp-protocol-version': PROTOCOL_VERSION },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/list' }),
+        })
+      ).status;
+    expect(await list(await tokenFor('hugo', ['guests']))).toBe(200);
+    expect(await list(await tokenFor('hugo', ['staff']))).toBe(404);
+  });
+
+  it('serves the legacy SSE door with one token for its stream and its messages', async () => {
+    const token = await tokenFor('sally', [], `${proxy.url}/sse`);
+    const headers = { authorization: `Bearer ${token}` };
+    const client = new Client({ name: 'oauth-sse', version: '1' });
+    await client.connect(new SSEClientTransport(new URL(`${proxy.url}/sse`), { requestInit: { headers }, eventSourceInit: { fetch: (url, init) => fetch(url, { ...init, headers: { ...Object.fromEntries(new Headers(init?.headers).entries()), ...headers } }) } }));
+    clients.push(client);
+    expect(textOf(await client.callTool({ name: 'fx__echo', arguments: { text: 'over sse' } }))).toBe('over sse');
+  });
+
+  it('does not take a Host naming another port as its own URL (a token for another local service stays foreign)', async () => {
+    const port = Number(new URL(proxy.url).port);
+    const foreign = await tokenFor('ivan', [], `http://127.0.0.1:${port + 1}/mcp`);
+    const status = await new Promise<number>((resolve, reject) => {
+      const request = http.request({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', headers: { host: `127.0.0.1:${port + 1}`, authorization: `Bearer ${foreign}`, 'content-type': 'application/json', accept: ACCEPT_BOTH } }, (response) => {
+        response.resume();
+        resolve(response.statusCode ?? 0);
+      });
+      request.on('error', reject);
+      request.end(JSON.stringify(initialize()));
+    });
+    expect(status).toBe(401);
+  });
+
+  it('closes a WebSocket session when the token that opened it expires', async () => {
+    const token = await idp.sign(claims({ sub: 'wendy', aud: `${proxy.url}/ws`, exp: Math.floor(Date.now() / 1000) + 2 }));
+    const ws = new WebSocket(`${proxy.url.replace('http', 'ws')}/ws`, 'mcp', { headers: { authorization: `Bearer ${token}` } });
+    const closed = await new Promise<{ code: number; reason: string }>((resolve, reject) => {
+      ws.once('close', (code, reason) => resolve({ code, reason: reason.toString() }));
+      ws.once('error', reject);
+    });
+    expect(closed).toEqual({ code: 1008, reason: 'access token expired' });
   });
 
   it('accepts an access token on the WebSocket door, and answers a missing one with the same challenge', async () => {
@@ -229,6 +287,7 @@ describe('auth.oauth: access tokens from an OpenID provider', () => {
   it('answers 503 with Retry-After, not 401, while the provider cannot be reached to check a new key', async () => {
     const token = await idp.sign(claims({ sub: 'late' }), { kid: 'a-key-nobody-published' });
     await idp.close();
+    await sleep(1100);
     const reply = await post(token);
     expect(reply.status).toBe(503);
     expect(reply.headers.get('retry-after')).toBe('10');
@@ -244,7 +303,7 @@ describe('auth.oauth: access tokens from an OpenID provider', () => {
         profiles,
         auth: {
           tokens: [{ name: 'ci', tokenEnv: 'SB_TEST_OAUTH_STATIC' }],
-          oauth: { issuer: idp.issuer, requiredScopes: ['mcp'], profileClaim: 'groups', profiles: mapping, jwksCooldownMs: 0 },
+          oauth: { issuer: idp.issuer, requiredScopes: ['mcp'], profileClaim: 'groups', profiles: mapping, adminValues: ['ops'], jwksCooldownMs: 1000, clockSkewSeconds: 0 },
         },
       },
       { file: '<inline>', dir: ROOT },

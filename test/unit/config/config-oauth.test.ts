@@ -89,12 +89,22 @@ describe('auth.oauth', () => {
     expect(problems({ auth: { oauth: { issuer: ISSUER, introspectionEndpoint: `${ISSUER}/introspect`, clientId: 'x', clientSecretEnv: 'UNSET_SECRET' } } })).toContain('UNSET_SECRET is not set');
   });
 
-  it('guards a port reachable from other machines with OAuth alone, but wants publicUrl (or an audience) on a wildcard address', () => {
-    expect(resolve({ listen: { host: '192.168.1.10' }, auth: { oauth: { issuer: ISSUER } } }).auth.oauth?.issuer).toBe(ISSUER);
-    expect(problems({ listen: { host: '0.0.0.0' }, auth: { oauth: { issuer: ISSUER } } })).toContain('$.listen.publicUrl: is required with auth.oauth on a wildcard address without listen.allowedHosts');
-    expect(resolve({ listen: { host: '0.0.0.0', publicUrl: 'https://tools.example.com' }, auth: { oauth: { issuer: ISSUER } } }).listen.publicUrl).toBe('https://tools.example.com');
-    expect(resolve({ listen: { host: '0.0.0.0', allowedHosts: ['tools.example.com'] }, auth: { oauth: { issuer: ISSUER } } }).auth.oauth).toBeDefined();
-    expect(resolve({ listen: { host: '0.0.0.0' }, auth: { oauth: { issuer: ISSUER, audience: ['api://switchboard'] } } }).auth.oauth).toBeDefined();
+  it('guards a port reachable from other machines with OAuth alone, given the public URL tokens must be meant for', () => {
+    expect(resolve({ listen: { host: '192.168.1.10', publicUrl: 'https://tools.example.com' }, auth: { oauth: { issuer: ISSUER } } }).auth.oauth?.issuer).toBe(ISSUER);
+    expect(problems({ listen: { host: '192.168.1.10' }, auth: { oauth: { issuer: ISSUER, audience: 'api://switchboard' } } })).toContain('$.listen.publicUrl: is required with auth.oauth when listening beyond loopback');
+    expect(problems({ listen: { host: '0.0.0.0', allowedHosts: ['tools.example.com'] }, auth: { oauth: { issuer: ISSUER } } })).toContain('$.listen.publicUrl: is required');
+    expect(resolve({ auth: { oauth: { issuer: ISSUER } } }).auth.oauth).toBeDefined();
+  });
+
+  it('warns when nothing narrows what the issuer\'s accounts see, or when other host names come without publicUrl', () => {
+    const open = resolve({ auth: { oauth: { issuer: ISSUER } } });
+    expect(open.warnings.join('\n')).toContain('every account of the issuer that gets a token for this proxy sees every tool');
+    expect(resolve({ auth: { oauth: { issuer: ISSUER, requiredScopes: ['mcp'] } } }).warnings.join('\n')).not.toContain('every account');
+    expect(resolve({ listen: { allowedHosts: ['tools.example.com'] }, auth: { oauth: { issuer: ISSUER, requiredScopes: ['mcp'] } } }).warnings.join('\n')).toContain('$.listen.publicUrl: is not set while listen.allowedHosts');
+  });
+
+  it('refuses a JWKS refetch cooldown under a second', () => {
+    expect(problems({ auth: { oauth: { issuer: ISSUER, jwksCooldownMs: 0 } } })).toContain('$.auth.oauth.jwksCooldownMs');
   });
 });
 

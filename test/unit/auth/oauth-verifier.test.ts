@@ -1,6 +1,7 @@
 // Opaque access tokens through RFC 7662 introspection against a loopback endpoint: the proxy's
 // client credentials sent, inactive and foreign tokens refused, answers remembered (one round trip
 // per token), and an endpoint that is down reported as unavailable rather than as a bad token.
+// JWTs whose keys cannot be fetched are the provider's failure too, and do not start a storm.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,12 +20,13 @@ const answers: Record<string, Record<string, unknown>> = {
 let server: Server;
 let endpoint: string;
 const seen: Array<{ authorization: string | undefined; body: string }> = [];
+let jwksRequests = 0;
 
-function config(introspectionEndpoint: string): OAuthConfig {
+function config(introspectionEndpoint: string, jwksUri?: string): OAuthConfig {
   return {
     issuer: ISSUER,
     audience: undefined,
-    jwksUri: undefined,
+    jwksUri,
     requiredScopes: [],
     profileClaim: 'groups',
     profiles: [],
@@ -38,6 +40,11 @@ function config(introspectionEndpoint: string): OAuthConfig {
 
 beforeAll(async () => {
   server = createServer((req, res) => {
+    if (req.url === '/jwks') {
+      jwksRequests += 1;
+      res.writeHead(503).end('busy');
+      return;
+    }
     let body = '';
     req.on('data', (chunk: Buffer) => (body += chunk.toString()));
     req.on('end', () => {
@@ -85,5 +92,17 @@ describe('OAuthVerifier with introspection', () => {
     const result = await down.verify('good', 'd5');
     expect(result).toMatchObject({ ok: false, kind: 'unavailable' });
     expect(down.known('d5', Date.now())).toBeUndefined();
+  });
+
+  it('answers a JWT whose keys the provider fails to serve as unavailable, remembers nothing, and asks again only after a pause', async () => {
+    const jwks = endpoint.replace('/introspect', '/jwks');
+    const verifier = new OAuthVerifier(config(endpoint, jwks), silentLogger());
+    const jwt = (sub: string): string => `${Buffer.from('{"alg":"RS256","kid":"k1"}').toString('base64url')}.${Buffer.from(JSON.stringify({ sub })).toString('base64url')}.c2ln`;
+    const before = jwksRequests;
+    expect(await verifier.verify(jwt('a'), 'j1')).toMatchObject({ ok: false, kind: 'unavailable', message: expect.stringContaining('retry later') });
+    expect(verifier.known('j1', Date.now())).toBeUndefined();
+    // The provider just failed: another new token is answered at once, without asking it again.
+    expect(await verifier.verify(jwt('b'), 'j2')).toMatchObject({ ok: false, kind: 'unavailable' });
+    expect(jwksRequests - before).toBe(1);
   });
 });
