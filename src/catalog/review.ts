@@ -456,9 +456,14 @@ export async function openReview(
  * other's tools and both would read as rug pulls.
  */
 export function pinIdentity(server: ServerConfig, configured: readonly ServerConfig[]): string {
-  const id = serverId(server.command, server.args, server.cwd);
-  const twin = configured.some((other) => other.name !== server.name && !other.disabled && serverId(other.command, other.args, other.cwd) === id);
+  const id = commandId(server);
+  const twin = configured.some((other) => other.name !== server.name && !other.disabled && commandId(other) === id);
   return twin ? sha256(`${id}\u0000${server.name}`) : id;
+}
+
+/** A child's command line, or a remote server's URL (its headers are credentials, not identity). */
+function commandId(server: ServerConfig): string {
+  return server.remote === undefined ? serverId(server.command, server.args, server.cwd) : serverId(server.remote.url);
 }
 
 /** The rules that withhold an entity whatever its pin says (none when it is served). */

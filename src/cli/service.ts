@@ -221,6 +221,7 @@ function searchPath(config: SwitchboardConfig, notifyPath: string | undefined): 
   const localBin = path.join(config.dir, 'node_modules', '.bin');
   const dirs = [path.dirname(process.execPath)];
   for (const server of config.servers) {
+    if (server.remote !== undefined) continue;
     const dir = path.dirname(server.command);
     // The config directory's node_modules/.bin is searched before PATH anyway.
     if (!server.disabled && dir !== localBin) dirs.push(dir);

@@ -35,6 +35,18 @@ function sameTokens(a: SwitchboardConfig, b: SwitchboardConfig): boolean {
   });
 }
 
+/** A remote server's headers are secrets, which deep equality cannot see into: a changed token restarts it. */
+function sameHeaders(a: ServerConfig, b: ServerConfig): boolean {
+  const before = a.remote?.headers ?? {};
+  const after = b.remote?.headers ?? {};
+  const names = Object.keys(before);
+  if (names.length !== Object.keys(after).length) return false;
+  return names.every((name) => {
+    const value = after[name];
+    return value !== undefined && before[name]?.equals(value) === true;
+  });
+}
+
 export function diffConfigs(before: SwitchboardConfig, after: SwitchboardConfig): ConfigDiff {
   const old = enabled(before);
   const next = enabled(after);
@@ -44,7 +56,7 @@ export function diffConfigs(before: SwitchboardConfig, after: SwitchboardConfig)
   for (const [name, server] of next) {
     const previous = old.get(name);
     if (previous === undefined) added.push(server);
-    else if (isDeepStrictEqual(previous, server)) unchanged.push(name);
+    else if (isDeepStrictEqual(previous, server) && sameHeaders(previous, server)) unchanged.push(name);
     else changed.push(server);
   }
   const removed = [...old.values()].filter((server) => !next.has(server.name));

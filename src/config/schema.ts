@@ -172,8 +172,9 @@ const oauthObject = z.object(
     clientSecretFile: nonEmptyString.optional(),
     algorithms: z.array(z.enum(JWT_ALGORITHMS, { error: `expected one of ${JWT_ALGORITHMS.join(', ')}` }), { error: 'expected an array of strings' }).default([...JWT_ALGORITHMS]),
     clockSkewSeconds: int(0, 600).default(DEFAULTS.clockSkewSeconds),
-    // At most one JWKS refetch for an unknown key id per this many ms.
-    jwksCooldownMs: int(0, MAX_TIMER_MS).default(DEFAULTS.jwksCooldownMs),
+    // At most one JWKS refetch for an unknown key id per this many ms (a floor keeps a flood of
+    // made-up key ids from turning into a flood of requests to the provider).
+    jwksCooldownMs: int(1000, MAX_TIMER_MS).default(DEFAULTS.jwksCooldownMs),
   },
   objectError,
 );
@@ -201,9 +202,17 @@ export const restartSchema = restartObject.prefault({});
 
 export const serverSchema = z.object(
   {
-    // Claude Desktop writes `"type": "stdio"`; anything else is rejected before this schema runs.
-    type: z.literal('stdio').optional(),
-    command: nonEmptyString,
+    // Claude Desktop writes `"type": "stdio"`; VS Code `"http"` or `"sse"` beside a `url`.
+    type: z.enum(['stdio', 'http', 'sse', 'streamable-http', 'streamableHttp'], { error: 'expected "stdio", "http" or "sse"' }).optional(),
+    // Exactly one of `command` (a child to spawn) and `url` (a remote server) is required.
+    command: nonEmptyString.optional(),
+    url: nonEmptyString.optional(),
+    // Headers sent to a remote server, `${VAR}` expanded: where its credentials go.
+    headers: z.record(z.string(), anyString, objectError).default({}),
+    // A remote server's transport; `auto` tries Streamable HTTP, then the legacy HTTP+SSE.
+    transport: z.enum(['auto', 'http', 'sse'], { error: 'expected "auto", "http" or "sse"' }).optional(),
+    // A PEM file of CA certificates a remote server's TLS certificate may chain to, besides the system's.
+    ca: nonEmptyString.optional(),
     args: stringArray(anyString).default([]),
     env: z.record(z.string(), anyString, objectError).default({}),
     cwd: nonEmptyString.optional(),
@@ -307,5 +316,5 @@ export const KNOWN_KEYS = {
 
 /** Paths whose values may be secrets: never echoed in messages. */
 export function isSecretPath(path: readonly PropertyKey[]): boolean {
-  return (path[0] === 'mcpServers' && path[2] === 'env') || path[0] === 'auth';
+  return (path[0] === 'mcpServers' && (path[2] === 'env' || path[2] === 'headers')) || path[0] === 'auth';
 }

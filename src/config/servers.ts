@@ -7,7 +7,9 @@ import { describeValue, type Findings, type PathSegment } from './errors.js';
 import { substitute, type ProblemSink, type Substituted } from './interpolate.js';
 import { ALIAS_PATTERN, KNOWN_KEYS, RESERVED_ALIAS, serverSchema } from './schema.js';
 import { reportIssues, warnUnknownKeys, isPlainObject } from './validate.js';
-import type { ServerConfig } from './types.js';
+import type { RemoteConfig, ServerConfig } from './types.js';
+import { isLoopbackHost } from './listen.js';
+import { Secret } from './secret.js';
 
 /**
  * What a child inherits from the daemon: enough to run a shell tool and find user files, nothing
@@ -36,7 +38,6 @@ export interface ServerContext {
   readonly findings: Findings;
 }
 
-const REMOTE = 'remote servers are not supported; only stdio servers (command) are';
 
 export interface ResolvedServer {
   readonly config: ServerConfig;
@@ -52,15 +53,7 @@ export function resolveServer(name: string, raw: unknown, ctx: ServerContext): R
     return undefined;
   }
   if (!isPlainObject(raw)) {
-    findings.error(at, `expected an object with a "command", got ${describeValue(raw)}`);
-    return undefined;
-  }
-  if ('url' in raw) {
-    findings.error([...at, 'url'], REMOTE);
-    return undefined;
-  }
-  if (raw['type'] !== undefined && raw['type'] !== 'stdio') {
-    findings.error([...at, 'type'], `${REMOTE}, got ${describeValue(raw['type'])}`);
+    findings.error(at, `expected an object with a "command" or a "url", got ${describeValue(raw)}`);
     return undefined;
   }
   warnUnknownKeys(raw, KNOWN_KEYS.server, at, findings);
@@ -72,6 +65,10 @@ export function resolveServer(name: string, raw: unknown, ctx: ServerContext): R
     return undefined;
   }
   const server = parsed.data;
+  if ((server.command === undefined) === (server.url === undefined)) {
+    findings.error(at, server.command === undefined ? 'needs a "command" (a stdio server) or a "url" (a remote server)' : 'set either "command" or "url", not both');
+    return undefined;
+  }
   if (server.restart.maxDelayMs < server.restart.initialDelayMs) {
     findings.error([...at, 'restart', 'maxDelayMs'], 'must not be less than restart.initialDelayMs');
   }
@@ -88,7 +85,9 @@ export function resolveServer(name: string, raw: unknown, ctx: ServerContext): R
     return { ...result, clean: findings.count === before };
   };
 
-  const command = sub(server.command, 'command');
+  const remote = server.url === undefined ? undefined : resolveRemote(server as typeof server & { url: string }, at, ctx, sub, disabled);
+  if (server.url !== undefined && remote === undefined) return undefined;
+  const command = sub(server.command ?? '', 'command');
   const args = server.args.map((a, i) => sub(a, 'args', i).value);
   const configuredEnv = Object.entries(server.env).map(([k, v]) => [k, sub(v, 'env', k).value] as const);
   const roots = server.roots.map((r, i) => pathToFileURL(path.resolve(ctx.dir, sub(r, 'roots', i).value)).href);
@@ -119,7 +118,9 @@ export function resolveServer(name: string, raw: unknown, ctx: ServerContext): R
   }
 
   let executable = command.value;
-  if (!command.clean) {
+  if (remote !== undefined) {
+    // Nothing to spawn.
+  } else if (!command.clean) {
     // Already reported; looking up a half-substituted name would only add a misleading error.
   } else if (command.value === '') {
     if (!disabled) findings.error([...at, 'command'], 'is empty after substituting variables');
@@ -138,7 +139,7 @@ export function resolveServer(name: string, raw: unknown, ctx: ServerContext): R
     name,
     alias,
     command: executable,
-    commandAsWritten: server.command,
+    commandAsWritten: server.command ?? server.url ?? '',
     args,
     env,
     cwd,
@@ -149,9 +150,74 @@ export function resolveServer(name: string, raw: unknown, ctx: ServerContext): R
     restart: { initialDelayMs: server.restart.initialDelayMs, maxDelayMs: server.restart.maxDelayMs },
     roots,
     acceptUpdates: server.acceptUpdates,
+    remote,
   };
   return { config, aliasShown };
 }
+
+type Substitute = (text: string, ...rest: PathSegment[]) => Substituted & { clean: boolean };
+
+/** `url`, `headers`, `transport` (or VS Code's `type`) and `ca` of a remote server. */
+function resolveRemote(
+  server: { url: string; headers: Record<string, string>; transport?: 'auto' | 'http' | 'sse' | undefined; type?: string | undefined; ca?: string | undefined; protocol: string; args: string[]; env: Record<string, string>; cwd?: string | undefined },
+  at: readonly PathSegment[],
+  ctx: ServerContext,
+  sub: Substitute,
+  disabled: boolean,
+): RemoteConfig | undefined {
+  const { findings } = ctx;
+  const url = sub(server.url, 'url');
+  let parsed: URL | undefined;
+  if (url.clean) {
+    try {
+      parsed = new URL(url.value);
+    } catch {
+      findings.error([...at, 'url'], `expected an absolute http or https URL, got ${describeValue(server.url)}`);
+    }
+  }
+  if (parsed !== undefined && parsed.protocol !== 'https:' && parsed.protocol !== 'http:') {
+    findings.error([...at, 'url'], `expected an http or https URL, got ${describeValue(server.url)}`);
+    parsed = undefined;
+  }
+  if (parsed !== undefined && parsed.protocol === 'http:' && !isLoopbackHost(parsed.hostname) && Object.keys(server.headers).length > 0) {
+    findings.warn([...at, 'url'], 'is plain http to another machine: its headers (credentials) cross the network in clear text');
+  }
+  if (server.protocol === 'stateless') findings.error([...at, 'protocol'], 'a remote server is spoken to in the session era ("auto" or "session")');
+  for (const key of ['args', 'env', 'cwd'] as const) {
+    const value = server[key];
+    if (value !== undefined && (typeof value === 'string' || (Array.isArray(value) ? value.length > 0 : Object.keys(value).length > 0))) {
+      findings.warn([...at, key], 'is ignored for a remote server (url)');
+    }
+  }
+  const headers: Record<string, Secret> = Object.create(null) as Record<string, Secret>;
+  for (const [name, value] of Object.entries(server.headers)) {
+    if (!HEADER_NAME.test(name)) {
+      findings.error([...at, 'headers', name], 'is not a valid HTTP header name');
+      continue;
+    }
+    const expanded = sub(value, 'headers', name).value;
+    // A header value cannot carry line breaks (they would start another header).
+    if (/[\r\n\0]/.test(expanded)) findings.error([...at, 'headers', name], 'holds a line break or NUL after substituting variables');
+    headers[name.toLowerCase()] = new Secret(expanded);
+  }
+  const transport = server.transport ?? (server.type === 'sse' ? 'sse' : server.type === undefined || server.type === 'stdio' ? 'auto' : 'http');
+  if (server.type === 'stdio') findings.error([...at, 'type'], '"stdio" needs a "command", not a "url"');
+  let ca: string | undefined;
+  if (server.ca !== undefined) {
+    const file = path.resolve(ctx.dir, sub(server.ca, 'ca').value);
+    try {
+      ca = fs.readFileSync(file, 'utf8');
+      if (!ca.includes('-----BEGIN CERTIFICATE-----')) findings.error([...at, 'ca'], `${file} holds no PEM certificate`);
+    } catch {
+      if (!disabled) findings.error([...at, 'ca'], `cannot read ${file}`);
+    }
+  }
+  if (parsed === undefined) return undefined;
+  return { url: parsed.href, headers: Object.freeze(headers), transport, ca };
+}
+
+/** RFC 9110 field-name: a token. */
+const HEADER_NAME = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 
 /** The key made name-safe: tool names may only use [A-Za-z0-9_-] and must stay short. */
 export function defaultAlias(name: string): string {

@@ -44,6 +44,19 @@ export interface ServerConfig {
   readonly roots: readonly string[];
   /** A changed tool definition is re-pinned silently instead of withheld until approved. */
   readonly acceptUpdates: boolean;
+  /** Set for a remote server (`url`): reached over HTTP instead of spawned; `command` is then empty. */
+  readonly remote?: RemoteConfig | undefined;
+}
+
+/** A server reached over HTTP: Streamable HTTP, or the legacy HTTP+SSE transport. */
+export interface RemoteConfig {
+  readonly url: string;
+  /** Sent with every request to it; values often hold credentials, so they are secrets: never logged. */
+  readonly headers: Readonly<Record<string, Secret>>;
+  /** `auto`: Streamable HTTP, falling back to SSE when the server answers initialize with 4xx (transports.mdx, backwards compatibility). */
+  readonly transport: 'auto' | 'http' | 'sse';
+  /** PEM certificates trusted besides the system's (a private CA); verification itself is never off. */
+  readonly ca: string | undefined;
 }
 
 /** Allow and deny globs over names (`*` any run, `?` one character); deny wins. */

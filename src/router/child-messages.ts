@@ -279,6 +279,9 @@ export class ChildMessages {
       if (session === undefined) return { reason: 'the session that owns this server instance is gone' };
       return { session, relatedTo: connection.latestOf(session)?.downstreamId };
     }
+    // A remote server sends it on the stream of the request it serves: that request's session.
+    const streamed = connection.streamOwner();
+    if (streamed?.caller instanceof Session) return { session: streamed.caller, relatedTo: streamed.downstreamId };
     const sole = connection.soleCaller();
     if ('caller' in sole && sole.caller instanceof Session) return { session: sole.caller, relatedTo: sole.latest.downstreamId };
     const count = 'callers' in sole ? sole.callers : 0;

@@ -10,12 +10,15 @@ import { StderrTail } from './stderr-tail.js';
 export interface ChildExit {
   readonly code: number | null;
   readonly signal: string | null;
-  /** Why the spawn itself failed (command missing, not executable), if it did. */
+  /** Why the spawn itself failed (command missing, not executable), or a remote server could not be reached, if it did. */
   readonly spawnError?: string;
+  /** Why a remote server's connection was lost (unreachable, the session forgotten). */
+  readonly disconnected?: string;
 }
 
 export interface ChildEvents {
-  onLine(line: string, bytes: Buffer, start: number, end: number): void;
+  /** `carriedBy`: the id of our request on whose response stream a remote server sent this message. */
+  onLine(line: string, bytes: Buffer, start: number, end: number, carriedBy?: number): void;
   onExit(exit: ChildExit): void;
 }
 

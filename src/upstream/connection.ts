@@ -21,7 +21,8 @@ import { RAW_MIN_CHARS, RAW_SPANS, splicedRequestLine, type RawCarrier } from '.
 import { scanMessage } from '../wire/message-scan.js';
 import { mintedIdAt, spliceId, spliceResultBytes } from '../wire/result-splice.js';
 import { BufferPool } from '../wire/buffer-pool.js';
-import { ServerProcess, type ChildExit, type ShutdownTimings } from './child.js';
+import type { ChildExit, ShutdownTimings } from './child.js';
+import { openChild, type ChildTransport } from './child-transport.js';
 import type { Caller, Pending, ServerIdentity } from './types.js';
 import { LATEST_PROTOCOL_VERSION, META_SERVER_INFO, SUPPORTED_PROTOCOL_VERSIONS, SWITCHBOARD_INFO } from '../protocol.js';
 import { MODERN_VERSION, addEnvelope, isModernDiscover, proxyEnvelope, removeEnvelope, rootsFromConfig } from './modern-envelope.js';
@@ -106,7 +107,9 @@ const MAX_LINGERING = 1_000;
 const LISTEN_ID = 'switchboard-listen';
 
 export class UpstreamConnection {
-  private readonly child: ServerProcess;
+  private readonly child: ChildTransport;
+  /** The upstream id of the request whose response stream carried the message being dispatched (remote servers). */
+  private carriedBy: JsonRpcId | undefined;
   private pending = new Map<number, Pending>();
   /** Buffers for large results on their way to clients. */
   private readonly resultBuffers = new BufferPool();
@@ -127,8 +130,15 @@ export class UpstreamConnection {
     private readonly handlers: ConnectionHandlers,
     private readonly options: ConnectionOptions,
   ) {
-    this.child = new ServerProcess(server, log, options.maxLineBytes, {
-      onLine: (line, bytes, start, end) => this.onLine(line, bytes, start, end),
+    this.child = openChild(server, log, options.maxLineBytes, {
+      onLine: (line, bytes, start, end, carriedBy) => {
+        this.carriedBy = carriedBy;
+        try {
+          this.onLine(line, bytes, start, end);
+        } finally {
+          this.carriedBy = undefined;
+        }
+      },
       onExit: (exit) => this.onExit(exit),
     }, options.shutdown);
     // Every request to this child has the same timeout, so the pending map's insertion order is
@@ -385,6 +395,14 @@ export class UpstreamConnection {
     return { callers: involved.size };
   }
 
+  /**
+   * The request whose response stream carries the message being handled, when the server said so
+   * (a remote server's request or notification arrives on the stream of the request it serves).
+   */
+  streamOwner(): Pending | undefined {
+    return typeof this.carriedBy === 'number' ? this.pending.get(this.carriedBy) : undefined;
+  }
+
   /** The latest in-flight request of `caller` here, to relate a child's message to it. */
   latestOf(caller: Caller): Pending | undefined {
     let latest: Pending | undefined;
@@ -610,6 +628,7 @@ export class UpstreamConnection {
 
 export function describeExit(exit: ChildExit): string {
   if (exit.spawnError !== undefined) return `could not start (${exit.spawnError})`;
+  if (exit.disconnected !== undefined) return `disconnected (${exit.disconnected})`;
   if (exit.signal !== null) return `was killed by ${exit.signal}`;
   return `exited with code ${exit.code ?? 'unknown'}`;
 }

@@ -126,13 +126,13 @@ describe('switchboard start', () => {
       listen: { port },
       mcpServers: {
         fx: fixtureServer('fx'),
-        linear: { url: 'https://mcp.linear.example/sse' },
+        linear: { url: 'mcp.linear.example/sse' },
         notion: { command: 'notion-mcp-server-not-installed' },
       },
     });
     const daemon = startDaemon(['start', '-c', file]);
     await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.status === 200, 20_000, 'ready with the usable server');
-    expect(daemon.output()).toContain('switchboard: server linear skipped: $.mcpServers.linear.url: remote servers are not supported');
+    expect(daemon.output()).toContain('switchboard: server linear skipped: $.mcpServers.linear.url: expected an absolute http or https URL');
     expect(daemon.output()).toContain('switchboard: server notion skipped: $.mcpServers.notion.command: command "notion-mcp-server-not-installed" not found');
 
     const strict = await runCli(['start', '--strict', '-c', file]);
@@ -143,7 +143,7 @@ describe('switchboard start', () => {
     const check = await runCli(['check', '-c', file]);
     expect(check.code).toBe(1);
     expect(check.stdout).toMatch(/^fx\s+ready/m);
-    expect(check.stdout).toMatch(/^linear\s+skipped\s+-\s+-\s+-\s+\$\.mcpServers\.linear\.url: remote servers/m);
+    expect(check.stdout).toMatch(/^linear\s+skipped\s+-\s+-\s+-\s+\$\.mcpServers\.linear\.url: expected an absolute/m);
     expect(check.stdout).toContain('2 skipped (linear, notion;');
     expect(check.stderr).toContain('switchboard: server notion skipped:');
   }, 60_000);
@@ -263,7 +263,7 @@ describe('what the operator sees of failures', () => {
       listen: { port },
       mcpServers: {
         fx: fixtureServer('fx'),
-        remote: { url: 'https://tools.example/mcp' },
+        remote: { url: 'tools.example/mcp' },
         bad: { command: process.execPath, args: ['-e', failing], restart: { initialDelayMs: 200, maxDelayMs: 400 } },
       },
     };
@@ -278,7 +278,7 @@ describe('what the operator sees of failures', () => {
       const report = await status();
       return report.servers.find((s) => s.name === 'bad' && s.stderr.length > 0) ? report : undefined;
     }, 15_000, 'the failing server with its stderr');
-    expect(seen.servers.find((s) => s.name === 'remote')).toMatchObject({ state: 'skipped', lastError: expect.stringContaining('remote servers are not supported') });
+    expect(seen.servers.find((s) => s.name === 'remote')).toMatchObject({ state: 'skipped', lastError: expect.stringContaining('expected an absolute http or https URL') });
     expect(seen.servers.find((s) => s.name === 'bad')?.stderr).toEqual(['loading config', 'Error: API_KEY is not set']);
     expect(seen.reloadError).toBeNull();
     const ready = (await (await fetch(`http://127.0.0.1:${port}/readyz`)).json()) as { servers: Record<string, { state: string; stderr?: string[] }> };
@@ -311,7 +311,7 @@ describe('switchboard restart', () => {
       listen: { port: 1 },
       mcpServers: {
         fx: { ...fixtureServer('fx'), env: { FIXTURE_NAME: 'fx', SECRET: '${SB_RESTART_SECRET}' } },
-        remote: { url: 'https://tools.example/mcp' },
+        remote: { url: 'tools.example/mcp' },
       },
       profiles: { reader: {} },
       defaultProfile: 'reader',
@@ -354,7 +354,7 @@ describe('switchboard restart', () => {
     expect(unknown.stderr).toBe('switchboard: the daemon refused: no server "nosuch" in the config\n');
     const skipped = await runCli(['restart', 'remote', '-c', file], 20_000, { ...shell, SWITCHBOARD_TOKEN: admin });
     expect(skipped.code).toBe(1);
-    expect(skipped.stderr).toMatch(/^switchboard: the daemon refused: server "remote" is not running: its config entry was skipped \(.*remote servers are not supported/);
+    expect(skipped.stderr).toMatch(/^switchboard: the daemon refused: server "remote" is not running: its config entry was skipped \(.*expected an absolute http or https URL/);
 
     // A web page of another origin cannot restart anything, and the route changes nothing on GET.
     const foreign = await fetch(`http://127.0.0.1:${port}/admin/restart?server=fx`, { method: 'POST', headers: { authorization: `Bearer ${admin}`, origin: 'https://evil.example' } });

@@ -285,13 +285,13 @@ interface ServerRow {
 
 describe('/status.json and /readyz say why', () => {
   it('list a skipped config entry with its reason, not counted against readiness nor in the gauges', async () => {
-    const proxy = await startProxy({ mcpServers: { fx: fixture('fx'), remote: { url: 'https://tools.example/mcp' } } });
+    const proxy = await startProxy({ mcpServers: { fx: fixture('fx'), remote: { url: 'tools.example/mcp' } } });
     try {
       const ready = await fetch(`${proxy.url}/readyz`);
       expect(ready.status).toBe(200);
       const detail = (await ready.json()) as { ready: boolean; servers: Record<string, { state: string; lastError?: string }> };
       expect(detail.ready).toBe(true);
-      expect(detail.servers.remote).toMatchObject({ state: 'skipped', lastError: expect.stringContaining('remote servers are not supported') });
+      expect(detail.servers.remote).toMatchObject({ state: 'skipped', lastError: expect.stringContaining('expected an absolute http or https URL') });
       const status = (await (await fetch(`${proxy.url}/status.json`)).json()) as { ready: boolean; servers: ServerRow[] };
       expect(status.ready).toBe(true);
       expect(status.servers.map((s) => [s.name, s.state])).toEqual([['fx', 'ready'], ['remote', 'skipped']]);

@@ -111,7 +111,7 @@ describe('status page when a server is down', () => {
   beforeAll(async () => {
     browser = await launch();
     const bad = { command: process.execPath, args: [FAILING], env: { FAIL_NOISE_LINES: '6', FAIL_LAST: LAST_WORDS }, restart: { initialDelayMs: 60_000, maxDelayMs: 60_000 } };
-    proxy = await startProxy({ mcpServers: { fx: fixture('fx'), bad, remote: { url: 'https://tools.example/mcp' } } }, { waitReady: false });
+    proxy = await startProxy({ mcpServers: { fx: fixture('fx'), bad, remote: { url: 'tools.example/mcp' } } }, { waitReady: false });
     fs.mkdirSync(ARTIFACTS, { recursive: true });
   });
   afterAll(async () => {
@@ -134,7 +134,7 @@ describe('status page when a server is down', () => {
       expect((await bad.locator('pre.stderr').textContent())?.split('\n')).toEqual(['npm notice line 3 of 6', 'npm notice line 4 of 6', 'npm notice line 5 of 6', 'npm notice line 6 of 6', LAST_WORDS]);
       const remote = await page.locator('#servers tbody tr[data-server="remote"] td').allTextContents();
       expect(remote.slice(0, 7)).toEqual(['remote', 'skipped', '', '', '', '', '']);
-      expect(remote[7]).toContain('remote servers are not supported');
+      expect(remote[7]).toContain('expected an absolute http or https URL');
       expect(await page.locator('#ready').textContent()).toBe('not ready');
       // Of the servers that run (a skipped entry never does), one is ready.
       expect(await page.locator('#total-servers').textContent()).toBe('1 / 2');

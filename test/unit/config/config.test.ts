@@ -268,11 +268,25 @@ describe('errors', () => {
     expect(err.message).toBe(`${file}: cannot read config file: no such file`);
   });
 
-  it('refuses remote servers', () => {
-    const err = configError(() => resolve({ mcpServers: { r: { url: 'https://example.com/mcp' } } }));
-    expect(err.message).toContain('$.mcpServers.r.url: remote servers are not supported');
-    const typed = configError(() => resolve({ mcpServers: { r: { type: 'sse', command: 'node' } } }));
-    expect(typed.message).toContain('$.mcpServers.r.type: remote servers are not supported');
+  it('reads remote servers: url, headers kept as secrets, the transport from `transport` or VS Code\'s `type`', () => {
+    const config = resolve({
+      mcpServers: {
+        r: { url: 'https://example.com/mcp', headers: { Authorization: 'Bearer ${REMOTE_TOKEN}' } },
+        s: { type: 'sse', url: 'https://example.com/sse' },
+        h: { type: 'http', url: 'http://127.0.0.1:9/mcp', transport: 'sse' },
+      },
+    }, { ...baseEnv, REMOTE_TOKEN: 'remote-secret-value' });
+    const [r, s2, h] = config.servers;
+    expect(r?.remote).toMatchObject({ url: 'https://example.com/mcp', transport: 'auto' });
+    expect(r?.remote?.headers['authorization']?.reveal()).toBe('Bearer remote-secret-value');
+    expect(JSON.stringify(config)).not.toContain('remote-secret-value');
+    expect(s2?.remote?.transport).toBe('sse');
+    expect(h?.remote?.transport).toBe('sse');
+    expect(configError(() => resolve({ mcpServers: { r: { url: 'https://example.com/mcp', command: 'node' } } })).message).toContain('set either "command" or "url", not both');
+    expect(configError(() => resolve({ mcpServers: { r: { url: 'ftp://example.com/mcp' } } })).message).toContain('$.mcpServers.r.url: expected an http or https URL');
+    expect(configError(() => resolve({ mcpServers: { r: { url: 'https://example.com/mcp', protocol: 'stateless' } } })).message).toContain('$.mcpServers.r.protocol');
+    expect(configError(() => resolve({ mcpServers: { r: { type: 'stdio', url: 'https://example.com/mcp' } } })).message).toContain('$.mcpServers.r.type');
+    expect(configError(() => resolve({ mcpServers: { r: {} } })).message).toContain('needs a "command" (a stdio server) or a "url" (a remote server)');
   });
 
   it('requires at least one server', () => {
@@ -327,11 +341,11 @@ describe('result', () => {
 });
 
 describe('one unusable server entry', () => {
-  // As in a Cursor or VS Code file: a remote entry and a server that is not installed beside a good one.
+  // As in a Cursor or VS Code file: a remote entry with a broken URL and a server that is not installed beside a good one.
   const mixed = {
     mcpServers: {
       good: { command: 'node' },
-      remote: { url: 'https://tools.example.com/mcp', headers: { Authorization: 'Bearer x' } },
+      remote: { url: 'tools.example.com/mcp', headers: { Authorization: 'Bearer x' } },
       missing: { command: 'no-such-mcp-server-anywhere' },
       typo: { command: 'node', timeoutMs: 'soon' },
     },
@@ -341,7 +355,7 @@ describe('one unusable server entry', () => {
     const config = resolveConfig(mixed, { file: '<inline>', dir }, baseEnv);
     expect(config.servers.map((s) => s.name)).toEqual(['good']);
     expect(config.skipped).toEqual([
-      { name: 'remote', reason: '$.mcpServers.remote.url: remote servers are not supported; only stdio servers (command) are' },
+      { name: 'remote', reason: '$.mcpServers.remote.url: expected an absolute http or https URL, got "tools.example.com/mcp"' },
       { name: 'missing', reason: expect.stringMatching(/^\$\.mcpServers\.missing\.command: command "no-such-mcp-server-anywhere" not found in /) },
       { name: 'typo', reason: '$.mcpServers.typo.timeoutMs: expected an integer between 1 and 2147483647, got "soon"' },
     ]);
@@ -349,7 +363,7 @@ describe('one unusable server entry', () => {
 
   it('refuses the whole file with --strict', () => {
     const err = configError(() => resolveConfig(mixed, { file: '<inline>', dir }, baseEnv, { strict: true }));
-    expect(err.message).toContain('$.mcpServers.remote.url: remote servers are not supported');
+    expect(err.message).toContain('$.mcpServers.remote.url: expected an absolute http or https URL');
     expect(err.message).toContain('$.mcpServers.missing.command');
   });
 

@@ -1,0 +1,468 @@
+// A remote MCP server made to look like a stdio child: the connection writes JSON-RPC lines and
+// reads lines back, and this class carries them over Streamable HTTP (basic/transports.mdx) or the
+// legacy HTTP+SSE transport (2024-11-05). A lost connection or a forgotten session is an "exit":
+// the server handle restarts it with backoff, which initializes a new session.
+import http, { type ClientRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
+import https from 'node:https';
+import { rootCertificates } from 'node:tls';
+import type { Logger } from '../../log.js';
+import type { RemoteConfig } from '../../config/types.js';
+import { ErrorCode, type JsonRpcId } from '../../jsonrpc/messages.js';
+import type { ChildEvents, ChildExit } from '../child.js';
+import { StderrTail } from '../stderr-tail.js';
+import { SseReader } from './sse-reader.js';
+
+/** Requests and notifications on their way to one remote server at once; more are refused ('full'). */
+const MAX_IN_FLIGHT = 256;
+/** How long a POST that answers nothing (a notification, a response) may take, ms. */
+const ACCEPT_TIMEOUT_MS = 30_000;
+/** How long to wait before reopening the standing GET stream after it ended, ms. */
+const STANDING_RETRY_MS = 1_000;
+/** How long the legacy transport may take to name its message endpoint, ms. */
+const ENDPOINT_TIMEOUT_MS = 10_000;
+/** How long a stop waits for the session's DELETE, ms. */
+const DELETE_TIMEOUT_MS = 2_000;
+/** Bytes of an error body read for its message. */
+const MAX_ERROR_BODY_BYTES = 64 * 1024;
+
+type Mode = 'http' | 'sse';
+
+interface Outgoing {
+  readonly id: JsonRpcId | undefined;
+  readonly method: string | undefined;
+}
+
+export class RemoteServer {
+  readonly pid = undefined;
+  private mode: Mode | undefined;
+  private sessionId: string | undefined;
+  private protocolVersion: string | undefined;
+  private exited: ChildExit | undefined;
+  private stopping = false;
+  /** POSTs under way, by the JSON-RPC id of the request they carry (notifications by a serial). */
+  private readonly inflight = new Map<JsonRpcId, ClientRequest>();
+  private serial = 0;
+  /** The GET stream the server sends its own messages on (Streamable HTTP), or the legacy transport's stream. */
+  private standing: ClientRequest | undefined;
+  private standingTimer: NodeJS.Timeout | undefined;
+  /** Legacy transport: where messages are POSTed, once the stream named it. */
+  private endpoint: URL | undefined;
+  /** Legacy transport: lines written before the stream named its endpoint. */
+  private queued: string[] = [];
+  /** The initialize line, written again on the legacy stream when Streamable HTTP is refused (auto). */
+  private initializeLine: string | undefined;
+  private readonly url: URL;
+  private readonly agent: http.Agent;
+  private readonly tail = new StderrTail();
+
+  constructor(
+    private readonly name: string,
+    private readonly config: RemoteConfig,
+    private readonly log: Logger,
+    private readonly maxMessageBytes: number,
+    private readonly events: ChildEvents,
+  ) {
+    this.url = new URL(config.url);
+    const options = { keepAlive: true, maxSockets: MAX_IN_FLIGHT + 2 };
+    // `ca` replaces Node's list: the system's roots stay, the configured ones are added.
+    this.agent = this.url.protocol === 'https:' ? new https.Agent({ ...options, ...(config.ca === undefined ? {} : { ca: [...rootCertificates, config.ca] }) }) : new http.Agent(options);
+    if (config.transport === 'sse') this.openLegacy();
+    else this.mode = config.transport === 'http' ? 'http' : undefined;
+  }
+
+  get alive(): boolean {
+    return this.exited === undefined;
+  }
+
+  get writable(): boolean {
+    return this.exited === undefined && !this.stopping;
+  }
+
+  /** The last connection problems, oldest first (what stderr is for a child). */
+  get stderrTail(): string[] {
+    return this.tail.lines();
+  }
+
+  write(line: string): 'sent' | 'closed' | 'full' {
+    if (!this.writable) return 'closed';
+    if (this.inflight.size >= MAX_IN_FLIGHT) return 'full';
+    const outgoing = describe(line);
+    if (outgoing.method === 'initialize') this.initializeLine = line;
+    if (this.mode === 'sse' && this.endpoint === undefined) {
+      this.queued.push(line);
+      return 'sent';
+    }
+    this.post(line, outgoing);
+    if (outgoing.method === 'notifications/initialized' && this.mode === 'http') this.openStanding();
+    if (outgoing.method === 'notifications/cancelled') this.abortCancelled(line);
+    return 'sent';
+  }
+
+  writeEncoded(bytes: number, encode: (target: Buffer) => void): 'sent' | 'closed' | 'full' {
+    const buffer = Buffer.allocUnsafe(bytes);
+    encode(buffer);
+    return this.write(buffer.toString('utf8'));
+  }
+
+  async stop(): Promise<void> {
+    if (this.stopping) return;
+    this.stopping = true;
+    clearTimeout(this.standingTimer);
+    this.standing?.destroy();
+    for (const request of this.inflight.values()) request.destroy();
+    this.inflight.clear();
+    // Streamable HTTP: a client that is done says so (transports.mdx, session management).
+    if (this.mode === 'http' && this.sessionId !== undefined && this.exited === undefined) await this.deleteSession();
+    this.agent.destroy();
+    this.exit({ code: 0, signal: null });
+  }
+
+  private exit(exit: ChildExit): void {
+    if (this.exited !== undefined) return;
+    this.exited = exit;
+    clearTimeout(this.standingTimer);
+    this.standing?.destroy();
+    for (const request of this.inflight.values()) request.destroy();
+    this.inflight.clear();
+    this.agent.destroy();
+    this.events.onExit(exit);
+  }
+
+  /** The server cannot be used any more (unreachable, session forgotten): the handle starts a new one. */
+  private lost(reason: string): void {
+    if (this.exited !== undefined || this.stopping) return;
+    this.problem(reason);
+    this.log.warn({ server: this.name, reason }, 'remote server connection lost');
+    this.exit(this.protocolVersion === undefined ? { code: null, signal: null, spawnError: reason } : { code: null, signal: null, disconnected: reason });
+  }
+
+  private problem(text: string): void {
+    this.tail.push(text);
+  }
+
+  private headers(extra: OutgoingHttpHeaders): OutgoingHttpHeaders {
+    const headers: OutgoingHttpHeaders = {};
+    for (const [name, value] of Object.entries(this.config.headers)) headers[name] = value.reveal();
+    if (this.sessionId !== undefined && this.mode === 'http') headers['mcp-session-id'] = this.sessionId;
+    if (this.protocolVersion !== undefined && this.mode === 'http') headers['mcp-protocol-version'] = this.protocolVersion;
+    return Object.assign(headers, extra);
+  }
+
+  private request(method: string, url: URL, headers: OutgoingHttpHeaders): ClientRequest {
+    const module = url.protocol === 'https:' ? https : http;
+    return module.request(url, { method, headers, agent: this.agent });
+  }
+
+  private post(line: string, outgoing: Outgoing): void {
+    const body = line.endsWith('\n') ? line.slice(0, -1) : line;
+    const isRequest = outgoing.id !== undefined && outgoing.method !== undefined;
+    const key = isRequest ? (outgoing.id as JsonRpcId) : `note-${(this.serial += 1)}`;
+    const target = this.mode === 'sse' ? (this.endpoint as URL) : this.url;
+    const headers = this.headers({ 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'content-length': Buffer.byteLength(body) });
+    const request = this.request('POST', target, headers);
+    this.inflight.set(key, request);
+    if (!isRequest) request.setTimeout(ACCEPT_TIMEOUT_MS, () => request.destroy(new Error(`no answer within ${ACCEPT_TIMEOUT_MS} ms`)));
+    request.on('response', (response) => this.onPostResponse(request, response, key, outgoing, isRequest));
+    request.on('error', (error) => {
+      if (this.inflight.get(key) !== request) return; // aborted on purpose (cancelled, stopped)
+      this.inflight.delete(key);
+      const reason = describeError(error);
+      if (outgoing.method === 'initialize') this.lost(`unreachable: ${reason}`);
+      else if (isRequest) this.answerError(outgoing.id as JsonRpcId, `server ${this.name} could not be reached (${reason})`);
+      else this.problem(`POST failed: ${reason}`);
+    });
+    request.end(body);
+  }
+
+  private onPostResponse(request: ClientRequest, response: IncomingMessage, key: JsonRpcId, outgoing: Outgoing, isRequest: boolean): void {
+    const status = response.statusCode ?? 0;
+    response.on('close', () => {
+      if (this.inflight.get(key) === request) this.inflight.delete(key);
+    });
+    if (outgoing.method === 'initialize' && this.mode !== 'sse') {
+      const session = response.headers['mcp-session-id'];
+      if (typeof session === 'string' && session !== '') this.sessionId = session;
+      // No mode chosen yet (auto): a 4xx says the server is of the legacy transport (transports.mdx,
+      // backwards compatibility); the initialize goes again on its stream.
+      if (this.mode === undefined) {
+        if (status >= 400 && status < 500) {
+          response.resume();
+          this.inflight.delete(key);
+          this.log.info({ server: this.name, status }, 'remote server refused Streamable HTTP; trying the HTTP+SSE transport');
+          this.openLegacy();
+          if (this.initializeLine !== undefined) this.queued.push(this.initializeLine);
+          return;
+        }
+        this.mode = 'http';
+      }
+    }
+    if (status === 404 && this.sessionId !== undefined && this.mode === 'http') {
+      response.resume();
+      this.lost('the server no longer knows the session (404)');
+      return;
+    }
+    if (status === 202 || (status >= 200 && status < 300 && !isRequest)) {
+      response.resume();
+      return;
+    }
+    if (status < 200 || status >= 300) {
+      readBounded(response, MAX_ERROR_BODY_BYTES, (body) => {
+        const text = body?.toString('utf8') ?? '';
+        if (outgoing.method === 'initialize') {
+          this.lost(`initialize answered HTTP ${status}${text === '' ? '' : `: ${excerpt(text)}`}`);
+          return;
+        }
+        this.problem(`HTTP ${status} for ${outgoing.method ?? 'a response'}`);
+        // A JSON-RPC error in the body answers the request as the server meant; anything else becomes one.
+        if (isRequest && !this.deliverIfAnswer(text, body, outgoing.id as JsonRpcId)) {
+          this.answerError(outgoing.id as JsonRpcId, `server ${this.name} answered HTTP ${status}`);
+        }
+      });
+      return;
+    }
+    const type = String(response.headers['content-type'] ?? '');
+    if (type.includes('text/event-stream')) {
+      const answered = this.readStream(response, isRequest ? (outgoing.id as JsonRpcId) : undefined, () => {
+        // The stream ended without the answer (the server closed it): the request fails rather than hangs.
+        if (isRequest && !answered.value && this.inflight.get(key) === request) this.answerError(outgoing.id as JsonRpcId, `server ${this.name} closed the stream before answering`);
+      });
+      return;
+    }
+    readBounded(response, this.maxMessageBytes, (body) => {
+      if (body === undefined) {
+        this.problem(`an answer larger than ${this.maxMessageBytes} bytes was dropped`);
+        if (isRequest) this.answerError(outgoing.id as JsonRpcId, `server ${this.name} sent an answer larger than ${this.maxMessageBytes} bytes`);
+        return;
+      }
+      this.deliver(body, isRequest ? (outgoing.id as JsonRpcId) : undefined);
+    });
+  }
+
+  /** Delivers a body that is a JSON-RPC answer to `id`; false when it is not one. */
+  private deliverIfAnswer(text: string, body: Buffer | undefined, id: JsonRpcId): boolean {
+    if (body === undefined) return false;
+    try {
+      const parsed = JSON.parse(text) as { id?: unknown; error?: unknown };
+      if (parsed.id !== id || typeof parsed.error !== 'object') return false;
+    } catch {
+      return false;
+    }
+    this.deliver(body, id);
+    return true;
+  }
+
+  /**
+   * SSE messages of one response stream, each delivered as the stream's request's (or unrelated).
+   * The flag it returns turns true once a message without a method came: the request's answer (a
+   * result that merely mentions "method" leaves it false, which costs a dropped duplicate at worst).
+   */
+  private readStream(response: IncomingMessage, carriedBy: JsonRpcId | undefined, ended: () => void): { value: boolean } {
+    const answered = { value: false };
+    const reader = new SseReader(
+      this.maxMessageBytes,
+      (event) => {
+        if (event.event !== 'message') return;
+        if (!answered.value && !event.data.includes(METHOD_MEMBER)) answered.value = true;
+        this.deliver(event.data, carriedBy);
+      },
+      (bytes) => this.problem(`an event of ${bytes} bytes (more than ${this.maxMessageBytes}) was dropped`),
+    );
+    let over = false;
+    const end = (): void => {
+      if (over) return;
+      over = true;
+      ended();
+    };
+    response.on('data', (chunk: Buffer) => reader.push(chunk));
+    response.on('end', end);
+    response.on('error', end);
+    return answered;
+  }
+
+  private deliver(bytes: Buffer, carriedBy: JsonRpcId | undefined): void {
+    if (this.exited !== undefined) return;
+    const text = bytes.toString('utf8');
+    if (this.protocolVersion === undefined) this.noteVersion(text);
+    this.events.onLine(text, bytes, 0, bytes.length, typeof carriedBy === 'number' ? carriedBy : undefined);
+  }
+
+  /** The initialize answer names the version every later request carries in MCP-Protocol-Version. */
+  private noteVersion(text: string): void {
+    try {
+      const parsed = JSON.parse(text) as { result?: { protocolVersion?: unknown } };
+      if (typeof parsed.result?.protocolVersion === 'string') this.protocolVersion = parsed.result.protocolVersion;
+    } catch {
+      // Not JSON: the connection reports it.
+    }
+  }
+
+  private answerError(id: JsonRpcId, message: string): void {
+    const text = JSON.stringify({ jsonrpc: '2.0', id, error: { code: ErrorCode.InternalError, message } });
+    this.deliver(Buffer.from(text), id);
+  }
+
+  /** The request a cancellation names stops being waited for: its POST is closed (transports.mdx allows either). */
+  private abortCancelled(line: string): void {
+    try {
+      const requestId = (JSON.parse(line) as { params?: { requestId?: unknown } }).params?.requestId;
+      if (typeof requestId !== 'number' && typeof requestId !== 'string') return;
+      const request = this.inflight.get(requestId);
+      this.inflight.delete(requestId);
+      request?.destroy();
+    } catch {
+      // Our own line: always JSON.
+    }
+  }
+
+  /** Streamable HTTP: the stream the server sends unprompted messages on (list_changed, its requests). */
+  private openStanding(): void {
+    if (this.exited !== undefined || this.stopping) return;
+    const request = this.request('GET', this.url, this.headers({ accept: 'text/event-stream' }));
+    this.standing = request;
+    request.on('response', (response) => {
+      const status = response.statusCode ?? 0;
+      if (status === 405) {
+        // The server offers no such stream: its messages come on request streams only.
+        response.resume();
+        return;
+      }
+      if (status === 404 || status === 400) {
+        response.resume();
+        this.lost(`the server no longer knows the session (HTTP ${status} for its stream)`);
+        return;
+      }
+      if (status < 200 || status >= 300) {
+        response.resume();
+        this.retryStanding(`stream answered HTTP ${status}`);
+        return;
+      }
+      this.readStream(response, undefined, () => this.retryStanding('stream ended'));
+    });
+    request.on('error', (error) => {
+      if (this.standing === request) this.lost(`stream failed: ${describeError(error)}`);
+    });
+    request.end();
+  }
+
+  private retryStanding(reason: string): void {
+    if (this.exited !== undefined || this.stopping) return;
+    this.log.debug({ server: this.name, reason }, 'reopening the remote server stream');
+    clearTimeout(this.standingTimer);
+    this.standingTimer = setTimeout(() => this.openStanding(), STANDING_RETRY_MS);
+    this.standingTimer.unref();
+  }
+
+  /** The legacy transport: a GET stream whose first event names where to POST. */
+  private openLegacy(): void {
+    this.mode = 'sse';
+    const request = this.request('GET', this.url, this.headers({ accept: 'text/event-stream' }));
+    this.standing = request;
+    const deadline = setTimeout(() => {
+      if (this.endpoint === undefined) this.lost(`no endpoint event within ${ENDPOINT_TIMEOUT_MS} ms`);
+    }, ENDPOINT_TIMEOUT_MS);
+    deadline.unref();
+    request.on('response', (response) => {
+      const status = response.statusCode ?? 0;
+      if (status < 200 || status >= 300 || !String(response.headers['content-type'] ?? '').includes('text/event-stream')) {
+        response.resume();
+        this.lost(`the SSE stream answered HTTP ${status}`);
+        return;
+      }
+      const reader = new SseReader(
+        this.maxMessageBytes,
+        (event) => {
+          if (event.event === 'endpoint') this.onEndpoint(event.data.toString('utf8'));
+          else if (event.event === 'message') this.deliver(event.data, undefined);
+        },
+        (bytes) => this.problem(`an event of ${bytes} bytes (more than ${this.maxMessageBytes}) was dropped`),
+      );
+      response.on('data', (chunk: Buffer) => reader.push(chunk));
+      response.on('end', () => this.lost('the SSE stream ended'));
+      response.on('error', (error) => this.lost(`the SSE stream failed: ${describeError(error)}`));
+    });
+    request.on('error', (error) => {
+      clearTimeout(deadline);
+      if (this.standing === request) this.lost(`unreachable: ${describeError(error)}`);
+    });
+    request.end();
+  }
+
+  private onEndpoint(data: string): void {
+    let endpoint: URL;
+    try {
+      endpoint = new URL(data.trim(), this.url);
+    } catch {
+      this.lost('the SSE stream named an endpoint that is not a URL');
+      return;
+    }
+    // Our headers (credentials) go to the server configured, never to a host its stream names.
+    if (endpoint.origin !== this.url.origin) {
+      this.lost(`the SSE stream named an endpoint on another origin (${endpoint.origin})`);
+      return;
+    }
+    this.endpoint = endpoint;
+    for (const line of this.queued.splice(0)) this.post(line, describe(line));
+  }
+
+  private async deleteSession(): Promise<void> {
+    await new Promise<void>((resolve) => {
+      const request = this.request('DELETE', this.url, this.headers({}));
+      const timer = setTimeout(() => request.destroy(), DELETE_TIMEOUT_MS);
+      request.on('response', (response) => {
+        response.resume();
+        response.on('end', resolve);
+      });
+      request.on('error', () => resolve());
+      request.on('close', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      request.end();
+    });
+  }
+}
+
+const METHOD_MEMBER = Buffer.from('"method"');
+
+/** The id and method of one of our own lines (always a single JSON-RPC object). */
+function describe(line: string): Outgoing {
+  try {
+    const message = JSON.parse(line) as { id?: unknown; method?: unknown };
+    const id = typeof message.id === 'number' || typeof message.id === 'string' ? message.id : undefined;
+    return { id, method: typeof message.method === 'string' ? message.method : undefined };
+  } catch {
+    return { id: undefined, method: undefined };
+  }
+}
+
+/** The body, or undefined when it is larger than `max` bytes (then not read further). */
+function readBounded(response: IncomingMessage, max: number, done: (body: Buffer | undefined) => void): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let finished = false;
+  const finish = (body: Buffer | undefined): void => {
+    if (finished) return;
+    finished = true;
+    done(body);
+  };
+  response.on('data', (chunk: Buffer) => {
+    size += chunk.length;
+    if (size > max) {
+      response.destroy();
+      finish(undefined);
+      return;
+    }
+    chunks.push(chunk);
+  });
+  response.on('end', () => finish(Buffer.concat(chunks)));
+  response.on('error', () => finish(undefined));
+}
+
+function describeError(error: Error): string {
+  const code = (error as Error & { code?: unknown }).code;
+  return typeof code === 'string' ? `${code}: ${error.message}` : error.message;
+}
+
+function excerpt(text: string): string {
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+}
