@@ -10,6 +10,7 @@ import { UsageError } from './flags.js';
 import { SERVICE_HELP, SERVICE_OPTIONS, runService } from './service.js';
 import { runStart } from './start.js';
 import { RESTART_HELP, RESTART_OPTIONS, runRestart } from './restart.js';
+import { LOGIN_HELP, LOGIN_OPTIONS, runLogin } from './login.js';
 import { TOOLS_HELP, TOOLS_OPTIONS, runTools } from './tools.js';
 
 const MAIN_HELP = `Usage: switchboard [command] [options]
@@ -24,6 +25,7 @@ Commands:
   audit        summarize the sanitization log per server and rule
   approve      accept changed tool definitions of a server (re-pin them)
   restart      ask the running daemon for a fresh child of one server
+  login        sign the proxy in to a remote server that wants OAuth (once, in a browser)
 
 Options:
   -c, --config FILE   config file (default: ./proxy.config.json)
@@ -36,8 +38,8 @@ const START_HELP = `Usage: switchboard start [-c FILE] [--host HOST] [--port POR
 Runs the proxy in the foreground. Logs are JSON lines on stdout (pretty on a terminal).
 SIGTERM or SIGINT stops it gracefully; SIGHUP reloads the config.
 
-A server entry that cannot be used (a remote "url", a command that is not installed, a bad
-field) is skipped with its reason and the other servers start; --strict refuses the file.
+A server entry that cannot be used (a command that is not installed, a "url" that is not one, a
+bad field) is skipped with its reason and the other servers start; --strict refuses the file.
 
 Options:
   -c, --config FILE   config file (default: ./proxy.config.json)
@@ -82,6 +84,7 @@ const COMMANDS = new Map<string, Command>([
   ['audit', { help: AUDIT_HELP, options: AUDIT_OPTIONS, run: runAudit }],
   ['approve', { help: APPROVE_HELP, options: APPROVE_OPTIONS, run: runApprove, subcommands: true }],
   ['restart', { help: RESTART_HELP, options: RESTART_OPTIONS, run: runRestart, subcommands: true }],
+  ['login', { help: LOGIN_HELP, options: LOGIN_OPTIONS, run: runLogin, subcommands: true }],
 ]);
 
 async function main(argv: string[]): Promise<number> {
@@ -91,7 +94,7 @@ async function main(argv: string[]): Promise<number> {
     args: argv,
     allowPositionals: true,
     tokens: true,
-    options: { ...START_OPTIONS, ...TOOLS_OPTIONS, ...CHECK_OPTIONS, ...SERVICE_OPTIONS, ...AUDIT_OPTIONS, ...APPROVE_OPTIONS, ...RESTART_OPTIONS, ...GLOBAL_OPTIONS },
+    options: { ...START_OPTIONS, ...TOOLS_OPTIONS, ...CHECK_OPTIONS, ...SERVICE_OPTIONS, ...AUDIT_OPTIONS, ...APPROVE_OPTIONS, ...RESTART_OPTIONS, ...LOGIN_OPTIONS, ...GLOBAL_OPTIONS },
   });
   if (values.version) {
     process.stdout.write(`${SWITCHBOARD_VERSION}\n`);

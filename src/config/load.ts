@@ -1,7 +1,6 @@
 // Reads proxy.config.json (or a Claude Desktop config) into the frozen SwitchboardConfig.
 
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { ConfigError, Findings, describeValue, jsonPath, type ConfigProblem, type PathSegment } from './errors.js';
 import { substitute } from './interpolate.js';
@@ -12,6 +11,9 @@ import { DEFAULTS, KNOWN_KEYS, topSchema } from './schema.js';
 import { resolveServer, type ResolvedServer } from './servers.js';
 import { checkNoLiteralTokens, resolveTokens } from './tokens.js';
 import { resolveOAuth } from './oauth.js';
+import { stateDir } from './state-dir.js';
+
+export { stateDir } from './state-dir.js';
 import type { ListenConfig, OAuthConfig, SanitizeConfig, ServerConfig, SkippedServer, SwitchboardConfig } from './types.js';
 import { isPlainObject, refuseUnknownKeys, reportIssues, warnUnknownKeys } from './validate.js';
 
@@ -233,12 +235,6 @@ function warnNestedAliases(servers: readonly ResolvedServer[], separator: string
       );
     }
   }
-}
-
-/** $XDG_STATE_HOME/mcp-switchboard, else ~/.local/state/mcp-switchboard (XDG Base Directory spec). */
-export function stateDir(env: NodeJS.ProcessEnv): string {
-  const base = env['XDG_STATE_HOME'] || path.join(env['HOME'] || os.homedir(), '.local', 'state');
-  return path.join(base, 'mcp-switchboard');
 }
 
 function deepFreeze<T>(value: T): T {

@@ -213,6 +213,18 @@ export const serverSchema = z.object(
     transport: z.enum(['auto', 'http', 'sse'], { error: 'expected "auto", "http" or "sse"' }).optional(),
     // A PEM file of CA certificates a remote server's TLS certificate may chain to, besides the system's.
     ca: nonEmptyString.optional(),
+    // The proxy signs in to a remote server itself (`switchboard login NAME`), as an OAuth client.
+    oauth: z
+      .object(
+        {
+          scope: nonEmptyString.optional(),
+          // A client registered for the proxy at the authorization server; absent: dynamic registration.
+          clientId: nonEmptyString.optional(),
+          clientSecretEnv: z.string({ error: 'expected a string' }).regex(ENV_NAME_PATTERN, { error: 'expected an environment variable name' }).optional(),
+        },
+        objectError,
+      )
+      .optional(),
     args: stringArray(anyString).default([]),
     env: z.record(z.string(), anyString, objectError).default({}),
     cwd: nonEmptyString.optional(),

@@ -7,7 +7,8 @@ import { describeValue, type Findings, type PathSegment } from './errors.js';
 import { substitute, type ProblemSink, type Substituted } from './interpolate.js';
 import { ALIAS_PATTERN, KNOWN_KEYS, RESERVED_ALIAS, serverSchema } from './schema.js';
 import { reportIssues, warnUnknownKeys, isPlainObject } from './validate.js';
-import type { RemoteConfig, ServerConfig } from './types.js';
+import type { RemoteConfig, RemoteOAuthConfig, ServerConfig } from './types.js';
+import { stateDir } from './state-dir.js';
 import { isLoopbackHost } from './listen.js';
 import { Secret } from './secret.js';
 
@@ -85,7 +86,7 @@ export function resolveServer(name: string, raw: unknown, ctx: ServerContext): R
     return { ...result, clean: findings.count === before };
   };
 
-  const remote = server.url === undefined ? undefined : resolveRemote(server as typeof server & { url: string }, at, ctx, sub, disabled);
+  const remote = server.url === undefined ? undefined : resolveRemote(server as typeof server & { url: string }, name, at, ctx, sub, disabled);
   if (server.url !== undefined && remote === undefined) return undefined;
   const command = sub(server.command ?? '', 'command');
   const args = server.args.map((a, i) => sub(a, 'args', i).value);
@@ -159,7 +160,19 @@ type Substitute = (text: string, ...rest: PathSegment[]) => Substituted & { clea
 
 /** `url`, `headers`, `transport` (or VS Code's `type`) and `ca` of a remote server. */
 function resolveRemote(
-  server: { url: string; headers: Record<string, string>; transport?: 'auto' | 'http' | 'sse' | undefined; type?: string | undefined; ca?: string | undefined; protocol: string; args: string[]; env: Record<string, string>; cwd?: string | undefined },
+  server: {
+    url: string;
+    headers: Record<string, string>;
+    transport?: 'auto' | 'http' | 'sse' | undefined;
+    type?: string | undefined;
+    ca?: string | undefined;
+    protocol: string;
+    args: string[];
+    env: Record<string, string>;
+    cwd?: string | undefined;
+    oauth?: { scope?: string | undefined; clientId?: string | undefined; clientSecretEnv?: string | undefined } | undefined;
+  },
+  name: string,
   at: readonly PathSegment[],
   ctx: ServerContext,
   sub: Substitute,
@@ -212,8 +225,21 @@ function resolveRemote(
       if (!disabled) findings.error([...at, 'ca'], `cannot read ${file}`);
     }
   }
+  let oauth: RemoteOAuthConfig | undefined;
+  if (server.oauth !== undefined) {
+    const secretName = server.oauth.clientSecretEnv;
+    const secret = secretName === undefined ? undefined : ctx.env[secretName];
+    if (secretName !== undefined && secret === undefined && !disabled) findings.error([...at, 'oauth', 'clientSecretEnv'], `environment variable ${secretName} is not set`);
+    if (headers['authorization'] !== undefined) findings.error([...at, 'oauth'], 'and an Authorization header both set the credentials: keep one');
+    oauth = {
+      scope: server.oauth.scope,
+      clientId: server.oauth.clientId,
+      clientSecret: secret === undefined ? undefined : new Secret(secret),
+      store: path.join(stateDir(ctx.env), 'remote-oauth', `${encodeURIComponent(name)}.json`),
+    };
+  }
   if (parsed === undefined) return undefined;
-  return { url: parsed.href, headers: Object.freeze(headers), transport, ca };
+  return { url: parsed.href, headers: Object.freeze(headers), transport, ca, oauth };
 }
 
 /** RFC 9110 field-name: a token. */

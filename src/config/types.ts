@@ -57,6 +57,17 @@ export interface RemoteConfig {
   readonly transport: 'auto' | 'http' | 'sse';
   /** PEM certificates trusted besides the system's (a private CA); verification itself is never off. */
   readonly ca: string | undefined;
+  /** The proxy signs in to it as an OAuth client; tokens from `switchboard login` live in `store`. */
+  readonly oauth?: RemoteOAuthConfig | undefined;
+}
+
+export interface RemoteOAuthConfig {
+  readonly scope: string | undefined;
+  /** A pre-registered client; undefined: dynamic client registration at the first login. */
+  readonly clientId: string | undefined;
+  readonly clientSecret: Secret | undefined;
+  /** The file (mode 0600) holding the client registration and tokens. */
+  readonly store: string;
 }
 
 /** Allow and deny globs over names (`*` any run, `?` one character); deny wins. */

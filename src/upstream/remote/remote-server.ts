@@ -11,6 +11,7 @@ import { ErrorCode, type JsonRpcId } from '../../jsonrpc/messages.js';
 import type { ChildEvents, ChildExit } from '../child.js';
 import { StderrTail } from '../stderr-tail.js';
 import { SseReader } from './sse-reader.js';
+import { LoginRequired, StoredOAuthClient, accessToken } from './oauth-client.js';
 
 /** Requests and notifications on their way to one remote server at once; more are refused ('full'). */
 const MAX_IN_FLIGHT = 256;
@@ -47,8 +48,12 @@ export class RemoteServer {
   private standingTimer: NodeJS.Timeout | undefined;
   /** Legacy transport: where messages are POSTed, once the stream named it. */
   private endpoint: URL | undefined;
-  /** Legacy transport: lines written before the stream named its endpoint. */
+  /** Lines written before they can go: the legacy stream has not named its endpoint, or the sign-in is under way. */
   private queued: string[] = [];
+  /** `Bearer <token>` when the proxy signs in to this server itself (config `oauth`). */
+  private authorization: string | undefined;
+  /** The access token is being read or refreshed: nothing is sent before it. */
+  private signingIn: boolean;
   /** The initialize line, written again on the legacy stream when Streamable HTTP is refused (auto). */
   private initializeLine: string | undefined;
   private readonly url: URL;
@@ -66,8 +71,29 @@ export class RemoteServer {
     const options = { keepAlive: true, maxSockets: MAX_IN_FLIGHT + 2 };
     // `ca` replaces Node's list: the system's roots stay, the configured ones are added.
     this.agent = this.url.protocol === 'https:' ? new https.Agent({ ...options, ...(config.ca === undefined ? {} : { ca: [...rootCertificates, config.ca] }) }) : new http.Agent(options);
-    if (config.transport === 'sse') this.openLegacy();
-    else this.mode = config.transport === 'http' ? 'http' : undefined;
+    this.mode = config.transport === 'http' ? 'http' : undefined;
+    this.signingIn = config.oauth !== undefined;
+    if (config.oauth === undefined) this.begin();
+    else {
+      accessToken(config.url, name, config.oauth).then(
+        (token) => {
+          this.authorization = `Bearer ${token}`;
+          this.signingIn = false;
+          this.begin();
+        },
+        (error: unknown) => this.lost(error instanceof LoginRequired ? error.message : `could not refresh the access token (${error instanceof Error ? error.message : String(error)})`),
+      );
+    }
+  }
+
+  /** Connects (the legacy transport opens its stream first) and sends what was written meanwhile. */
+  private begin(): void {
+    if (this.exited !== undefined || this.stopping) return;
+    if (this.config.transport === 'sse') {
+      this.openLegacy();
+      return;
+    }
+    for (const line of this.queued.splice(0)) this.post(line, describe(line));
   }
 
   get alive(): boolean {
@@ -88,7 +114,7 @@ export class RemoteServer {
     if (this.inflight.size >= MAX_IN_FLIGHT) return 'full';
     const outgoing = describe(line);
     if (outgoing.method === 'initialize') this.initializeLine = line;
-    if (this.mode === 'sse' && this.endpoint === undefined) {
+    if (this.signingIn || (this.mode === 'sse' && this.endpoint === undefined)) {
       this.queued.push(line);
       return 'sent';
     }
@@ -143,6 +169,7 @@ export class RemoteServer {
   private headers(extra: OutgoingHttpHeaders): OutgoingHttpHeaders {
     const headers: OutgoingHttpHeaders = {};
     for (const [name, value] of Object.entries(this.config.headers)) headers[name] = value.reveal();
+    if (this.authorization !== undefined) headers['authorization'] = this.authorization;
     if (this.sessionId !== undefined && this.mode === 'http') headers['mcp-session-id'] = this.sessionId;
     if (this.protocolVersion !== undefined && this.mode === 'http') headers['mcp-protocol-version'] = this.protocolVersion;
     return Object.assign(headers, extra);
@@ -196,6 +223,7 @@ export class RemoteServer {
         this.mode = 'http';
       }
     }
+    if (status === 401 && this.refused(response)) return;
     if (status === 404 && this.sessionId !== undefined && this.mode === 'http') {
       response.resume();
       this.lost('the server no longer knows the session (404)');
@@ -236,6 +264,19 @@ export class RemoteServer {
       }
       this.deliver(body, isRequest ? (outgoing.id as JsonRpcId) : undefined);
     });
+  }
+
+  /**
+   * A 401 to a proxy that signs in itself: the token is refreshed on the way back (the stored one is
+   * marked refused) and the connection starts again. False without `oauth`: the 401 is an error like others.
+   */
+  private refused(response: IncomingMessage): boolean {
+    const oauth = this.config.oauth;
+    if (oauth === undefined) return false;
+    response.resume();
+    new StoredOAuthClient(this.config.url, this.name, oauth).markRefused();
+    this.lost('the server refused the access token (401); it is refreshed on reconnect');
+    return true;
   }
 
   /** Delivers a body that is a JSON-RPC answer to `id`; false when it is not one. */
@@ -326,6 +367,7 @@ export class RemoteServer {
         response.resume();
         return;
       }
+      if (status === 401 && this.refused(response)) return;
       if (status === 404 || status === 400) {
         response.resume();
         this.lost(`the server no longer knows the session (HTTP ${status} for its stream)`);
