@@ -176,3 +176,37 @@ describe('remote upstreams beside stdio children', () => {
     expect(after).not.toBe(before);
   });
 });
+
+describe('a remote server over TLS', () => {
+  const tls = { cert: 'test/fixtures/tls/localhost.cert.pem', key: 'test/fixtures/tls/localhost.key.pem' };
+
+  it('is refused with a certificate it cannot verify, and trusted once `ca` adds its issuer', async () => {
+    const upstream = await startProxy({ listen: { host: '127.0.0.1', port: 0, tls }, mcpServers: { fx: fixture('fx') } });
+    const url = upstream.url.replace('127.0.0.1', 'localhost');
+    const front = await startProxy(
+      {
+        mcpServers: {
+          untrusted: { url: `${url}/mcp`, restart: { initialDelayMs: 5_000, maxDelayMs: 5_000 } },
+          trusted: { url: `${url}/mcp`, ca: tls.cert },
+        },
+      },
+      { waitReady: false },
+    );
+    try {
+      const servers = async (): Promise<Array<{ name: string; state: string; lastError: string | null }>> =>
+        ((await (await fetch(`${front.url}/status.json`)).json()) as { servers: Array<{ name: string; state: string; lastError: string | null }> }).servers;
+      const untrusted = await waitFor(async () => (await servers()).find((s) => s.name === 'untrusted' && s.lastError !== null), 10_000, 'the untrusted server to fail');
+      expect(untrusted.lastError).toMatch(/certificate/i);
+      await waitFor(async () => (await servers()).find((s) => s.name === 'trusted')?.state === 'ready', 10_000, 'the trusted server');
+      const client = await connect(front);
+      try {
+        expect(textOf(await client.callTool({ name: 'trusted__fx__echo', arguments: { text: 'over tls' } }))).toBe('over tls');
+      } finally {
+        await client.close();
+      }
+    } finally {
+      await front.close();
+      await upstream.close();
+    }
+  });
+});
