@@ -35,8 +35,14 @@ function sameTokens(a: SwitchboardConfig, b: SwitchboardConfig): boolean {
   });
 }
 
-/** A remote server's headers are secrets, which deep equality cannot see into: a changed token restarts it. */
+/**
+ * A remote server's headers and OAuth client secret are secrets, which deep equality cannot see
+ * into: a changed one restarts it.
+ */
 function sameHeaders(a: ServerConfig, b: ServerConfig): boolean {
+  const secret = a.remote?.oauth?.clientSecret;
+  const nextSecret = b.remote?.oauth?.clientSecret;
+  if (secret === undefined || nextSecret === undefined ? secret !== nextSecret : !secret.equals(nextSecret)) return false;
   const before = a.remote?.headers ?? {};
   const after = b.remote?.headers ?? {};
   const names = Object.keys(before);

@@ -145,7 +145,8 @@ export function resolveServer(name: string, raw: unknown, ctx: ServerContext): R
     env,
     cwd,
     isolation: server.isolation,
-    protocol: server.protocol,
+    // A remote server is spoken to in the session era: no server/discover probe over HTTP.
+    protocol: remote === undefined ? server.protocol : 'session',
     timeoutMs: server.timeoutMs,
     disabled,
     restart: { initialDelayMs: server.restart.initialDelayMs, maxDelayMs: server.restart.maxDelayMs },
@@ -209,8 +210,8 @@ function resolveRemote(
       continue;
     }
     const expanded = sub(value, 'headers', name).value;
-    // A header value cannot carry line breaks (they would start another header).
-    if (/[\r\n\0]/.test(expanded)) findings.error([...at, 'headers', name], 'holds a line break or NUL after substituting variables');
+    // A header value is visible Latin-1 and tabs: a line break would start another header.
+    if (/[^\t\x20-\x7e\x80-\xff]/.test(expanded)) findings.error([...at, 'headers', name], 'holds a control character or a character outside Latin-1 after substituting variables');
     headers[name.toLowerCase()] = new Secret(expanded);
   }
   const transport = server.transport ?? (server.type === 'sse' ? 'sse' : server.type === undefined || server.type === 'stdio' ? 'auto' : 'http');

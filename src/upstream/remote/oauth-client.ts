@@ -132,24 +132,49 @@ export class StoredOAuthClient implements OAuthClientProvider {
   }
 }
 
+/** A usable access token and when it stops being usable (Infinity when the server said nothing). */
+export interface AccessToken {
+  readonly token: string;
+  readonly expiresAt: number;
+}
+
+/** Refreshes under way, by store file: one refresh token must not be spent twice at once (rotation). */
+const refreshing = new Map<string, Promise<AccessToken>>();
+
 /**
  * An access token for the server: the stored one while it is good, else a refreshed one. Throws
  * LoginRequired when there is none and no refresh token can make one.
  */
-export async function accessToken(url: string, name: string, oauth: RemoteOAuthConfig): Promise<string> {
+export function accessToken(url: string, name: string, oauth: RemoteOAuthConfig): Promise<AccessToken> {
+  const running = refreshing.get(oauth.store);
+  if (running !== undefined) return running;
   const client = new StoredOAuthClient(url, name, oauth);
   const stored = client.load();
   const tokens = stored.tokens;
-  if (tokens === undefined) throw new LoginRequired(`not signed in to ${name}: run \`switchboard login ${name}\``);
-  const expiresAt = tokens.expires_in === undefined || stored.obtainedAt === undefined ? Infinity : stored.obtainedAt + tokens.expires_in * 1000;
-  if (stored.refused !== true && Date.now() < expiresAt - REFRESH_MARGIN_MS) return tokens.access_token;
-  if (tokens.refresh_token === undefined) throw new LoginRequired(`the access token for ${name} expired and no refresh token was issued: run \`switchboard login ${name}\``);
-  // With a refresh token the SDK refreshes; if the refresh is refused it starts a sign-in, which
-  // redirectToAuthorization answers with LoginRequired.
-  await auth(client, { serverUrl: url, ...(oauth.scope === undefined ? {} : { scope: oauth.scope }) });
-  const refreshed = client.load().tokens;
-  if (refreshed === undefined) throw new LoginRequired(`not signed in to ${name}: run \`switchboard login ${name}\``);
-  return refreshed.access_token;
+  if (tokens === undefined) return Promise.reject(new LoginRequired(`not signed in to ${name}: run \`switchboard login ${name}\``));
+  const expiresAt = expiryOf(stored);
+  if (stored.refused !== true && Date.now() < expiresAt - REFRESH_MARGIN_MS) return Promise.resolve({ token: tokens.access_token, expiresAt });
+  if (tokens.refresh_token === undefined) return Promise.reject(new LoginRequired(`the access token for ${name} expired and no refresh token was issued: run \`switchboard login ${name}\``));
+  const refresh = (async (): Promise<AccessToken> => {
+    // With a refresh token the SDK refreshes; if the refresh is refused it starts a sign-in, which
+    // redirectToAuthorization answers with LoginRequired.
+    await auth(client, { serverUrl: url, ...(oauth.scope === undefined ? {} : { scope: oauth.scope }) });
+    const now = client.load();
+    if (now.tokens === undefined) throw new LoginRequired(`not signed in to ${name}: run \`switchboard login ${name}\``);
+    return { token: now.tokens.access_token, expiresAt: expiryOf(now) };
+  })().finally(() => refreshing.delete(oauth.store));
+  refreshing.set(oauth.store, refresh);
+  return refresh;
+}
+
+function expiryOf(stored: Stored): number {
+  const expiresIn = stored.tokens?.expires_in;
+  return expiresIn === undefined || stored.obtainedAt === undefined ? Infinity : stored.obtainedAt + expiresIn * 1000;
+}
+
+/** When to fetch a fresh token for one that expires at `expiresAt`, ms from now; undefined when never. */
+export function refreshDelay(expiresAt: number): number | undefined {
+  return Number.isFinite(expiresAt) ? Math.max(1_000, expiresAt - REFRESH_MARGIN_MS - Date.now() + 1_000) : undefined;
 }
 
 /**

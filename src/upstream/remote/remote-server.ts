@@ -2,6 +2,7 @@
 // reads lines back, and this class carries them over Streamable HTTP (basic/transports.mdx) or the
 // legacy HTTP+SSE transport (2024-11-05). A lost connection or a forgotten session is an "exit":
 // the server handle restarts it with backoff, which initializes a new session.
+import fs from 'node:fs';
 import http, { type ClientRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
 import https from 'node:https';
 import { rootCertificates } from 'node:tls';
@@ -11,16 +12,21 @@ import { ErrorCode, type JsonRpcId } from '../../jsonrpc/messages.js';
 import type { ChildEvents, ChildExit } from '../child.js';
 import { StderrTail } from '../stderr-tail.js';
 import { SseReader } from './sse-reader.js';
-import { LoginRequired, StoredOAuthClient, accessToken } from './oauth-client.js';
+import { LoginRequired, StoredOAuthClient, accessToken, refreshDelay } from './oauth-client.js';
 
 /** Requests and notifications on their way to one remote server at once; more are refused ('full'). */
 const MAX_IN_FLIGHT = 256;
 /** How long a POST that answers nothing (a notification, a response) may take, ms. */
 const ACCEPT_TIMEOUT_MS = 30_000;
-/** How long to wait before reopening the standing GET stream after it ended, ms. */
+/** How long to wait before reopening the standing GET stream after it ended, ms (doubling while it fails). */
 const STANDING_RETRY_MS = 1_000;
+const STANDING_RETRY_MAX_MS = 30_000;
 /** How long the legacy transport may take to name its message endpoint, ms. */
 const ENDPOINT_TIMEOUT_MS = 10_000;
+/** setTimeout's longest delay, ms. */
+const MAX_TIMER_MS = 2_147_483_647;
+/** How long a request's stream may stay open after its answer before the proxy closes it, ms. */
+const ANSWERED_STREAM_GRACE_MS = 5_000;
 /** How long a stop waits for the session's DELETE, ms. */
 const DELETE_TIMEOUT_MS = 2_000;
 /** Bytes of an error body read for its message. */
@@ -43,9 +49,14 @@ export class RemoteServer {
   /** POSTs under way, by the JSON-RPC id of the request they carry (notifications by a serial). */
   private readonly inflight = new Map<JsonRpcId, ClientRequest>();
   private serial = 0;
+  /** Of `inflight`, the POSTs of notifications and answers. */
+  private notesInFlight = 0;
   /** The GET stream the server sends its own messages on (Streamable HTTP), or the legacy transport's stream. */
   private standing: ClientRequest | undefined;
   private standingTimer: NodeJS.Timeout | undefined;
+  /** The standing stream was open once in this session (so a 404 for it later means the session is gone). */
+  private standingWorked = false;
+  private standingFailures = 0;
   /** Legacy transport: where messages are POSTed, once the stream named it. */
   private endpoint: URL | undefined;
   /** Lines written before they can go: the legacy stream has not named its endpoint, or the sign-in is under way. */
@@ -54,6 +65,7 @@ export class RemoteServer {
   private authorization: string | undefined;
   /** The access token is being read or refreshed: nothing is sent before it. */
   private signingIn: boolean;
+  private refreshTimer: NodeJS.Timeout | undefined;
   /** The initialize line, written again on the legacy stream when Streamable HTTP is refused (auto). */
   private initializeLine: string | undefined;
   private readonly url: URL;
@@ -69,21 +81,38 @@ export class RemoteServer {
   ) {
     this.url = new URL(config.url);
     const options = { keepAlive: true, maxSockets: MAX_IN_FLIGHT + 2 };
-    // `ca` replaces Node's list: the system's roots stay, the configured ones are added.
-    this.agent = this.url.protocol === 'https:' ? new https.Agent({ ...options, ...(config.ca === undefined ? {} : { ca: [...rootCertificates, config.ca] }) }) : new http.Agent(options);
+    // `ca` replaces Node's list: its roots (and NODE_EXTRA_CA_CERTS) stay, the configured ones are added.
+    this.agent = this.url.protocol === 'https:' ? new https.Agent({ ...options, ...(config.ca === undefined ? {} : { ca: [...rootCertificates, ...extraCertificates(), config.ca] }) }) : new http.Agent(options);
     this.mode = config.transport === 'http' ? 'http' : undefined;
     this.signingIn = config.oauth !== undefined;
     if (config.oauth === undefined) this.begin();
     else {
-      accessToken(config.url, name, config.oauth).then(
-        (token) => {
-          this.authorization = `Bearer ${token}`;
-          this.signingIn = false;
-          this.begin();
-        },
-        (error: unknown) => this.lost(error instanceof LoginRequired ? error.message : `could not refresh the access token (${error instanceof Error ? error.message : String(error)})`),
-      );
+      this.signIn(() => this.begin());
     }
+  }
+
+  /**
+   * Reads (or refreshes) the access token, then runs `then`; and again shortly before it expires,
+   * so requests never leave with a lapsed token (and a refresh is not a reconnect).
+   */
+  private signIn(then: () => void): void {
+    const oauth = this.config.oauth;
+    if (oauth === undefined || this.exited !== undefined || this.stopping) return;
+    accessToken(this.config.url, this.name, oauth).then(
+      ({ token, expiresAt }) => {
+        if (this.exited !== undefined) return;
+        this.authorization = `Bearer ${token}`;
+        this.signingIn = false;
+        const delay = refreshDelay(expiresAt);
+        clearTimeout(this.refreshTimer);
+        if (delay !== undefined) {
+          this.refreshTimer = setTimeout(() => this.signIn(() => undefined), Math.min(delay, MAX_TIMER_MS));
+          this.refreshTimer.unref();
+        }
+        then();
+      },
+      (error: unknown) => this.lost(error instanceof LoginRequired ? error.message : `could not refresh the access token (${error instanceof Error ? error.message : String(error)})`),
+    );
   }
 
   /** Connects (the legacy transport opens its stream first) and sends what was written meanwhile. */
@@ -111,8 +140,11 @@ export class RemoteServer {
 
   write(line: string): 'sent' | 'closed' | 'full' {
     if (!this.writable) return 'closed';
-    if (this.inflight.size >= MAX_IN_FLIGHT) return 'full';
     const outgoing = describe(line);
+    // A cancellation frees its request's slot first; it and answers to the server's own requests
+    // always go, or a full server could never be told to stop, nor get the answers it waits for.
+    if (outgoing.method === 'notifications/cancelled') this.abortCancelled(line);
+    if (outgoing.id !== undefined && outgoing.method !== undefined && this.requestsInFlight() >= MAX_IN_FLIGHT) return 'full';
     if (outgoing.method === 'initialize') this.initializeLine = line;
     if (this.signingIn || (this.mode === 'sse' && this.endpoint === undefined)) {
       this.queued.push(line);
@@ -120,8 +152,12 @@ export class RemoteServer {
     }
     this.post(line, outgoing);
     if (outgoing.method === 'notifications/initialized' && this.mode === 'http') this.openStanding();
-    if (outgoing.method === 'notifications/cancelled') this.abortCancelled(line);
     return 'sent';
+  }
+
+  /** Requests (not notifications or answers) whose POST is still open. */
+  private requestsInFlight(): number {
+    return this.inflight.size - this.notesInFlight;
   }
 
   writeEncoded(bytes: number, encode: (target: Buffer) => void): 'sent' | 'closed' | 'full' {
@@ -134,6 +170,7 @@ export class RemoteServer {
     if (this.stopping) return;
     this.stopping = true;
     clearTimeout(this.standingTimer);
+    clearTimeout(this.refreshTimer);
     this.standing?.destroy();
     for (const request of this.inflight.values()) request.destroy();
     this.inflight.clear();
@@ -147,6 +184,7 @@ export class RemoteServer {
     if (this.exited !== undefined) return;
     this.exited = exit;
     clearTimeout(this.standingTimer);
+    clearTimeout(this.refreshTimer);
     this.standing?.destroy();
     for (const request of this.inflight.values()) request.destroy();
     this.inflight.clear();
@@ -188,6 +226,13 @@ export class RemoteServer {
     const headers = this.headers({ 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'content-length': Buffer.byteLength(body) });
     const request = this.request('POST', target, headers);
     this.inflight.set(key, request);
+    if (!isRequest) {
+      this.notesInFlight += 1;
+      request.once('close', () => {
+        this.notesInFlight -= 1;
+        if (this.inflight.get(key) === request) this.inflight.delete(key);
+      });
+    }
     if (!isRequest) request.setTimeout(ACCEPT_TIMEOUT_MS, () => request.destroy(new Error(`no answer within ${ACCEPT_TIMEOUT_MS} ms`)));
     request.on('response', (response) => this.onPostResponse(request, response, key, outgoing, isRequest));
     request.on('error', (error) => {
@@ -212,7 +257,9 @@ export class RemoteServer {
       // No mode chosen yet (auto): a 4xx says the server is of the legacy transport (transports.mdx,
       // backwards compatibility); the initialize goes again on its stream.
       if (this.mode === undefined) {
-        if (status >= 400 && status < 500) {
+        if (status === 401 && this.refused(response)) return;
+        // 401, 403 and 429 are about us, not about the transport: no fallback for those.
+        if (status >= 400 && status < 500 && status !== 401 && status !== 403 && status !== 429) {
           response.resume();
           this.inflight.delete(key);
           this.log.info({ server: this.name, status }, 'remote server refused Streamable HTTP; trying the HTTP+SSE transport');
@@ -250,10 +297,26 @@ export class RemoteServer {
     }
     const type = String(response.headers['content-type'] ?? '');
     if (type.includes('text/event-stream')) {
-      const answered = this.readStream(response, isRequest ? (outgoing.id as JsonRpcId) : undefined, () => {
-        // The stream ended without the answer (the server closed it): the request fails rather than hangs.
-        if (isRequest && !answered.value && this.inflight.get(key) === request) this.answerError(outgoing.id as JsonRpcId, `server ${this.name} closed the stream before answering`);
-      });
+      const answered = this.readStream(
+        response,
+        isRequest ? (outgoing.id as JsonRpcId) : undefined,
+        () => {
+          // The stream ended without the answer: the request fails rather than waits for its timeout,
+          // and the server is told to stop working on it (resuming the stream is not attempted).
+          if (!isRequest || answered.value || this.inflight.get(key) !== request) return;
+          this.inflight.delete(key);
+          this.answerError(outgoing.id as JsonRpcId, `server ${this.name} closed the stream before answering`);
+          this.cancelUpstream(outgoing.id as JsonRpcId, 'the stream closed before the answer');
+        },
+        () => {
+          // The answer came: its slot is free again. The server should close the stream now (its
+          // socket then serves the next request); one that keeps it open loses it after a while.
+          if (this.inflight.get(key) === request) this.inflight.delete(key);
+          const linger = setTimeout(() => response.destroy(), ANSWERED_STREAM_GRACE_MS);
+          linger.unref();
+          response.once('close', () => clearTimeout(linger));
+        },
+      );
       return;
     }
     readBounded(response, this.maxMessageBytes, (body) => {
@@ -297,14 +360,17 @@ export class RemoteServer {
    * The flag it returns turns true once a message without a method came: the request's answer (a
    * result that merely mentions "method" leaves it false, which costs a dropped duplicate at worst).
    */
-  private readStream(response: IncomingMessage, carriedBy: JsonRpcId | undefined, ended: () => void): { value: boolean } {
+  private readStream(response: IncomingMessage, carriedBy: JsonRpcId | undefined, ended: () => void, onAnswer?: () => void): { value: boolean } {
     const answered = { value: false };
     const reader = new SseReader(
       this.maxMessageBytes,
       (event) => {
-        if (event.event !== 'message') return;
-        if (!answered.value && !event.data.includes(METHOD_MEMBER)) answered.value = true;
+        // An event without data primes a resumable stream (an id to resume from): not a message.
+        if (event.event !== 'message' || event.data.length === 0) return;
+        const answer = !answered.value && !event.data.includes(METHOD_MEMBER);
+        if (answer) answered.value = true;
         this.deliver(event.data, carriedBy);
+        if (answer) onAnswer?.();
       },
       (bytes) => this.problem(`an event of ${bytes} bytes (more than ${this.maxMessageBytes}) was dropped`),
     );
@@ -342,6 +408,13 @@ export class RemoteServer {
     this.deliver(Buffer.from(text), id);
   }
 
+  /** Tells the server a request of ours is given up (its answer could no longer reach anyone). */
+  private cancelUpstream(id: JsonRpcId, reason: string): void {
+    if (!this.writable) return;
+    const line = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } });
+    this.post(line, { id: undefined, method: 'notifications/cancelled' });
+  }
+
   /** The request a cancellation names stops being waited for: its POST is closed (transports.mdx allows either). */
   private abortCancelled(line: string): void {
     try {
@@ -360,17 +433,20 @@ export class RemoteServer {
     if (this.exited !== undefined || this.stopping) return;
     const request = this.request('GET', this.url, this.headers({ accept: 'text/event-stream' }));
     this.standing = request;
+    let answered = false;
     request.on('response', (response) => {
+      answered = true;
       const status = response.statusCode ?? 0;
-      if (status === 405) {
-        // The server offers no such stream: its messages come on request streams only.
-        response.resume();
-        return;
-      }
       if (status === 401 && this.refused(response)) return;
-      if (status === 404 || status === 400) {
+      if ((status === 404 || status === 400) && this.standingWorked && this.sessionId !== undefined) {
+        // It served this session's stream before: now it does not know the session (restarted).
         response.resume();
         this.lost(`the server no longer knows the session (HTTP ${status} for its stream)`);
+        return;
+      }
+      if (status === 405 || (status >= 400 && status < 500 && !this.standingWorked)) {
+        // No such stream here (405, or a server that routes only POST): its messages come on request streams.
+        response.resume();
         return;
       }
       if (status < 200 || status >= 300) {
@@ -378,10 +454,15 @@ export class RemoteServer {
         this.retryStanding(`stream answered HTTP ${status}`);
         return;
       }
+      this.standingWorked = true;
+      this.standingFailures = 0;
       this.readStream(response, undefined, () => this.retryStanding('stream ended'));
     });
     request.on('error', (error) => {
-      if (this.standing === request) this.lost(`stream failed: ${describeError(error)}`);
+      if (this.standing !== request) return;
+      // Once the stream was open, a reset (an idle timeout on the way) is its end: it is reopened.
+      if (answered) this.retryStanding(`stream failed: ${describeError(error)}`);
+      else this.lost(`stream failed: ${describeError(error)}`);
     });
     request.end();
   }
@@ -390,7 +471,10 @@ export class RemoteServer {
     if (this.exited !== undefined || this.stopping) return;
     this.log.debug({ server: this.name, reason }, 'reopening the remote server stream');
     clearTimeout(this.standingTimer);
-    this.standingTimer = setTimeout(() => this.openStanding(), STANDING_RETRY_MS);
+    // Doubling while it keeps failing, so a server answering errors is not asked every second.
+    const delay = Math.min(STANDING_RETRY_MAX_MS, STANDING_RETRY_MS * 2 ** this.standingFailures);
+    this.standingFailures += 1;
+    this.standingTimer = setTimeout(() => this.openStanding(), delay);
     this.standingTimer.unref();
   }
 
@@ -405,6 +489,7 @@ export class RemoteServer {
     deadline.unref();
     request.on('response', (response) => {
       const status = response.statusCode ?? 0;
+      if (status === 401 && this.refused(response)) return;
       if (status < 200 || status >= 300 || !String(response.headers['content-type'] ?? '').includes('text/event-stream')) {
         response.resume();
         this.lost(`the SSE stream answered HTTP ${status}`);
@@ -414,7 +499,7 @@ export class RemoteServer {
         this.maxMessageBytes,
         (event) => {
           if (event.event === 'endpoint') this.onEndpoint(event.data.toString('utf8'));
-          else if (event.event === 'message') this.deliver(event.data, undefined);
+          else if (event.event === 'message' && event.data.length > 0) this.deliver(event.data, undefined);
         },
         (bytes) => this.problem(`an event of ${bytes} bytes (more than ${this.maxMessageBytes}) was dropped`),
       );
@@ -423,9 +508,9 @@ export class RemoteServer {
       response.on('error', (error) => this.lost(`the SSE stream failed: ${describeError(error)}`));
     });
     request.on('error', (error) => {
-      clearTimeout(deadline);
       if (this.standing === request) this.lost(`unreachable: ${describeError(error)}`);
     });
+    request.on('close', () => clearTimeout(deadline));
     request.end();
   }
 
@@ -465,6 +550,17 @@ export class RemoteServer {
 }
 
 const METHOD_MEMBER = Buffer.from('"method"');
+
+/** The certificates NODE_EXTRA_CA_CERTS adds to Node's defaults, which an explicit `ca` list would drop. */
+function extraCertificates(): string[] {
+  const file = process.env['NODE_EXTRA_CA_CERTS'];
+  if (file === undefined || file === '') return [];
+  try {
+    return [fs.readFileSync(file, 'utf8')];
+  } catch {
+    return [];
+  }
+}
 
 /** The id and method of one of our own lines (always a single JSON-RPC object). */
 function describe(line: string): Outgoing {

@@ -31,7 +31,7 @@ describe('accessToken', () => {
 
   it('uses a stored token while it has more than a minute left, and writes the store 0600 in a 0700 directory', async () => {
     store({ access_token: 'good', token_type: 'Bearer', expires_in: 3600 });
-    await expect(accessToken(URL_A, 'tools', oauth)).resolves.toBe('good');
+    await expect(accessToken(URL_A, 'tools', oauth)).resolves.toMatchObject({ token: 'good', expiresAt: expect.any(Number) });
     expect(fs.statSync(oauth.store).mode & 0o777).toBe(0o600);
     expect(fs.statSync(path.dirname(oauth.store)).mode & 0o777).toBe(0o700);
   });
