@@ -4,7 +4,7 @@
 // a request whose token is remembered is answered without waiting for anything.
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload } from 'jose';
+import type { JWTPayload, createRemoteJWKSet } from 'jose';
 import { isLoopbackHost } from '../config/listen.js';
 import type { OAuthConfig } from '../config/types.js';
 import { isObject, type JsonObject } from '../jsonrpc/messages.js';
@@ -56,6 +56,14 @@ const PROVIDER_TIMEOUT_MS = 5_000;
 const METADATA_RETRY_MS = 10_000;
 /** Keys are refetched at least this often even when no token names an unknown one (rotation, revocation). */
 const JWKS_MAX_AGE_MS = 10 * 60_000;
+
+type Jose = typeof import('jose');
+let joseModule: Promise<Jose> | undefined;
+/** jose, loaded with the first access token: a proxy without OAuth (most) never pays for it at start. */
+function jose(): Promise<Jose> {
+  joseModule ??= import('jose');
+  return joseModule;
+}
 
 /** Three base64url parts: a JWS in compact form (the signature part empty for `alg: none`). */
 const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
@@ -130,6 +138,7 @@ export class OAuthVerifier {
     } catch (error) {
       return unavailable(error);
     }
+    const { jwtVerify, errors } = await jose();
     let payload: JWTPayload;
     try {
       ({ payload } = await jwtVerify(token, keys, {
@@ -139,7 +148,7 @@ export class OAuthVerifier {
         requiredClaims: ['exp', 'sub'],
       }));
     } catch (error) {
-      return jwtFailure(error, this.config.issuer);
+      return jwtFailure(error, this.config.issuer, errors);
     }
     if (typeof payload.sub !== 'string' || payload.sub === '') return { ok: false, kind: 'invalid', message: 'the access token names no subject' };
     const expiresAt = (payload.exp ?? 0) * 1000 + this.config.clockSkewSeconds * 1000;
@@ -190,6 +199,7 @@ export class OAuthVerifier {
     // The keys decide which tokens are genuine: never over plain http beyond this machine.
     if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) throw new Error(`the key set URL ${uri} is not https`);
     // jose refetches the set when a token names a key it lacks, at most once per cooldown.
+    const { createRemoteJWKSet } = await jose();
     this.keys = createRemoteJWKSet(url, { cooldownDuration: this.config.jwksCooldownMs, cacheMaxAge: JWKS_MAX_AGE_MS, timeoutDuration: PROVIDER_TIMEOUT_MS });
     return this.keys;
   }
@@ -221,7 +231,7 @@ function unavailable(error: unknown, what = 'the authorization server'): Verific
  * (the key set could not be fetched, answered an error status, was not JSON) is the provider's
  * failure: 503, and the token is not remembered as bad.
  */
-function jwtFailure(error: unknown, issuer: string): Verification {
+function jwtFailure(error: unknown, issuer: string, errors: Jose['errors']): Verification {
   if (error instanceof errors.JWKSMultipleMatchingKeys) return { ok: false, kind: 'invalid', message: `the access token names no key id, and ${issuer} publishes several keys` };
   const aboutTheToken =
     error instanceof errors.JWTExpired ||

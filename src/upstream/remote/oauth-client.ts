@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { auth, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { RemoteOAuthConfig } from '../../config/types.js';
 
@@ -19,6 +19,14 @@ interface Stored {
   obtainedAt?: number;
   /** The server refused the access token although it had not expired: refresh before using it again. */
   refused?: boolean;
+}
+
+/**
+ * The SDK's client auth, loaded when a sign-in or refresh happens: its schemas cost every start of
+ * the daemon and the CLI a noticeable time otherwise, and most configs never sign in anywhere.
+ */
+async function sdkAuth(): Promise<typeof import('@modelcontextprotocol/sdk/client/auth.js')['auth']> {
+  return (await import('@modelcontextprotocol/sdk/client/auth.js')).auth;
 }
 
 /** Refreshed this long before it expires, ms, so a request never leaves with a token about to lapse. */
@@ -158,6 +166,7 @@ export function accessToken(url: string, name: string, oauth: RemoteOAuthConfig)
   const refresh = (async (): Promise<AccessToken> => {
     // With a refresh token the SDK refreshes; if the refresh is refused it starts a sign-in, which
     // redirectToAuthorization answers with LoginRequired.
+    const auth = await sdkAuth();
     await auth(client, { serverUrl: url, ...(oauth.scope === undefined ? {} : { scope: oauth.scope }) });
     const now = client.load();
     if (now.tokens === undefined) throw new LoginRequired(`not signed in to ${name}: run \`switchboard login ${name}\``);
@@ -185,6 +194,7 @@ export function refreshDelay(expiresAt: number): number | undefined {
 export async function signIn(url: string, name: string, oauth: RemoteOAuthConfig, interactive: Interactive, code: Promise<string>): Promise<void> {
   const client = new StoredOAuthClient(url, name, oauth, interactive);
   const scope = oauth.scope === undefined ? {} : { scope: oauth.scope };
+  const auth = await sdkAuth();
   const first = await auth(client, { serverUrl: url, ...scope });
   if (first === 'AUTHORIZED') return;
   const second = await auth(client, { serverUrl: url, authorizationCode: await code, ...scope });

@@ -11,11 +11,13 @@ import type { RemoteConfig } from '../../config/types.js';
 import { ErrorCode, type JsonRpcId } from '../../jsonrpc/messages.js';
 import type { ChildEvents, ChildExit } from '../child.js';
 import { StderrTail } from '../stderr-tail.js';
-import { SseReader } from './sse-reader.js';
+import { SseReader, type ByteBudget } from './sse-reader.js';
 import { LoginRequired, StoredOAuthClient, accessToken, refreshDelay } from './oauth-client.js';
 
 /** Requests and notifications on their way to one remote server at once; more are refused ('full'). */
 const MAX_IN_FLIGHT = 256;
+/** Largest messages being read from one server at once, in units of the message bound. */
+const MAX_BUFFERED_MESSAGES = 4;
 /** How long a POST that answers nothing (a notification, a response) may take, ms. */
 const ACCEPT_TIMEOUT_MS = 30_000;
 /** How long to wait before reopening the standing GET stream after it ended, ms (doubling while it fails). */
@@ -71,6 +73,8 @@ export class RemoteServer {
   private readonly url: URL;
   private readonly agent: http.Agent;
   private readonly tail = new StderrTail();
+  /** Bytes of answers being read from this server at once, all streams and bodies together. */
+  private readonly buffered: ByteBudget;
 
   constructor(
     private readonly name: string,
@@ -80,6 +84,8 @@ export class RemoteServer {
     private readonly events: ChildEvents,
   ) {
     this.url = new URL(config.url);
+    // Each message is bounded by maxMessageBytes; many at once by this (a child's pipe holds one line).
+    this.buffered = { used: 0, max: MAX_BUFFERED_MESSAGES * maxMessageBytes };
     const options = { keepAlive: true, maxSockets: MAX_IN_FLIGHT + 2 };
     // `ca` replaces Node's list: its roots (and NODE_EXTRA_CA_CERTS) stay, the configured ones are added.
     this.agent = this.url.protocol === 'https:' ? new https.Agent({ ...options, ...(config.ca === undefined ? {} : { ca: [...rootCertificates, ...extraCertificates(), config.ca] }) }) : new http.Agent(options);
@@ -281,7 +287,7 @@ export class RemoteServer {
       return;
     }
     if (status < 200 || status >= 300) {
-      readBounded(response, MAX_ERROR_BODY_BYTES, (body) => {
+      readBounded(response, MAX_ERROR_BODY_BYTES, this.buffered, (body) => {
         const text = body?.toString('utf8') ?? '';
         if (outgoing.method === 'initialize') {
           this.lost(`initialize answered HTTP ${status}${text === '' ? '' : `: ${excerpt(text)}`}`);
@@ -319,7 +325,7 @@ export class RemoteServer {
       );
       return;
     }
-    readBounded(response, this.maxMessageBytes, (body) => {
+    readBounded(response, this.maxMessageBytes, this.buffered, (body) => {
       if (body === undefined) {
         this.problem(`an answer larger than ${this.maxMessageBytes} bytes was dropped`);
         if (isRequest) this.answerError(outgoing.id as JsonRpcId, `server ${this.name} sent an answer larger than ${this.maxMessageBytes} bytes`);
@@ -372,12 +378,14 @@ export class RemoteServer {
         this.deliver(event.data, carriedBy);
         if (answer) onAnswer?.();
       },
-      (bytes) => this.problem(`an event of ${bytes} bytes (more than ${this.maxMessageBytes}) was dropped`),
+      (bytes) => this.problem(`an event of ${bytes} bytes (over the bound of one message, or of all this server's at once) was dropped`),
+      this.buffered,
     );
     let over = false;
     const end = (): void => {
       if (over) return;
       over = true;
+      reader.release();
       ended();
     };
     response.on('data', (chunk: Buffer) => reader.push(chunk));
@@ -502,6 +510,7 @@ export class RemoteServer {
           else if (event.event === 'message' && event.data.length > 0) this.deliver(event.data, undefined);
         },
         (bytes) => this.problem(`an event of ${bytes} bytes (more than ${this.maxMessageBytes}) was dropped`),
+        this.buffered,
       );
       response.on('data', (chunk: Buffer) => reader.push(chunk));
       response.on('end', () => this.lost('the SSE stream ended'));
@@ -573,19 +582,25 @@ function describe(line: string): Outgoing {
   }
 }
 
-/** The body, or undefined when it is larger than `max` bytes (then not read further). */
-function readBounded(response: IncomingMessage, max: number, done: (body: Buffer | undefined) => void): void {
+/**
+ * The body, or undefined when it is larger than `max` bytes or would take the server's `budget`
+ * past its bound (then not read further).
+ */
+function readBounded(response: IncomingMessage, max: number, budget: ByteBudget, done: (body: Buffer | undefined) => void): void {
   const chunks: Buffer[] = [];
   let size = 0;
   let finished = false;
   const finish = (body: Buffer | undefined): void => {
     if (finished) return;
     finished = true;
+    budget.used -= size;
     done(body);
   };
   response.on('data', (chunk: Buffer) => {
+    if (finished) return;
     size += chunk.length;
-    if (size > max) {
+    budget.used += chunk.length;
+    if (size > max || budget.used > budget.max) {
       response.destroy();
       finish(undefined);
       return;

@@ -14,7 +14,15 @@ export interface SseEvent {
 const LF = 0x0a;
 const CR = 0x0d;
 
+/** Bytes held by several readers of one server together, against one bound. */
+export interface ByteBudget {
+  used: number;
+  readonly max: number;
+}
+
 export class SseReader {
+  /** What this reader holds now and has counted against the budget. */
+  private counted = 0;
   /** The start of a line that continues in the next chunk (kept as parts: no copy per chunk). */
   private partial: Buffer[] = [];
   private partialBytes = 0;
@@ -33,9 +41,38 @@ export class SseReader {
     private readonly maxEventBytes: number,
     private readonly onEvent: (event: SseEvent) => void,
     private readonly onOversize: (bytes: number) => void,
+    /** Shared with the server's other streams: a reader past it drops the event it is building. */
+    private readonly budget?: ByteBudget,
   ) {}
 
+  /** The stream is over: what it held no longer counts. */
+  release(): void {
+    if (this.budget !== undefined) this.budget.used -= this.counted;
+    this.counted = 0;
+  }
+
+  /** Counts what is held now against the budget; past it, the event being built is dropped. */
+  private account(): void {
+    if (this.budget === undefined) return;
+    const held = this.partialBytes + this.dataBytes;
+    this.budget.used += held - this.counted;
+    this.counted = held;
+    if (this.budget.used <= this.budget.max || held === 0) return;
+    this.drop(held);
+    if (this.partialBytes > 0) this.skipping = true;
+    this.partial = [];
+    this.partialBytes = 0;
+    this.dataBytes = 0;
+    this.budget.used -= this.counted;
+    this.counted = 0;
+  }
+
   push(chunk: Buffer): void {
+    this.read(chunk);
+    this.account();
+  }
+
+  private read(chunk: Buffer): void {
     let start = 0;
     for (let i = 0; i < chunk.length; i++) {
       const byte = chunk[i];

@@ -47,4 +47,25 @@ describe('SseReader', () => {
     const many = `${'data: 0123456789\n'.repeat(20)}\ndata: next\n\n`;
     expect(read([many], 100).events.map((e) => e.data)).toEqual(['next']);
   });
+
+  it('holds several streams of one server to one shared bound: past it, the event being built is dropped', () => {
+    const budget = { used: 0, max: 100 };
+    const seen: string[] = [];
+    const dropped: string[] = [];
+    const a = new SseReader(1000, (e) => seen.push(`a:${e.data.toString()}`), () => dropped.push('a'), budget);
+    const b = new SseReader(1000, (e) => seen.push(`b:${e.data.toString()}`), () => dropped.push('b'), budget);
+    a.push(Buffer.from(`data: ${'x'.repeat(80)}\n`));
+    expect(budget.used).toBeGreaterThanOrEqual(80);
+    b.push(Buffer.from(`data: ${'y'.repeat(40)}\n`));
+    expect(dropped).toEqual(['b']);
+    b.push(Buffer.from('\n'));
+    a.push(Buffer.from('\n'));
+    expect(seen).toEqual([`a:${'x'.repeat(80)}`]);
+    expect(budget.used).toBe(0);
+    b.push(Buffer.from(`data: ${'y'.repeat(40)}\n\n`));
+    expect(seen.at(-1)).toBe(`b:${'y'.repeat(40)}`);
+    a.push(Buffer.from('data: held\n'));
+    a.release();
+    expect(budget.used).toBe(0);
+  });
 });
