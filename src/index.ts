@@ -71,7 +71,7 @@ export async function createSwitchboard(config: SwitchboardConfig, options: Swit
   const address = front.server.address() as AddressInfo;
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `${config.listen.tls === undefined ? 'http' : 'https'}://${host}:${address.port}`;
-  log.child({ component: 'http' }).info({ url, servers: core.catalog.serverNames() }, 'listening');
+  log.child({ component: 'http' }).info({ url, instance: config.instance, servers: core.catalog.serverNames() }, 'listening');
 
   let closing: Promise<void> | undefined;
   return {

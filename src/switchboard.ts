@@ -115,6 +115,7 @@ export class SwitchboardCore {
       onClose: (session, reason) => this.release(session, reason),
       isBusy: (session) => this.busyProbe?.(session) ?? false,
       stats: this.stats,
+      instance: config.instance,
     });
     this.busyProbe = options.isBusy;
     this.childMessages = new ChildMessages(this.sessions, this.subscriptions, rootLog.child({ component: 'router' }));

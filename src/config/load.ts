@@ -1,6 +1,8 @@
 // Reads proxy.config.json (or a Claude Desktop config) into the frozen SwitchboardConfig.
 
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { ConfigError, Findings, describeValue, jsonPath, type ConfigProblem, type PathSegment } from './errors.js';
 import { substitute } from './interpolate.js';
@@ -164,6 +166,7 @@ export function resolveConfig(
     auth: { tokens, oauth },
     sanitize,
     logLevel: top.logLevel,
+    instance: top.instance ?? derivedInstance(listen.port),
     warnings: findings.warnings,
   });
 }
@@ -260,5 +263,13 @@ function checkOAuthReach(oauth: OAuthConfig, listen: ListenConfig, defaultProfil
   if (oauth.requiredScopes.length === 0 && oauth.profiles.length === 0 && defaultProfile === undefined) {
     findings.warn(['auth', 'oauth'], 'every account of the issuer that gets a token for this proxy sees every tool: set requiredScopes, profiles or defaultProfile to narrow it');
   }
+}
+
+/**
+ * An instance name when none is configured: stable for this host and port (a restarted daemon
+ * keeps it), different for two daemons on one host, and plain enough for an id.
+ */
+function derivedInstance(port: number): string {
+  return createHash('sha256').update(`${os.hostname()}:${port}`).digest('hex').slice(0, 8);
 }
 

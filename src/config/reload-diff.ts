@@ -75,6 +75,9 @@ export function diffConfigs(before: SwitchboardConfig, after: SwitchboardConfig)
   // The sanitizer (its log, pin file and blocking mode) and the daemon's logger are built once at start.
   if (!isDeepStrictEqual(before.sanitize, after.sanitize)) needsRestart.push('sanitize');
   if (before.logLevel !== after.logLevel) needsRestart.push('logLevel');
+  // Session ids carry it: the sessions open now keep the name they were given. (A derived name
+  // follows the port, whose change is named already.)
+  if (before.instance !== after.instance && before.listen.port === after.listen.port) needsRestart.push('instance');
   return {
     added,
     removed,

@@ -12,6 +12,8 @@ export const ALIAS_PATTERN = /^[A-Za-z0-9_-]{1,24}$/;
 /** The proxy's own tools (search mode: switchboard__find_tools, switchboard__call_tool) live under this alias. */
 export const RESERVED_ALIAS = 'switchboard';
 export const SEPARATOR_PATTERN = /^[A-Za-z0-9_-]{1,4}$/;
+/** An instance name: it starts session ids, which travel in headers and URLs, so it stays plain. */
+export const INSTANCE_PATTERN = /^[a-z0-9][a-z0-9-]{0,31}$/;
 
 export const DEFAULTS = {
   host: '127.0.0.1',
@@ -305,6 +307,8 @@ export const topSchema = z.object({
   auth: authObject.prefault({}),
   sanitize: sanitizeSchema,
   logLevel: z.enum(LOG_LEVELS, { error: `expected one of ${LOG_LEVELS.join(', ')}` }).default(DEFAULTS.logLevel),
+  // This daemon's name among several behind one balancer: the first part of every session id.
+  instance: z.string({ error: 'expected a string' }).regex(INSTANCE_PATTERN, { error: 'expected 1 to 32 characters of [a-z0-9-], starting with a letter or digit' }).optional(),
 });
 
 export type RawTop = z.output<typeof topSchema>;

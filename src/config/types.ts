@@ -243,6 +243,12 @@ export interface SwitchboardConfig {
   readonly sanitize: SanitizeConfig;
   /** pino level for the daemon's own logs: fatal, error, warn, info, debug, trace or silent. */
   readonly logLevel: string;
+  /**
+   * This daemon's name among several behind one load balancer: every session id starts with it
+   * (`<instance>.<random>`), so a request that reaches another instance is answered 404 at once
+   * and a balancer can route on it. Default: derived from the host name and listen port.
+   */
+  readonly instance: string;
   /** Non-fatal findings (unknown keys and the like), each one line naming file and JSON path. */
   readonly warnings: readonly string[];
 }

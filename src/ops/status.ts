@@ -43,6 +43,8 @@ const MAX_IDENTITIES_SHOWN = 100;
 export interface StatusReport {
   readonly name: string;
   readonly version: string;
+  /** This daemon's instance name (config `instance`): the first part of its session ids. */
+  readonly instance: string;
   readonly time: string;
   readonly uptimeSeconds: number;
   readonly ready: boolean;
@@ -128,6 +130,7 @@ export function statusReport(core: SwitchboardCore, startedAt: number): StatusRe
   return {
     name: SWITCHBOARD_INFO.name,
     version: SWITCHBOARD_INFO.version,
+    instance: core.config.instance,
     time: new Date().toISOString(),
     uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
     ready: core.ready(),

@@ -22,6 +22,8 @@ export interface RegistryOptions {
   readonly isBusy?: (session: Session) => boolean;
   /** Where sessions count the requests they answer. */
   readonly stats: RequestStats;
+  /** This daemon's instance name: session ids are `<instance>.<random>`. */
+  readonly instance?: string;
 }
 
 export class SessionRegistry {
@@ -34,7 +36,10 @@ export class SessionRegistry {
   private readonly byPrincipal = new Map<string, Set<Session>>();
   private readonly sweeper: NodeJS.Timeout;
 
+  private readonly idPrefix: string;
+
   constructor(private readonly options: RegistryOptions) {
+    this.idPrefix = options.instance === undefined ? '' : `${options.instance}.`;
     this.sweeper = setInterval(() => this.expireIdle(Date.now()), Math.min(60_000, Math.max(1000, options.idleMs / 4)));
     this.sweeper.unref();
   }
@@ -54,8 +59,9 @@ export class SessionRegistry {
       if (!this.evictIdle(own, 'session limit of its identity reached')) return { refused: 'identity' };
     }
     if (this.sessions.size >= this.options.maxSessions && !this.evictIdle(this.sessions.values(), 'session limit reached')) return { refused: 'total' };
-    // 128 random bits, base64url: unguessable and visible ASCII (transports.mdx, session management).
-    const id = randomBytes(16).toString('base64url');
+    // 128 random bits, base64url: unguessable and visible ASCII (transports.mdx, session management);
+    // after the instance name, so a balancer can route on it and another instance knows it is not its own.
+    const id = `${this.idPrefix}${randomBytes(16).toString('base64url')}`;
     const session = new Session(id, transport, grant, channel, protocolVersion, this.options.stats);
     this.sessions.set(id, session);
     this.index(session);
@@ -117,6 +123,13 @@ export class SessionRegistry {
 
   get(id: string): Session | undefined {
     return this.sessions.get(id);
+  }
+
+  /** The instance a session id names when it is not this one's (a balancer sent it astray), else undefined. */
+  foreignInstance(id: string): string | undefined {
+    const dot = id.indexOf('.');
+    if (dot <= 0 || this.idPrefix === '' || id.startsWith(this.idPrefix)) return undefined;
+    return id.slice(0, dot);
   }
 
   inScope(scopeKey: string): ReadonlySet<Session> {

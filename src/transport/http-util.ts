@@ -181,3 +181,16 @@ export function header(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
   return Array.isArray(value) ? value[0] : value;
 }
+
+/**
+ * 404 for a session id this daemon does not hold. When the id names another instance the answer
+ * says so: behind a load balancer, that is a routing mistake an operator needs to see.
+ */
+export function sendSessionNotFound(res: ServerResponse, foreignInstance: string | undefined, ownInstance: string): void {
+  const message =
+    foreignInstance === undefined
+      ? 'Session not found'
+      : `Session not found: it was opened on instance ${foreignInstance}, and this is ${ownInstance} (a load balancer must send a session's requests to the instance that opened it); initialize a new session`;
+  sendError(res, 404, ErrorCode.InvalidRequest, message);
+}
+

@@ -8,7 +8,7 @@ import type { AccessControl, Identity } from './access.js';
 import type { SwitchboardCore } from '../switchboard.js';
 import type { Session, SessionChannel } from '../session/session.js';
 import { refusalReply } from './streamable-http.js';
-import { NO_BODY, SSE_HEADERS, readJsonBody, sendError, sendText } from './http-util.js';
+import { NO_BODY, SSE_HEADERS, readJsonBody, sendError, sendSessionNotFound, sendText } from './http-util.js';
 
 /** The version a legacy SSE client speaks until its initialize says otherwise. */
 const LEGACY_VERSION = '2024-11-05';
@@ -108,7 +108,7 @@ export class LegacySse {
     }
     const session = this.core.session(id);
     if (session === undefined || session.transport !== 'sse' || session.scope.endpoint !== endpoint.endpoint || !this.access.owns(session, identity)) {
-      sendError(res, 404, ErrorCode.InvalidRequest, 'Session not found');
+      sendSessionNotFound(res, session === undefined ? this.core.sessions.foreignInstance(id) : undefined, this.core.config.instance);
       return;
     }
     const parsed = await readJsonBody(req, res, this.core.config.limits.maxBodyBytes);

@@ -8,7 +8,7 @@ import type { SessionRefusal } from '../session/registry.js';
 import type { Session } from '../session/session.js';
 import { SUPPORTED_PROTOCOL_VERSIONS, negotiateVersion } from '../protocol.js';
 import { HttpChannel, RequestStream } from './http-channel.js';
-import { NO_BODY, header, readJsonBody, sendError } from './http-util.js';
+import { NO_BODY, header, readJsonBody, sendError, sendSessionNotFound } from './http-util.js';
 import { parseEventId } from './event-log.js';
 import type { AccessControl, Identity } from './access.js';
 import { ModernHttp, isStatelessProbe, isStatelessRequest } from './modern-http.js';
@@ -249,7 +249,7 @@ export class StreamableHttp {
     const session = this.core.session(id);
     // A session opened on another endpoint, or by another identity, is as unknown here as a made-up one.
     if (session === undefined || session.transport !== 'streamable-http' || session.scope.endpoint !== endpoint.endpoint || !this.access.owns(session, identity)) {
-      sendError(res, 404, ErrorCode.InvalidRequest, 'Session not found');
+      sendSessionNotFound(res, session === undefined ? this.core.sessions.foreignInstance(id) : undefined, this.core.config.instance);
       return undefined;
     }
     const version = header(req, 'mcp-protocol-version');

@@ -393,3 +393,14 @@ describe('listen overrides', () => {
     expect(configError(() => loadConfig(file, baseEnv, { listen: { host: '0.0.0.0' } })).message).toContain('0.0.0.0 is not loopback: configure auth.tokens');
   });
 });
+
+describe('instance', () => {
+  it('takes a plain name, refuses another, and derives a stable one from host and port when absent', () => {
+    expect(resolve({ instance: 'east-1', mcpServers: { a: { command: 'node' } } }).instance).toBe('east-1');
+    expect(configError(() => resolve({ instance: 'East.1', mcpServers: { a: { command: 'node' } } })).message).toContain('$.instance: expected 1 to 32 characters of [a-z0-9-]');
+    const derived = resolve({ mcpServers: { a: { command: 'node' } } }).instance;
+    expect(derived).toMatch(/^[0-9a-f]{8}$/);
+    expect(resolve({ mcpServers: { a: { command: 'node' } } }).instance).toBe(derived);
+    expect(resolve({ listen: { port: 9911 }, mcpServers: { a: { command: 'node' } } }).instance).not.toBe(derived);
+  });
+});

@@ -58,5 +58,6 @@ describe('config reload diff', () => {
     const before = config({ mcpServers: { keep: servers.keep } });
     expect(diffConfigs(before, config({ mcpServers: { keep: servers.keep }, sanitize: { blocking: false } })).needsRestart).toEqual(['sanitize']);
     expect(diffConfigs(before, config({ mcpServers: { keep: servers.keep }, logLevel: 'debug' })).needsRestart).toEqual(['logLevel']);
+    expect(diffConfigs(before, config({ mcpServers: { keep: servers.keep }, instance: 'renamed' })).needsRestart).toEqual(['instance']);
   });
 });
