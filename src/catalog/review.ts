@@ -437,7 +437,7 @@ export async function openReview(
 ): Promise<CatalogReview> {
   const pins = await PinStore.open(config.sanitize.pins);
   const auditLog = options.writeLog
-    ? await AuditLog.open({ path: config.sanitize.log, maxBytes: config.sanitize.logMaxBytes, keep: config.sanitize.logKeep })
+    ? await AuditLog.open({ path: config.sanitize.log, maxBytes: config.sanitize.logMaxBytes, keep: config.sanitize.logKeep, instance: config.instance })
     : undefined;
   return new CatalogReview({
     pins,

@@ -21,6 +21,8 @@ export interface LogEntry {
   readonly action: AuditAction;
   readonly decoded: string | null;
   readonly key: string | undefined;
+  /** The instance that wrote it (several daemons behind one balancer), when it says. */
+  readonly instance: string | undefined;
 }
 
 export interface RuleSummary {
@@ -94,7 +96,7 @@ export async function logFiles(path: string, keep: number): Promise<string[]> {
 
 /**
  * Every readable record of the files, each key once (a rotation racing the read may show a line
- * twice). A torn last line (the daemon is appending, or crashed mid-line) or foreign text is
+ * twice, and several instances' logs hold the same finding of a shared server's tool). A torn last line (the daemon is appending, or crashed mid-line) or foreign text is
  * counted in `skipped`, never fatal.
  */
 export async function readEntries(files: readonly string[]): Promise<{ entries: LogEntry[]; skipped: number }> {
@@ -142,6 +144,7 @@ export function parseEntry(line: string): LogEntry | undefined {
     action: action as AuditAction,
     decoded: typeof r.decoded === 'string' ? r.decoded : null,
     key: typeof r.key === 'string' ? r.key : undefined,
+    instance: typeof r.instance === 'string' ? inert(r.instance) : undefined,
   };
 }
 

@@ -8,9 +8,13 @@ export const AUDIT_OPTIONS = {
   config: { type: 'string', short: 'c' },
   since: { type: 'string' },
   json: { type: 'boolean' },
+  log: { type: 'string', multiple: true },
 } as const;
 
-export const AUDIT_HELP = `Usage: switchboard audit [--since DURATION] [--json] [-c FILE]
+/** Rotated files looked for beside each --log file (the config's logKeep is not known for those). */
+const LOG_KEEP_SEARCHED = 20;
+
+export const AUDIT_HELP = `Usage: switchboard audit [--since DURATION] [--json] [-c FILE | --log FILE ...]
 
 Summarizes the sanitization log (sanitize.log of the config, with its rotated files): per
 server and rule, how many findings were stripped, neutralized, flagged or blocked; the tools
@@ -18,8 +22,12 @@ withheld, with the rules that withheld them; and suspect servers (two or more en
 withheld, or a hidden channel that decodes to an instruction). The log is history: a tool
 approved since still shows here; switchboard check shows the current state.
 
+Several instances behind one balancer each keep their own log, every record naming its instance:
+give each log with --log (repeatable) to read them together, each finding counted once.
+
 Options:
   -c, --config FILE   config file (default: ./proxy.config.json)
+      --log FILE      a sanitization log to read instead of the config's (repeatable)
       --since D       only findings of the last D: 30m, 24h, 7d, 2w
       --json          print one JSON object instead of tables
 `;
@@ -36,17 +44,26 @@ interface Report {
   /** Records before the window. */
   readonly older: number;
   readonly servers: readonly ServerSummary[];
+  /** The instances named by the records counted (a finding in several logs counts once, under the first). */
+  readonly instances: readonly string[];
 }
 
 export async function runAudit(args: string[]): Promise<number> {
   const { values } = parseArgs({ args, options: AUDIT_OPTIONS, strict: true, allowPositionals: false });
   // The duration is checked before the config is read: a typo is the first thing to report.
   const windowMs = values.since === undefined ? undefined : parseSince(values.since);
-  const { config, unit } = loadConfigAsServed(values.config ?? 'proxy.config.json');
-  // The daemon's log, not this shell's: a unit serving this config names its state directory.
-  if (unit !== undefined && values.json !== true) process.stderr.write(`switchboard: reading the log of ${unit}\n`);
-  const log = config.sanitize.log;
-  const files = await logFiles(log, config.sanitize.logKeep);
+  let log: string;
+  let files: string[];
+  if (values.log !== undefined && values.log.length > 0) {
+    log = values.log.join(', ');
+    files = (await Promise.all(values.log.map((file) => logFiles(file, LOG_KEEP_SEARCHED)))).flat();
+  } else {
+    const { config, unit } = loadConfigAsServed(values.config ?? 'proxy.config.json');
+    // The daemon's log, not this shell's: a unit serving this config names its state directory.
+    if (unit !== undefined && values.json !== true) process.stderr.write(`switchboard: reading the log of ${unit}\n`);
+    log = config.sanitize.log;
+    files = await logFiles(log, config.sanitize.logKeep);
+  }
   if (files.length === 0) {
     process.stdout.write(values.json === true ? `${JSON.stringify({ log, files: [], records: 0, servers: [] }, null, 2)}\n` : `no sanitization log at ${log} yet\n`);
     return 0;
@@ -63,6 +80,7 @@ export async function runAudit(args: string[]): Promise<number> {
     skipped,
     older: entries.length - inWindow.length,
     servers: summarize(inWindow),
+    instances: [...new Set(inWindow.flatMap((e) => (e.instance === undefined ? [] : [e.instance])))].sort(),
   };
   process.stdout.write(values.json === true ? `${JSON.stringify(toJson(report), null, 2)}\n` : toText(report));
   return 0;
@@ -78,6 +96,7 @@ function toJson(report: Report): object {
     older: report.older,
     skipped: report.skipped,
     servers: report.servers,
+    instances: report.instances,
   };
 }
 
@@ -89,6 +108,7 @@ function toText(report: Report): string {
     `${report.log}${rotated > 0 ? ` (+${rotated} rotated)` : ''}: ${report.records} finding${report.records === 1 ? '' : 's'}${window}` +
       (report.skipped > 0 ? `; ${report.skipped} unreadable line${report.skipped === 1 ? '' : 's'} skipped` : ''),
   ];
+  if (report.instances.length > 1) lines.push(`instances: ${report.instances.join(', ')}`);
   if (report.servers.length === 0) {
     lines.push(report.older > 0 ? `no findings in the last ${report.since} (${report.older} older)` : 'no findings');
     return `${lines.join('\n')}\n`;

@@ -11,6 +11,8 @@ export interface AuditLogOptions {
   readonly keep?: number;
   /** Dedupe keys remembered, oldest forgotten first. Default 200,000 (~20 MiB of keys). */
   readonly maxKeys?: number;
+  /** Written into every record: whose log it is when several instances keep one each. */
+  readonly instance?: string;
 }
 
 export type AppendResult =
@@ -44,6 +46,7 @@ export class AuditLog {
   private readonly maxBytes: number;
   private readonly keep: number;
   private readonly maxKeys: number;
+  private readonly instance: string | undefined;
   /** An error met while opening (unreadable old file); the log still works. */
   openError: Error | undefined;
 
@@ -51,6 +54,7 @@ export class AuditLog {
     this.maxBytes = opts.maxBytes ?? DEFAULT_MAX_BYTES;
     this.keep = Math.max(0, opts.keep ?? DEFAULT_KEEP);
     this.maxKeys = opts.maxKeys ?? DEFAULT_MAX_KEYS;
+    this.instance = opts.instance;
   }
 
   static async open(opts: AuditLogOptions): Promise<AuditLog> {
@@ -97,7 +101,8 @@ export class AuditLog {
     }
     const skipped = records.length - fresh.length;
     if (fresh.length === 0) return { ok: true, written: 0, skipped };
-    const data = fresh.map((r) => `${JSON.stringify(r)}\n`).join('');
+    const instance = this.instance;
+    const data = fresh.map((r) => `${JSON.stringify(instance === undefined ? r : { ...r, instance })}\n`).join('');
     const bytes = Buffer.byteLength(data);
     try {
       if (this.size > 0 && this.size + bytes > this.maxBytes) await this.rotate();

@@ -37,6 +37,8 @@ export interface AuditRecord {
   readonly key: string;
   /** Findings of the same entity and rule left out of the log before this one (a flood of changes); absent when none. */
   readonly suppressed?: number;
+  /** The instance that wrote it, when several daemons serve behind one balancer (config `instance`). */
+  readonly instance?: string;
 }
 
 export interface RecordMeta {
