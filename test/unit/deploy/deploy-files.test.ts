@@ -1,0 +1,67 @@
+// The deployment files as shipped: HAProxy and nginx accept their configs (their own checkers,
+// Debian's packages), the Kubernetes manifest parses and wires probes, ports, config and state,
+// and the Dockerfile copies files that exist, runs unprivileged and checks /readyz (building the
+// image needs a docker daemon and a registry, which the test machines do not have).
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parseAllDocuments } from 'yaml';
+
+const ROOT = path.resolve(import.meta.dirname, '../../..');
+const read = (file: string): string => fs.readFileSync(path.join(ROOT, file), 'utf8');
+const binary = (...candidates: string[]): string => {
+  const found = candidates.find((candidate) => fs.existsSync(candidate));
+  if (found === undefined) throw new Error(`${path.basename(candidates[0] ?? '')} is not installed (README: test prerequisites)`);
+  return found;
+};
+
+describe('deploy/', () => {
+  it('haproxy accepts deploy/haproxy/switchboard.cfg', () => {
+    const run = spawnSync(binary('/usr/sbin/haproxy', '/usr/bin/haproxy'), ['-c', '-f', path.join(ROOT, 'deploy/haproxy/switchboard.cfg')], { encoding: 'utf8' });
+    expect(run.status, run.stderr + run.stdout).toBe(0);
+  });
+
+  it('nginx accepts deploy/nginx/switchboard.conf inside an http block', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-nginx-t-'));
+    try {
+      const main = path.join(dir, 'nginx.conf');
+      fs.writeFileSync(main, `pid ${dir}/nginx.pid;\nerror_log ${dir}/error.log;\nevents {}\nhttp {\n  include ${path.join(ROOT, 'deploy/nginx/switchboard.conf')};\n}\n`);
+      const run = spawnSync(binary('/usr/sbin/nginx', '/usr/bin/nginx'), ['-t', '-p', dir, '-c', main], { encoding: 'utf8' });
+      expect(run.status, run.stderr).toBe(0);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('the Kubernetes manifest parses, and its probes, ports and volumes fit together', () => {
+    const docs = parseAllDocuments(read('deploy/kubernetes/switchboard.yaml')).map((doc) => {
+      expect(doc.errors).toEqual([]);
+      return doc.toJS() as { kind: string; spec?: any; data?: Record<string, string> };
+    });
+    expect(docs.map((d) => d.kind)).toEqual(['ConfigMap', 'Deployment', 'Service', 'PersistentVolumeClaim']);
+    const config = JSON.parse(docs[0]?.data?.['proxy.config.json'] ?? '') as { listen: { port: number } };
+    const pod = docs[1]?.spec.template.spec;
+    const container = pod.containers[0];
+    expect(container.ports[0].containerPort).toBe(config.listen.port);
+    expect(container.readinessProbe.httpGet.path).toBe('/readyz');
+    expect(container.livenessProbe.httpGet.path).toBe('/healthz');
+    expect(pod.terminationGracePeriodSeconds).toBeGreaterThan(10);
+    const mounts = new Set(container.volumeMounts.map((m: { name: string }) => m.name));
+    expect(new Set(pod.volumes.map((v: { name: string }) => v.name))).toEqual(mounts);
+    expect(docs[2]?.spec.sessionAffinity).toBe('ClientIP');
+  });
+
+  it('the Dockerfile copies only what exists, runs as a non-root user and checks /readyz', () => {
+    const dockerfile = read('Dockerfile');
+    expect(dockerfile).toMatch(/^FROM node:20-slim AS build$/m);
+    expect(dockerfile).toMatch(/^USER node$/m);
+    expect(dockerfile).toMatch(/^HEALTHCHECK .*\n.*\/readyz/m);
+    expect(dockerfile).toMatch(/^ENTRYPOINT \["switchboard", "start"/m);
+    for (const line of dockerfile.split('\n').filter((l) => /^COPY (?!--from)/.test(l))) {
+      const sources = line.replace(/^COPY /, '').split(/\s+/).slice(0, -1);
+      for (const source of sources) expect(fs.existsSync(path.join(ROOT, source)), `${source} in "${line}"`).toBe(true);
+    }
+  });
+});
