@@ -3,7 +3,12 @@
 #   docker run -p 8808:8808 -v "$PWD/config:/config:ro" -e SWITCHBOARD_TOKEN_ALICE=… mcp-switchboard
 # The config is /config/proxy.config.json. A container listens beyond loopback, so the config needs
 # auth (auth.tokens or auth.oauth) and "listen": {"host": "0.0.0.0"}. The stdio servers it runs
-# must exist in the image: extend it (FROM mcp-switchboard, then RUN npm install -g <server>).
+# must exist in the image; extend it:
+#   FROM mcp-switchboard
+#   USER root
+#   RUN npm install -g @modelcontextprotocol/server-memory
+#   USER node
+# Stop it with time for the drain: docker stop -t 30 (limits.shutdownGraceMs is 10 s).
 
 FROM node:20-slim AS build
 WORKDIR /app
@@ -14,6 +19,8 @@ RUN npm ci --ignore-scripts && npm run build && npm prune --omit=dev
 
 FROM node:20-slim
 ENV NODE_ENV=production XDG_STATE_HOME=/state
+# tini as PID 1 reaps the orphans a server's helpers leave behind (node would not).
+RUN apt-get update && apt-get install -y --no-install-recommends tini && rm -rf /var/lib/apt/lists/*
 WORKDIR /app
 COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
@@ -25,8 +32,9 @@ RUN ln -s /app/dist/cli/main.js /usr/local/bin/switchboard && mkdir -p /state /c
 USER node
 EXPOSE 8808
 VOLUME ["/state"]
-# /readyz: 200 once every server is up, 503 while one is not or the daemon drains (SIGTERM).
+# /readyz: 200 once every server is up, 503 while one is not or the daemon drains (SIGTERM). The
+# port is the config's: change it here too.
 HEALTHCHECK --interval=15s --timeout=3s --start-period=30s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:8808/readyz').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 STOPSIGNAL SIGTERM
-ENTRYPOINT ["switchboard", "start", "-c", "/config/proxy.config.json"]
+ENTRYPOINT ["tini", "--", "switchboard", "start", "-c", "/config/proxy.config.json"]

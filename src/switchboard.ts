@@ -136,7 +136,7 @@ export class SwitchboardCore {
     // A parked request cannot outlive its child's answer: that times out after the server's
     // timeout, and the retry may still fetch the timeout error for a little while.
     const parkMs = Math.max(0, ...config.servers.map((server) => server.timeoutMs)) + PARK_GRACE_MS;
-    this.stateless = new StatelessCalls(this.sessions, this.router, this.catalog, statelessLog, { maxParked: MAX_PARKED, parkMs });
+    this.stateless = new StatelessCalls(this.sessions, this.router, this.catalog, statelessLog, { maxParked: MAX_PARKED, parkMs, instance: config.instance });
     this.listens = new Listens(this.sessions, this.catalog, this.upstreams, this.subscriptions, statelessLog);
   }
 
@@ -267,6 +267,12 @@ export class SwitchboardCore {
     const requestState = request.params?.requestState;
     // A parked request counts as in flight while the proxy drains, so its retry may still finish it.
     if (typeof requestState === 'string' && this.stateless.owns(requestState)) return this.stateless.resume(grant.principal, request, requestState, reply);
+    const elsewhere = typeof requestState === 'string' ? this.stateless.mintedElsewhere(requestState) : undefined;
+    if (elsewhere !== undefined) {
+      // Parked in another instance's memory: starting the request again here would run it twice.
+      reply.send(errorResponse(id, ErrorCode.InvalidParams, `Invalid params: requestState belongs to instance ${elsewhere}, and this is ${this.current.instance}; the retry must reach the instance that answered input_required`), true);
+      return undefined;
+    }
     if (this.stopping) {
       reply.send(errorResponse(id, ErrorCode.ConnectionClosed, 'the proxy is shutting down; retry after it restarts'), true);
       return undefined;

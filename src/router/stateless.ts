@@ -31,15 +31,20 @@ import { modernAnswer, type CacheScope } from './modern-results.js';
 const MAX_HELD_VIEWS = 256;
 
 /**
- * Marks the requestStates this process mints, apart from those of children that speak the era
- * themselves (random, so no child's own states can look like ours by chance).
+ * The requestStates this process mints are `switchboard.<instance>.<process>.<random>`: apart from
+ * those of children that speak the era themselves (the random process part makes ours
+ * unmistakable), and naming the instance, so that a retry sent to another instance behind a
+ * balancer is refused there, saying where it belongs, instead of starting the request again.
  */
-const STATE_PREFIX = `switchboard.${randomBytes(6).toString('base64url')}.`;
+const PROCESS_MARK = randomBytes(6).toString('base64url');
+const MINTED_STATE = /^switchboard\.([a-z0-9][a-z0-9-]{0,31})\.[A-Za-z0-9_-]{8}\./;
 
 /** Requests that may be answered with input_required (mrtr.mdx: only these three). */
 const MAY_REQUIRE_INPUT: ReadonlySet<string> = new Set(['tools/call', 'prompts/get', 'resources/read']);
 
 export interface StatelessOptions {
+  /** This daemon's instance name (config `instance`), written into the requestStates it mints. */
+  readonly instance: string;
   /** Requests parked waiting for their client's input at once; the oldest is given up first. */
   readonly maxParked: number;
   /** How long a parked request waits for the retry, ms. */
@@ -229,6 +234,8 @@ class StatelessCall implements SessionChannel {
 
 /** The stateless requests being served, and those parked for their client's input. */
 export class StatelessCalls {
+  /** What every requestState minted here starts with (see MINTED_STATE). */
+  private readonly statePrefix: string;
   private readonly parked: LRUCache<string, StatelessCall>;
   /**
    * Views stateless requests used lately, kept attached: a view is built when its first holder
@@ -244,6 +251,7 @@ export class StatelessCalls {
     private readonly log: Logger,
     options: StatelessOptions,
   ) {
+    this.statePrefix = `switchboard.${options.instance}.${PROCESS_MARK}.`;
     this.views = new LRUCache<string, ViewScope>({ max: MAX_HELD_VIEWS, dispose: (scope) => this.catalog.detach(scope) });
     this.parked = new LRUCache<string, StatelessCall>({
       max: options.maxParked,
@@ -298,12 +306,18 @@ export class StatelessCalls {
    * is a stateless-era child's own, and its retry goes to that child like any request.
    */
   owns(state: string): boolean {
-    return state.startsWith(STATE_PREFIX);
+    return state.startsWith(this.statePrefix);
+  }
+
+  /** The instance that minted a requestState of the proxy's own shape, when it is another one. */
+  mintedElsewhere(state: string): string | undefined {
+    if (state.startsWith(this.statePrefix)) return undefined;
+    return MINTED_STATE.exec(state)?.[1];
   }
 
   /** Parks a call under a fresh requestState (128 random bits: it cannot be guessed, so it needs no signature). */
   park(call: StatelessCall): string {
-    const state = STATE_PREFIX + randomBytes(16).toString('base64url');
+    const state = this.statePrefix + randomBytes(16).toString('base64url');
     this.parked.set(state, call);
     return state;
   }

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { ViewScope } from '../catalog/catalog.js';
 import { Session, type SessionChannel, type SessionGrant, type TransportKind } from './session.js';
 import type { RequestStats } from './stats.js';
+import { INSTANCE_PATTERN } from '../config/schema.js';
 
 /** Why no session was opened: the proxy's total, or this identity's share, is taken by busy sessions. */
 export type SessionRefusal = { readonly refused: 'total' | 'identity' };
@@ -129,7 +130,9 @@ export class SessionRegistry {
   foreignInstance(id: string): string | undefined {
     const dot = id.indexOf('.');
     if (dot <= 0 || this.idPrefix === '' || id.startsWith(this.idPrefix)) return undefined;
-    return id.slice(0, dot);
+    const name = id.slice(0, dot);
+    // Only a name an instance could have: anything else is echoed nowhere.
+    return INSTANCE_PATTERN.test(name) ? name : undefined;
   }
 
   inScope(scopeKey: string): ReadonlySet<Session> {

@@ -50,4 +50,28 @@ describe('instance names in session ids', () => {
     });
     expect(((await unknown.json()) as { error: { message: string } }).error.message).toBe('Session not found');
   });
+
+  it('refuses a stateless retry whose requestState another instance minted, naming it, instead of running the request again', async () => {
+    const retry = (state: string): Promise<Response> =>
+      fetch(`${west.url}/mcp`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: ACCEPT_BOTH, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'fx__echo' },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 9,
+          method: 'tools/call',
+          params: {
+            name: 'fx__echo',
+            arguments: { text: 'must not run' },
+            requestState: state,
+            inputResponses: {},
+            _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': {} },
+          },
+        }),
+      });
+    const astray = (await (await retry('switchboard.east.AbCdEfGh.c3RhdGU')).json()) as { id: number; error?: { code: number; message: string }; result?: unknown };
+    expect(astray.result).toBeUndefined();
+    expect(astray.error?.code).toBe(-32602);
+    expect(astray.error?.message).toContain('belongs to instance east, and this is west');
+  });
 });

@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
+import { resolveConfig } from '../../../src/config/load.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const read = (file: string): string => fs.readFileSync(path.join(ROOT, file), 'utf8');
@@ -51,6 +52,18 @@ describe('deploy/', () => {
     const mounts = new Set(container.volumeMounts.map((m: { name: string }) => m.name));
     expect(new Set(pod.volumes.map((v: { name: string }) => v.name))).toEqual(mounts);
     expect(docs[2]?.spec.sessionAffinity).toBe('ClientIP');
+    expect(container.lifecycle.preStop.exec.command).toEqual(['sleep', '5']);
+    // The ConfigMap's config loads, given its server on PATH and its token in the environment.
+    const bin = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-k8s-'));
+    try {
+      fs.writeFileSync(path.join(bin, 'mcp-server-memory'), '#!/bin/sh\n', { mode: 0o755 });
+      const env = { PATH: bin, HOME: bin, SWITCHBOARD_TOKEN_TEAM: 'team-token-0123456789abcdef' };
+      const loaded = resolveConfig(JSON.parse(docs[0]?.data?.['proxy.config.json'] ?? '') as Record<string, unknown>, { file: 'proxy.config.json', dir: bin }, env);
+      expect(loaded.servers.map((server) => server.name)).toEqual(['memory']);
+    } finally {
+      fs.rmSync(bin, { recursive: true, force: true });
+    }
+    expect(pod.securityContext.fsGroup).toBe(pod.securityContext.runAsUser);
   });
 
   it('the Dockerfile copies only what exists, runs as a non-root user and checks /readyz', () => {
@@ -58,7 +71,7 @@ describe('deploy/', () => {
     expect(dockerfile).toMatch(/^FROM node:20-slim AS build$/m);
     expect(dockerfile).toMatch(/^USER node$/m);
     expect(dockerfile).toMatch(/^HEALTHCHECK .*\n.*\/readyz/m);
-    expect(dockerfile).toMatch(/^ENTRYPOINT \["switchboard", "start"/m);
+    expect(dockerfile).toMatch(/^ENTRYPOINT \["tini", "--", "switchboard", "start"/m);
     for (const line of dockerfile.split('\n').filter((l) => /^COPY (?!--from)/.test(l))) {
       const sources = line.replace(/^COPY /, '').split(/\s+/).slice(0, -1);
       for (const source of sources) expect(fs.existsSync(path.join(ROOT, source)), `${source} in "${line}"`).toBe(true);
