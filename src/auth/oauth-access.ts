@@ -22,8 +22,8 @@ export const OAUTH_PRINCIPAL_PREFIX = 'oauth:';
 
 export class OAuthAccess {
   private readonly verifier: OAuthVerifier;
-  /** One identity object per remembered token, not one per request. */
-  private readonly identities = new WeakMap<VerifiedToken, Identity>();
+  /** One admission per remembered token, not an identity and a result object per request. */
+  private readonly admissions = new WeakMap<VerifiedToken, OAuthAdmission>();
 
   constructor(
     private readonly config: OAuthConfig,
@@ -53,12 +53,12 @@ export class OAuthAccess {
     if (!this.meantForUs(token.audiences, resource)) return { ok: false, reason: 'invalid_token', message: 'the access token is meant for another resource (its audience does not name this server)' };
     const missing = this.config.requiredScopes.filter((scope) => !token.scopes.has(scope));
     if (missing.length > 0) return { ok: false, reason: 'insufficient_scope', message: `the access token lacks the scope ${missing.join(' ')}` };
-    let identity = this.identities.get(token);
-    if (identity === undefined) {
-      identity = this.identityOf(token);
-      this.identities.set(token, identity);
+    let admission = this.admissions.get(token);
+    if (admission === undefined) {
+      admission = Object.freeze({ ok: true, identity: this.identityOf(token) });
+      this.admissions.set(token, admission);
     }
-    return { ok: true, identity };
+    return admission;
   }
 
   /**

@@ -88,11 +88,11 @@ export class StoredOAuthClient implements OAuthClientProvider {
   }
 
   saveTokens(tokens: OAuthTokens): void {
-    const previous = this.load().tokens;
+    const { refused: _refused, ...stored } = this.load();
+    const previous = stored.tokens;
     // A refresh answer may leave the refresh token out: the old one stays valid (RFC 6749 §6).
     const kept = tokens.refresh_token === undefined && previous?.refresh_token !== undefined ? { ...tokens, refresh_token: previous.refresh_token } : tokens;
-    const { refused: _refused, ...rest } = this.load();
-    this.save({ ...rest, tokens: kept, obtainedAt: Date.now() });
+    this.save({ ...stored, tokens: kept, obtainedAt: Date.now() });
   }
 
   async redirectToAuthorization(authorizationUrl: URL): Promise<void> {

@@ -175,27 +175,27 @@ export class RemoteServer {
   async stop(): Promise<void> {
     if (this.stopping) return;
     this.stopping = true;
-    clearTimeout(this.standingTimer);
-    clearTimeout(this.refreshTimer);
-    this.standing?.destroy();
-    for (const request of this.inflight.values()) request.destroy();
-    this.inflight.clear();
+    this.release();
     // Streamable HTTP: a client that is done says so (transports.mdx, session management).
     if (this.mode === 'http' && this.sessionId !== undefined && this.exited === undefined) await this.deleteSession();
-    this.agent.destroy();
     this.exit({ code: 0, signal: null });
   }
 
   private exit(exit: ChildExit): void {
     if (this.exited !== undefined) return;
     this.exited = exit;
+    this.release();
+    this.agent.destroy();
+    this.events.onExit(exit);
+  }
+
+  /** Timers stopped, streams and requests closed (the agent stays: a stop still sends its DELETE). */
+  private release(): void {
     clearTimeout(this.standingTimer);
     clearTimeout(this.refreshTimer);
     this.standing?.destroy();
     for (const request of this.inflight.values()) request.destroy();
     this.inflight.clear();
-    this.agent.destroy();
-    this.events.onExit(exit);
   }
 
   /** The server cannot be used any more (unreachable, session forgotten): the handle starts a new one. */
