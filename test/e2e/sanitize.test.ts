@@ -311,7 +311,7 @@ describe('rug pulls', () => {
     } finally {
       await proxy.close();
     }
-  }, 15_000);
+  }, 40_000);
 
   it('approve says which approved tools another rule still withholds, and why, instead of promising them back', async () => {
     const { raw, file, pins } = scenario('b3', { mail: poison('mail') });
