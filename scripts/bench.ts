@@ -4,10 +4,18 @@
 // era (2026-07-28: one POST per call, no session, the envelope in every request).
 //
 //   npm run build && npm run bench [-- --json]
-//   env: BENCH_SECONDS (5), BENCH_WARMUP (2), BENCH_SESSIONS (1,10,50), BENCH_PAYLOAD (100 bytes)
+//   env: BENCH_SECONDS (5), BENCH_WARMUP (2), BENCH_SESSIONS (1,10,50), BENCH_PAYLOAD (100 bytes),
+//        BENCH_ROUNDS (3: ABBA rounds of the two eras on the proxy)
 //
 // Each cell starts its target fresh, runs a warmup, then a measured window. Every reply is checked
 // (same id, identical text); the exit status is 1 if any was wrong or a process was left behind.
+//
+// The two eras share the proxy, the child and this driver on a machine that is rarely quiet, and
+// one window of either can be 10 % off the next window of the same kind. So the eras alternate
+// in BENCH_ROUNDS rounds of ABBA (session, stateless, stateless, session), each window
+// BENCH_SECONDS / 2 long; the ratio is that of all windows together, each round's own ratio is
+// reported beside it, and so is the noise floor: how far the two session windows of a round,
+// the same load, drift apart.
 import fs from 'node:fs';
 import os from 'node:os';
 import {
@@ -21,6 +29,9 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
 const SESSIONS = (process.env.BENCH_SESSIONS ?? '1,10,50').split(',').map(Number);
 const PAYLOAD = Number(process.env.BENCH_PAYLOAD ?? 100);
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
+/** Pause before each measured window of a round, s: the previous window's connections settle. */
+const SETTLE = 0.5;
 const JSON_OUT = process.argv.includes('--json');
 requireBuild('bench');
 const log = (line: string): void => void process.stderr.write(`[bench] ${line}\n`);
@@ -138,16 +149,17 @@ async function measure(C: number, pid: number, warmupS: number, seconds: number,
   return { r, cpuUs, driverPct: driver('result'), rss };
 }
 
-/** Windows of one kind taken together, as one longer window. */
-function merged(parts: readonly Measured[]): Cell {
+/** Windows of one kind taken together, as one longer window; `warmup`'s wrong replies count as errors too. */
+function merged(parts: readonly Measured[], warmup?: Measured): Cell {
   const latencies = Float64Array.from(parts.flatMap((part) => [...part.r.latencies])).sort();
   const errorKinds: Record<string, number> = {};
-  for (const part of parts) for (const [kind, count] of Object.entries(part.r.errorKinds)) errorKinds[kind] = (errorKinds[kind] ?? 0) + count;
+  const counted = warmup === undefined ? parts : [...parts, warmup];
+  for (const part of counted) for (const [kind, count] of Object.entries(part.r.errorKinds)) errorKinds[kind] = (errorKinds[kind] ?? 0) + count;
   const r: LoopResult = {
     ok: parts.reduce((sum, part) => sum + part.r.ok, 0),
     windowMs: parts.reduce((sum, part) => sum + part.r.windowMs, 0),
     latencies,
-    errors: parts.reduce((sum, part) => sum + part.r.errors, 0),
+    errors: counted.reduce((sum, part) => sum + part.r.errors, 0),
     errorKinds,
   };
   const cpuUs = parts.some((part) => part.cpuUs === null) ? null : parts.reduce((sum, part) => sum + (part.cpuUs as number), 0);
@@ -156,14 +168,28 @@ function merged(parts: readonly Measured[]): Cell {
   return { ...summarize(r, cpuUs), driver_cpu_pct: driverPct, rss_mb: rss === null ? null : Math.round(rss) };
 }
 
+/** The eras side by side: their cells, and the stateless/session ratio of each round. */
+interface EraCells {
+  readonly session: Cell;
+  readonly modern: Cell;
+  /** Stateless/session calls/s of each ABBA round. */
+  readonly roundRatios: readonly number[];
+  /** The second session window's calls/s over the first's, each round: equal loads, so this is the machine's noise. */
+  readonly sessionDrift: readonly number[];
+}
+
+const rate = (part: Measured): number => part.r.ok / part.r.windowMs;
+
 /**
  * C sessions (one call in flight each) and C stateless callers (2026-07-28: each call its own POST,
- * nothing opened or closed around it) on one proxy, in half windows in ABBA order.
+ * nothing opened or closed around it) on one proxy: both warmed up, then ROUNDS rounds of ABBA.
  */
-async function proxyCell(C: number): Promise<{ session: Cell; modern: Cell }> {
+async function proxyCell(C: number): Promise<EraCells> {
   const proxy = await startProxy(`c${C}`);
   let cell: Cell;
   let modern: Cell;
+  const roundRatios: number[] = [];
+  const sessionDrift: number[] = [];
   let stop = { stopMs: 0, leftover: 0 };
   try {
     const url = `${proxy.base}/mcp`;
@@ -180,17 +206,24 @@ async function proxyCell(C: number): Promise<{ session: Cell; modern: Cell }> {
       const reply = await post(url, modernHeaders, modernCallMessage(id, 'echo__echo', text), id);
       return reply.status === 200 ? checkEcho(reply.msg, id, text) : `http_${reply.status}`;
     };
+    // Both eras' code paths warm (compiled, caches filled) before anything is measured; the warmups' errors count too.
+    const warm = [await measure(C, proxy.pid, WARMUP / 2, 0, sessionCall), await measure(C, proxy.pid, WARMUP / 2, 0, modernCall)];
     const parts: { session: Measured[]; modern: Measured[] } = { session: [], modern: [] };
-    // ABBA: session, stateless, stateless, session, so drift in the machine's load favours neither.
-    parts.session.push(await measure(C, proxy.pid, WARMUP / 2, SECONDS / 2, sessionCall));
-    parts.modern.push(await measure(C, proxy.pid, WARMUP / 2, SECONDS / 2, modernCall));
-    parts.modern.push(await measure(C, proxy.pid, WARMUP / 2, SECONDS / 2, modernCall));
-    parts.session.push(await measure(C, proxy.pid, WARMUP / 2, SECONDS / 2, sessionCall));
+    for (let round = 0; round < ROUNDS; round++) {
+      // ABBA: drift in the machine's load within a round favours neither era.
+      const first = await measure(C, proxy.pid, SETTLE, SECONDS / 2, sessionCall);
+      const stateless = [await measure(C, proxy.pid, SETTLE, SECONDS / 2, modernCall), await measure(C, proxy.pid, SETTLE, SECONDS / 2, modernCall)];
+      const last = await measure(C, proxy.pid, SETTLE, SECONDS / 2, sessionCall);
+      parts.session.push(first, last);
+      parts.modern.push(...stateless);
+      roundRatios.push((rate(stateless[0] as Measured) + rate(stateless[1] as Measured)) / (rate(first) + rate(last)));
+      sessionDrift.push(rate(last) / rate(first));
+    }
     const deleted = await Promise.all(sessions.map((headers) => httpDelete(url, headers)));
     const badDeletes = deleted.filter((status) => status < 200 || status >= 300).length;
     if (badDeletes > 0) log(`C=${C}: ${badDeletes} DELETEs failed (${[...new Set(deleted)].join(', ')})`);
-    cell = merged(parts.session);
-    modern = merged(parts.modern);
+    cell = merged(parts.session, warm[0] as Measured);
+    modern = merged(parts.modern, warm[1] as Measured);
   } finally {
     stop = await stopProxy(proxy, log);
     if (stop.leftover > 0) log(`C=${C}: ${stop.leftover} process(es) outlived the proxy; killed them`);
@@ -198,29 +231,38 @@ async function proxyCell(C: number): Promise<{ session: Cell; modern: Cell }> {
   cell.stop_ms = stop.stopMs;
   cell.leftover_processes = stop.leftover;
   cell.log_warnings = logWarnings(proxy.logFile);
-  return { session: cell, modern };
+  return { session: cell, modern, roundRatios, sessionDrift };
 }
 
 // ---------- report ----------
 
-interface Row { sessions: number; stdio: Cell; proxy: Cell; modern: Cell }
+interface Row {
+  sessions: number;
+  stdio: Cell;
+  proxy: Cell;
+  modern: Cell;
+  /** Stateless/session calls/s per ABBA round, and the session windows' drift per round (see EraCells). */
+  round_ratios: readonly number[];
+  session_drift: readonly number[];
+}
 
 function table(rows: Row[]): string {
   const n = (x: number | null | undefined, d = 0): string =>
     x === null || x === undefined ? '-' : x.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
   const lines = [
-    `Payload ${PAYLOAD} B, warmup ${WARMUP} s, window ${SECONDS} s, ${os.cpus().length} CPUs, node ${process.version}. Latency in ms.`,
+    `Payload ${PAYLOAD} B, warmup ${WARMUP} s, window ${SECONDS} s (proxy: ${ROUNDS} ABBA rounds of ${SECONDS / 2} s windows per era), ${os.cpus().length} CPUs, node ${process.version}. Latency in ms.`,
     '',
-    '| sessions | stdio calls/s | stdio p50 | stdio p99 | stdio CPU µs/call | proxy calls/s | proxy p50 | proxy p99 | proxy/stdio calls/s | added p50 ms | proxy CPU µs/call | proxy RSS MB | stateless calls/s | stateless p50 | stateless/session calls/s | stateless CPU µs/call | errors (stdio/proxy/stateless) |',
-    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| sessions | stdio calls/s | stdio p50 | stdio p99 | stdio CPU µs/call | proxy calls/s | proxy p50 | proxy p99 | proxy/stdio calls/s | added p50 ms | proxy CPU µs/call | proxy RSS MB | stateless calls/s | stateless p50 | stateless/session calls/s | per round | session drift per round | stateless CPU µs/call | errors (stdio/proxy/stateless) |',
+    '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
-  for (const { sessions, stdio: s, proxy: p, modern: m } of rows) {
+  const list = (xs: readonly number[]): string => xs.map((x) => n(x, 2)).join(' ');
+  for (const { sessions, stdio: s, proxy: p, modern: m, round_ratios: rounds, session_drift: drift } of rows) {
     const ratio = s.calls_per_s > 0 ? p.calls_per_s / s.calls_per_s : null;
     const eras = p.calls_per_s > 0 ? m.calls_per_s / p.calls_per_s : null;
     const added = s.p50_ms !== null && p.p50_ms !== null ? p.p50_ms - s.p50_ms : null;
     lines.push(`| ${sessions} | ${n(s.calls_per_s)} | ${n(s.p50_ms, 2)} | ${n(s.p99_ms, 2)} | ${n(s.cpu_us_per_call)} | ${n(p.calls_per_s)} | ` +
       `${n(p.p50_ms, 2)} | ${n(p.p99_ms, 2)} | ${n(ratio, 3)} | ${n(added, 2)} | ${n(p.cpu_us_per_call)} | ${n(p.rss_mb)} | ` +
-      `${n(m.calls_per_s)} | ${n(m.p50_ms, 2)} | ${n(eras, 3)} | ${n(m.cpu_us_per_call)} | ${s.errors} / ${p.errors} / ${m.errors} |`);
+      `${n(m.calls_per_s)} | ${n(m.p50_ms, 2)} | ${n(eras, 3)} | ${list(rounds)} | ${list(drift)} | ${n(m.cpu_us_per_call)} | ${s.errors} / ${p.errors} / ${m.errors} |`);
   }
   return lines.join('\n');
 }
@@ -232,21 +274,22 @@ async function main(): Promise<number> {
     const stdio = await stdioCell(C);
     log(`stdio C=${C}: ${stdio.calls_per_s} calls/s, p50 ${stdio.p50_ms} ms, p99 ${stdio.p99_ms} ms, errors ${stdio.errors}, ` +
       `${stdio.cpu_us_per_call} µs CPU/call, driver ${stdio.driver_cpu_pct} % CPU`);
-    const { session: proxy, modern } = await proxyCell(C);
+    const { session: proxy, modern, roundRatios, sessionDrift } = await proxyCell(C);
     log(`proxy C=${C}: ${proxy.calls_per_s} calls/s, p50 ${proxy.p50_ms} ms, p99 ${proxy.p99_ms} ms, max ${proxy.max_ms} ms, ` +
       `errors ${proxy.errors}, ${proxy.cpu_us_per_call} µs CPU/call, RSS ${proxy.rss_mb} MB, ` +
       `${proxy.log_warnings} warn+ log lines, stopped in ${proxy.stop_ms} ms, driver ${proxy.driver_cpu_pct} % CPU`);
     log(`stateless C=${C}: ${modern.calls_per_s} calls/s, p50 ${modern.p50_ms} ms, p99 ${modern.p99_ms} ms, errors ${modern.errors}, ` +
-      `${modern.cpu_us_per_call} µs CPU/call, driver ${modern.driver_cpu_pct} % CPU`);
+      `${modern.cpu_us_per_call} µs CPU/call, driver ${modern.driver_cpu_pct} % CPU; stateless/session per round ` +
+      `${roundRatios.map((x) => x.toFixed(3)).join(' ')}, session drift ${sessionDrift.map((x) => x.toFixed(3)).join(' ')}`);
     for (const [name, cell] of [['stdio', stdio], ['proxy', proxy], ['stateless', modern]] as const) {
       if (cell.errors > 0) log(`${name} C=${C} errors: ${JSON.stringify(cell.error_kinds)}`);
     }
     failed ||= stdio.errors > 0 || proxy.errors > 0 || modern.errors > 0 || (proxy.leftover_processes ?? 0) > 0;
-    rows.push({ sessions: C, stdio, proxy, modern });
+    rows.push({ sessions: C, stdio, proxy, modern, round_ratios: roundRatios, session_drift: sessionDrift });
   }
   if (failed) log(`proxy configs and logs kept in ${TEMP}`);
   else fs.rmSync(TEMP, { recursive: true, force: true });
-  const meta = { payload_bytes: PAYLOAD, warmup_s: WARMUP, window_s: SECONDS, node: process.version, cpus: os.cpus().length };
+  const meta = { payload_bytes: PAYLOAD, warmup_s: WARMUP, window_s: SECONDS, rounds: ROUNDS, node: process.version, cpus: os.cpus().length };
   process.stdout.write(JSON_OUT ? JSON.stringify({ ...meta, rows }, null, 2) + '\n' : table(rows) + '\n');
   return failed ? 1 : 0;
 }
