@@ -22,12 +22,20 @@ export type { Identity } from './auth.js';
 
 /** Distinct (profile, query) filters kept compiled; sessions share them, so this only bounds abuse. */
 const MAX_CACHED_FILTERS = 1_000;
+/** Distinct URL queries whose grants are kept per identity and endpoint; past it they are worked out afresh. */
+const MAX_CACHED_QUERIES = 64;
 
 export type GrantResult = { readonly ok: true; readonly grant: SessionGrant } | { readonly ok: false; readonly status: number; readonly message: string };
 
 export class AccessControl {
   private authenticator: Authenticator;
   private readonly filters = new LRUCache<string, ViewFilter>({ max: MAX_CACHED_FILTERS });
+  /**
+   * Grants already worked out, by identity, endpoint and URL query. A stateless client asks for
+   * one with every request (there is no session to keep it in), and it is the same each time
+   * until a reload. Identities and endpoint scopes are the same objects until then.
+   */
+  private grants = new WeakMap<Identity, WeakMap<ViewScope, Map<string, GrantResult>>>();
   /** Whether sessions of access-token identities survive the last reload (see identityOf). */
   private oauthSessionsKept = true;
 
@@ -48,6 +56,7 @@ export class AccessControl {
     this.authenticator = new Authenticator(config, this.log.child({ component: 'oauth' }), kept);
     if (kept === undefined) this.authenticator.oauth?.prefetch();
     this.filters.clear();
+    this.grants = new WeakMap();
   }
 
   /**
@@ -125,11 +134,22 @@ export class AccessControl {
     return !identity.name.startsWith(OAUTH_PRINCIPAL_PREFIX) || session.profile === identity.profile;
   }
 
-  /** What a new session on `endpoint` gets: its identity's bound, narrowed by the URL query. */
+  /** What a new session (or a stateless request) on `endpoint` gets: its identity's bound, narrowed by the URL query. */
   grant(endpoint: ViewScope, identity: Identity, url: string | undefined): GrantResult {
     const search = querystring(url);
+    let byEndpoint = this.grants.get(identity);
+    if (byEndpoint === undefined) this.grants.set(identity, (byEndpoint = new WeakMap()));
+    let byQuery = byEndpoint.get(endpoint);
+    if (byQuery === undefined) byEndpoint.set(endpoint, (byQuery = new Map()));
+    const known = byQuery.get(search);
+    if (known !== undefined) return known;
     const scope = this.scopeFor(endpoint, identity.profile, search);
-    return scope.ok ? { ok: true, grant: { scope: scope.scope, principal: identity.name, query: search, profile: identity.profile } } : scope;
+    const result: GrantResult = scope.ok
+      ? Object.freeze({ ok: true, grant: Object.freeze({ scope: scope.scope, principal: identity.name, query: search, profile: identity.profile }) })
+      : Object.freeze({ ok: false, status: scope.status, message: scope.message });
+    if (byQuery.size >= MAX_CACHED_QUERIES) byQuery.clear();
+    byQuery.set(search, result);
+    return result;
   }
 
   /** `alias + separator` of a per-server endpoint's server, so its unprefixed names work in ?tools=. */
