@@ -5,17 +5,17 @@
 //
 //   npm run build && npm run bench [-- --json]
 //   env: BENCH_SECONDS (5), BENCH_WARMUP (2), BENCH_SESSIONS (1,10,50), BENCH_PAYLOAD (100 bytes),
-//        BENCH_ROUNDS (3: ABBA rounds of the two eras on the proxy)
+//        BENCH_ROUNDS (5: ABBA rounds of the two eras on the proxy), BENCH_ERA_WINDOW (1 s: each of their windows)
 //
 // Each cell starts its target fresh, runs a warmup, then a measured window. Every reply is checked
 // (same id, identical text); the exit status is 1 if any was wrong or a process was left behind.
 //
 // The two eras share the proxy, the child and this driver on a machine that is rarely quiet, and
 // one window of either can be 10 % off the next window of the same kind. So the eras alternate
-// in BENCH_ROUNDS rounds of ABBA (session, stateless, stateless, session), each window
-// BENCH_SECONDS / 2 long; the ratio is that of all windows together, each round's own ratio is
-// reported beside it, and so is the noise floor: how far the two session windows of a round,
-// the same load, drift apart.
+// in BENCH_ROUNDS rounds of ABBA (session, stateless, stateless, session) of short windows, so
+// that a burst of the machine's other load falls on both eras alike. The ratio is that of all
+// windows together; beside it are each round's own ratio, their median, and the noise floor: how
+// far the two session windows of a round, the same load, drift apart.
 import fs from 'node:fs';
 import os from 'node:os';
 import {
@@ -29,9 +29,10 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
 const SESSIONS = (process.env.BENCH_SESSIONS ?? '1,10,50').split(',').map(Number);
 const PAYLOAD = Number(process.env.BENCH_PAYLOAD ?? 100);
-const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5));
+const ERA_WINDOW = Number(process.env.BENCH_ERA_WINDOW ?? 1);
 /** Pause before each measured window of a round, s: the previous window's connections settle. */
-const SETTLE = 0.5;
+const SETTLE = 0.25;
 const JSON_OUT = process.argv.includes('--json');
 requireBuild('bench');
 const log = (line: string): void => void process.stderr.write(`[bench] ${line}\n`);
@@ -180,6 +181,12 @@ interface EraCells {
 
 const rate = (part: Measured): number => part.r.ok / part.r.windowMs;
 
+function median(xs: readonly number[]): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
 /**
  * C sessions (one call in flight each) and C stateless callers (2026-07-28: each call its own POST,
  * nothing opened or closed around it) on one proxy: both warmed up, then ROUNDS rounds of ABBA.
@@ -211,9 +218,9 @@ async function proxyCell(C: number): Promise<EraCells> {
     const parts: { session: Measured[]; modern: Measured[] } = { session: [], modern: [] };
     for (let round = 0; round < ROUNDS; round++) {
       // ABBA: drift in the machine's load within a round favours neither era.
-      const first = await measure(C, proxy.pid, SETTLE, SECONDS / 2, sessionCall);
-      const stateless = [await measure(C, proxy.pid, SETTLE, SECONDS / 2, modernCall), await measure(C, proxy.pid, SETTLE, SECONDS / 2, modernCall)];
-      const last = await measure(C, proxy.pid, SETTLE, SECONDS / 2, sessionCall);
+      const first = await measure(C, proxy.pid, SETTLE, ERA_WINDOW, sessionCall);
+      const stateless = [await measure(C, proxy.pid, SETTLE, ERA_WINDOW, modernCall), await measure(C, proxy.pid, SETTLE, ERA_WINDOW, modernCall)];
+      const last = await measure(C, proxy.pid, SETTLE, ERA_WINDOW, sessionCall);
       parts.session.push(first, last);
       parts.modern.push(...stateless);
       roundRatios.push((rate(stateless[0] as Measured) + rate(stateless[1] as Measured)) / (rate(first) + rate(last)));
@@ -250,19 +257,19 @@ function table(rows: Row[]): string {
   const n = (x: number | null | undefined, d = 0): string =>
     x === null || x === undefined ? '-' : x.toLocaleString('en-US', { maximumFractionDigits: d, minimumFractionDigits: d });
   const lines = [
-    `Payload ${PAYLOAD} B, warmup ${WARMUP} s, window ${SECONDS} s (proxy: ${ROUNDS} ABBA rounds of ${SECONDS / 2} s windows per era), ${os.cpus().length} CPUs, node ${process.version}. Latency in ms.`,
+    `Payload ${PAYLOAD} B, warmup ${WARMUP} s, window ${SECONDS} s (proxy: ${ROUNDS} ABBA rounds of ${ERA_WINDOW} s windows), ${os.cpus().length} CPUs, node ${process.version}. Latency in ms.`,
     '',
-    '| sessions | stdio calls/s | stdio p50 | stdio p99 | stdio CPU µs/call | proxy calls/s | proxy p50 | proxy p99 | proxy/stdio calls/s | added p50 ms | proxy CPU µs/call | proxy RSS MB | stateless calls/s | stateless p50 | stateless/session calls/s | per round | session drift per round | stateless CPU µs/call | errors (stdio/proxy/stateless) |',
+    '| sessions | stdio calls/s | stdio p50 | stdio p99 | stdio CPU µs/call | proxy calls/s | proxy p50 | proxy p99 | proxy/stdio calls/s | added p50 ms | proxy CPU µs/call | proxy RSS MB | stateless calls/s | stateless p50 | stateless/session calls/s | rounds: median (min–max) | session drift (min–max) | stateless CPU µs/call | errors (stdio/proxy/stateless) |',
     '|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
-  const list = (xs: readonly number[]): string => xs.map((x) => n(x, 2)).join(' ');
+  const spread = (xs: readonly number[]): string => `${n(Math.min(...xs), 2)}–${n(Math.max(...xs), 2)}`;
   for (const { sessions, stdio: s, proxy: p, modern: m, round_ratios: rounds, session_drift: drift } of rows) {
     const ratio = s.calls_per_s > 0 ? p.calls_per_s / s.calls_per_s : null;
     const eras = p.calls_per_s > 0 ? m.calls_per_s / p.calls_per_s : null;
     const added = s.p50_ms !== null && p.p50_ms !== null ? p.p50_ms - s.p50_ms : null;
     lines.push(`| ${sessions} | ${n(s.calls_per_s)} | ${n(s.p50_ms, 2)} | ${n(s.p99_ms, 2)} | ${n(s.cpu_us_per_call)} | ${n(p.calls_per_s)} | ` +
       `${n(p.p50_ms, 2)} | ${n(p.p99_ms, 2)} | ${n(ratio, 3)} | ${n(added, 2)} | ${n(p.cpu_us_per_call)} | ${n(p.rss_mb)} | ` +
-      `${n(m.calls_per_s)} | ${n(m.p50_ms, 2)} | ${n(eras, 3)} | ${list(rounds)} | ${list(drift)} | ${n(m.cpu_us_per_call)} | ${s.errors} / ${p.errors} / ${m.errors} |`);
+      `${n(m.calls_per_s)} | ${n(m.p50_ms, 2)} | ${n(eras, 3)} | ${n(median(rounds), 3)} (${spread(rounds)}) | ${spread(drift)} | ${n(m.cpu_us_per_call)} | ${s.errors} / ${p.errors} / ${m.errors} |`);
   }
   return lines.join('\n');
 }
@@ -289,7 +296,7 @@ async function main(): Promise<number> {
   }
   if (failed) log(`proxy configs and logs kept in ${TEMP}`);
   else fs.rmSync(TEMP, { recursive: true, force: true });
-  const meta = { payload_bytes: PAYLOAD, warmup_s: WARMUP, window_s: SECONDS, rounds: ROUNDS, node: process.version, cpus: os.cpus().length };
+  const meta = { payload_bytes: PAYLOAD, warmup_s: WARMUP, window_s: SECONDS, rounds: ROUNDS, era_window_s: ERA_WINDOW, node: process.version, cpus: os.cpus().length };
   process.stdout.write(JSON_OUT ? JSON.stringify({ ...meta, rows }, null, 2) + '\n' : table(rows) + '\n');
   return failed ? 1 : 0;
 }

@@ -20,7 +20,7 @@ import {
   type JsonRpcResponse,
 } from '../jsonrpc/messages.js';
 import type { Serialized } from '../wire/result-bytes.js';
-import { LOG_LEVELS, type LogLevel, type Session, type SessionChannel, type SessionGrant } from '../session/session.js';
+import { DECLARED_NOTHING, LOG_LEVELS, type LogLevel, type Session, type SessionChannel, type SessionGrant } from '../session/session.js';
 import type { SessionRegistry } from '../session/registry.js';
 import type { ModernContext, ReplyStream } from '../session/modern-context.js';
 import type { Catalog, ViewScope } from '../catalog/catalog.js';
@@ -278,7 +278,7 @@ export class StatelessCalls {
     const session = this.registry.createStateless(grant, call, context.protocolVersion, false);
     call.session = session;
     session.clientCapabilities = context.clientCapabilities;
-    session.clientInfo = context.clientInfo ?? {};
+    session.clientInfo = context.clientInfo ?? DECLARED_NOTHING;
     session.logLevel = call.logRank();
     this.router.handleRequest(session, request);
     return () => call.clientGone(reply);
