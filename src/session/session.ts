@@ -89,6 +89,8 @@ export class Session implements Caller {
   logLevel: number | undefined;
   lastActivity = Date.now();
   closed = false;
+  /** Where the registry keeps this session among the stateless ones; -1 when it is not one of them. The registry's alone. */
+  statelessSlot = -1;
   /** Client request id -> the request forwarded for it; for cancellation and cleanup. */
   private readonly requests = new Map<JsonRpcId, Pending>();
   // The rest is made on first use: most sessions (every stateless request is one) never need it.

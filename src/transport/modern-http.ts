@@ -23,7 +23,6 @@ const NAMED_BY: ReadonlyMap<string, 'name' | 'uri'> = new Map([
 const MAX_QUEUED_BYTES = 8 * 1024 * 1024;
 
 /** Header values may carry only visible ASCII and tabs; anything else comes base64-encoded in this form. */
-const VISIBLE_ASCII = /^[\t\x20-\x7e]*$/;
 const BASE64_VALUE = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;
 
 /**
@@ -212,7 +211,7 @@ function headerMismatch(req: IncomingMessage, request: JsonRpcRequest): string |
 
 /** A header value as sent (visible ASCII) or decoded from `=?base64?…?=`; undefined when malformed. */
 export function decodeHeaderValue(value: string): string | undefined {
-  if (!VISIBLE_ASCII.test(value)) return undefined;
+  if (!isVisibleAscii(value)) return undefined;
   if (!value.startsWith('=?base64?') || !value.endsWith('?=')) return value;
   const match = BASE64_VALUE.exec(value);
   const encoded = match?.[1];
@@ -224,3 +223,11 @@ export function decodeHeaderValue(value: string): string | undefined {
   return Buffer.from(text, 'utf8').equals(decoded) ? text : undefined;
 }
 
+/** Visible ASCII and tabs only. A loop, not a regular expression: it runs on every stateless call's Mcp-Name. */
+function isVisibleAscii(value: string): boolean {
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if ((c < 0x20 && c !== 0x09) || c > 0x7e) return false;
+  }
+  return true;
+}

@@ -18,6 +18,9 @@ describe('decodeHeaderValue', () => {
     expect(decodeHeaderValue('=?base64?SGVsbG8?=')).toBeUndefined();
     expect(decodeHeaderValue('=?base64?SGVs!!!bG8=?=')).toBeUndefined();
     expect(decodeHeaderValue('a\u0001b')).toBeUndefined();
+    expect(decodeHeaderValue('a\u007fb')).toBeUndefined();
+    expect(decodeHeaderValue('caf\u00e9')).toBeUndefined();
+    expect(decodeHeaderValue('a\tb ~')).toBe('a\tb ~');
     expect(decodeHeaderValue(`=?base64?${Buffer.from([0xff, 0xfe]).toString('base64')}?=`)).toBeUndefined();
   });
 });
