@@ -147,7 +147,8 @@ export class SessionRegistry {
   /** Every session, stateless requests included. */
   *all(): IterableIterator<Session> {
     yield* this.sessions.values();
-    // A copy: closing one moves another into its slot. One closed meanwhile is left out, as a Set would.
+    // A copy: closing one moves another into its slot. One closed meanwhile is left out (as a Set
+    // would leave it), one opened meanwhile too (a Set would include it; no caller needs it).
     for (const session of this.stateless.slice()) if (session.statelessSlot !== -1) yield session;
   }
 

@@ -68,7 +68,7 @@ const EMPTY_SET: ReadonlySet<never> = new Set<never>();
  * new ones per session, since every stateless request is a session of its own. The fields are
  * only ever replaced, never written into.
  */
-export const DECLARED_NOTHING: JsonObject = Object.freeze({}) as JsonObject;
+export const DECLARED_NOTHING: Readonly<JsonObject> = Object.freeze({});
 
 /** Tasks a session can follow at once, tasks; the oldest is forgotten first. */
 const MAX_TASKS_PER_SESSION = 1_000;
@@ -82,8 +82,8 @@ export class Session implements Caller {
   /** SessionGrant.profile. */
   readonly profile: string | undefined;
   protocolVersion: string;
-  clientCapabilities: JsonObject = DECLARED_NOTHING;
-  clientInfo: JsonObject = DECLARED_NOTHING;
+  clientCapabilities: Readonly<JsonObject> = DECLARED_NOTHING;
+  clientInfo: Readonly<JsonObject> = DECLARED_NOTHING;
   initialized = false;
   /** Lowest level this client wants; undefined = it never asked, so it gets what servers send. */
   logLevel: number | undefined;

@@ -22,8 +22,13 @@ export type { Identity } from './auth.js';
 
 /** Distinct (profile, query) filters kept compiled; sessions share them, so this only bounds abuse. */
 const MAX_CACHED_FILTERS = 1_000;
-/** Distinct URL queries whose grants are kept per identity and endpoint; past it they are worked out afresh. */
-const MAX_CACHED_QUERIES = 64;
+/**
+ * Grants kept at once, for all identities together; past it the cache starts empty again. Each
+ * access token is an identity of its own, so a bound per identity would not bound the whole.
+ */
+const MAX_CACHED_GRANTS = 4_096;
+/** Longer URL queries are worked out every time rather than kept: real clients' are short. */
+const MAX_CACHED_QUERY_CHARS = 512;
 
 export type GrantResult = { readonly ok: true; readonly grant: SessionGrant } | { readonly ok: false; readonly status: number; readonly message: string };
 
@@ -33,9 +38,11 @@ export class AccessControl {
   /**
    * Grants already worked out, by identity, endpoint and URL query. A stateless client asks for
    * one with every request (there is no session to keep it in), and it is the same each time
-   * until a reload. Identities and endpoint scopes are the same objects until then.
+   * until a reload. Until then a token's identity and an endpoint's scope are the same objects
+   * (an access token's for as long as the verifier remembers the token; a new one is a new key).
    */
   private grants = new WeakMap<Identity, WeakMap<ViewScope, Map<string, GrantResult>>>();
+  private cachedGrants = 0;
   /** Whether sessions of access-token identities survive the last reload (see identityOf). */
   private oauthSessionsKept = true;
 
@@ -57,6 +64,7 @@ export class AccessControl {
     if (kept === undefined) this.authenticator.oauth?.prefetch();
     this.filters.clear();
     this.grants = new WeakMap();
+    this.cachedGrants = 0;
   }
 
   /**
@@ -137,19 +145,28 @@ export class AccessControl {
   /** What a new session (or a stateless request) on `endpoint` gets: its identity's bound, narrowed by the URL query. */
   grant(endpoint: ViewScope, identity: Identity, url: string | undefined): GrantResult {
     const search = querystring(url);
+    if (search.length > MAX_CACHED_QUERY_CHARS) return this.workOutGrant(endpoint, identity, search);
+    if (this.cachedGrants >= MAX_CACHED_GRANTS) {
+      this.grants = new WeakMap();
+      this.cachedGrants = 0;
+    }
     let byEndpoint = this.grants.get(identity);
     if (byEndpoint === undefined) this.grants.set(identity, (byEndpoint = new WeakMap()));
     let byQuery = byEndpoint.get(endpoint);
     if (byQuery === undefined) byEndpoint.set(endpoint, (byQuery = new Map()));
     const known = byQuery.get(search);
     if (known !== undefined) return known;
+    const result = this.workOutGrant(endpoint, identity, search);
+    byQuery.set(search, result);
+    this.cachedGrants += 1;
+    return result;
+  }
+
+  private workOutGrant(endpoint: ViewScope, identity: Identity, search: string): GrantResult {
     const scope = this.scopeFor(endpoint, identity.profile, search);
-    const result: GrantResult = scope.ok
+    return scope.ok
       ? Object.freeze({ ok: true, grant: Object.freeze({ scope: scope.scope, principal: identity.name, query: search, profile: identity.profile }) })
       : Object.freeze({ ok: false, status: scope.status, message: scope.message });
-    if (byQuery.size >= MAX_CACHED_QUERIES) byQuery.clear();
-    byQuery.set(search, result);
-    return result;
   }
 
   /** `alias + separator` of a per-server endpoint's server, so its unprefixed names work in ?tools=. */

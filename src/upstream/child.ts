@@ -234,7 +234,8 @@ export class ServerProcess {
    * of many clients read in one turn reach the child in one writev and wake it once, not once
    * each. Measured with 50 concurrent callers: about a fifth less CPU per call in the proxy and
    * half in the child. A turn's end is moments away, so no write waits longer than that; ending
-   * stdin (a stop) sends what is held.
+   * stdin (a stop) sends what is held. The price: a child that died is noticed when the turn's
+   * writes go out, not at the first of them, so a crash fails the requests of that one turn.
    */
   private coalesce(stdin: Stdin): void {
     if (this.holding) return;

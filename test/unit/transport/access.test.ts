@@ -52,13 +52,27 @@ describe('AccessControl.grant', () => {
     expect(after.ok && after.grant.scope.policy.allowsTool('fs__read', 'fs')).toBe(false);
   });
 
-  it('gives every query its own grant past the number it keeps', () => {
+  it('keeps a bounded number of grants, and none for long queries, each still right', () => {
     const access = new AccessControl(config(['fs']), log);
-    const grants = Array.from({ length: 100 }, (_, i) => access.grant(AGGREGATE_SCOPE, everyone, `/mcp?tools=fs__tool${i}`));
+    const first = access.grant(AGGREGATE_SCOPE, everyone, '/mcp?tools=fs__tool0');
+    // Past the bound the cache starts over: every grant is right, and the first is worked out anew.
+    const grants = Array.from({ length: 5_000 }, (_, i) => access.grant(AGGREGATE_SCOPE, everyone, `/mcp?tools=fs__tool${i}`));
     grants.forEach((grant, i) => {
       expect(grant.ok && grant.grant.query).toBe(`tools=fs__tool${i}`);
       expect(grant.ok && grant.grant.scope.policy.allowsTool(`fs__tool${i}`, 'fs')).toBe(true);
       expect(grant.ok && grant.grant.scope.policy.allowsTool(`fs__tool${i + 1}`, 'fs')).toBe(false);
     });
+    const again = access.grant(AGGREGATE_SCOPE, everyone, '/mcp?tools=fs__tool0');
+    expect(again).not.toBe(first);
+    expect(again.ok && again.grant.query).toBe('tools=fs__tool0');
+    expect(again.ok && again.grant.scope.key).toBe(first.ok && first.grant.scope.key);
+    // A long query is worked out each time: right, never kept.
+    const names = Array.from({ length: 40 }, (_, i) => `fs__${'x'.repeat(20)}${i}`);
+    const long = `/mcp?tools=${names.join(',')}`;
+    expect(long.length).toBeGreaterThan(600);
+    const once = access.grant(AGGREGATE_SCOPE, everyone, long);
+    expect(once.ok && once.grant.scope.policy.allowsTool(names[39] as string, 'fs')).toBe(true);
+    expect(once.ok && once.grant.scope.policy.allowsTool('fs__other', 'fs')).toBe(false);
+    expect(access.grant(AGGREGATE_SCOPE, everyone, long)).not.toBe(once);
   });
 });
