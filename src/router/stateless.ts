@@ -26,6 +26,7 @@ import type { ModernContext, ReplyStream } from '../session/modern-context.js';
 import type { Catalog, ViewScope } from '../catalog/catalog.js';
 import type { Router } from './router.js';
 import { modernAnswer, type CacheScope } from './modern-results.js';
+import { INSTANCE_PATTERN } from '../config/schema.js';
 
 /** Views kept attached for stateless requests (each a filter of the catalog); the least recently used goes first. */
 const MAX_HELD_VIEWS = 256;
@@ -37,7 +38,6 @@ const MAX_HELD_VIEWS = 256;
  * balancer is refused there, saying where it belongs, instead of starting the request again.
  */
 const PROCESS_MARK = randomBytes(6).toString('base64url');
-const MINTED_STATE = /^switchboard\.([a-z0-9][a-z0-9-]{0,31})\.[A-Za-z0-9_-]{8}\./;
 
 /** Requests that may be answered with input_required (mrtr.mdx: only these three). */
 const MAY_REQUIRE_INPUT: ReadonlySet<string> = new Set(['tools/call', 'prompts/get', 'resources/read']);
@@ -234,7 +234,7 @@ class StatelessCall implements SessionChannel {
 
 /** The stateless requests being served, and those parked for their client's input. */
 export class StatelessCalls {
-  /** What every requestState minted here starts with (see MINTED_STATE). */
+  /** What every requestState minted here starts with (see PROCESS_MARK). */
   private readonly statePrefix: string;
   private readonly parked: LRUCache<string, StatelessCall>;
   /**
@@ -312,7 +312,9 @@ export class StatelessCalls {
   /** The instance that minted a requestState of the proxy's own shape, when it is another one. */
   mintedElsewhere(state: string): string | undefined {
     if (state.startsWith(this.statePrefix)) return undefined;
-    return MINTED_STATE.exec(state)?.[1];
+    const [tag, instance, mark, random] = state.split('.', 4);
+    const ours = tag === 'switchboard' && mark?.length === PROCESS_MARK.length && random !== undefined;
+    return ours && instance !== undefined && INSTANCE_PATTERN.test(instance) ? instance : undefined;
   }
 
   /** Parks a call under a fresh requestState (128 random bits: it cannot be guessed, so it needs no signature). */

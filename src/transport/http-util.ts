@@ -193,4 +193,3 @@ export function sendSessionNotFound(res: ServerResponse, foreignInstance: string
       : `Session not found: it was opened on instance ${foreignInstance}, and this is ${ownInstance} (a load balancer must send a session's requests to the instance that opened it); initialize a new session`;
   sendError(res, 404, ErrorCode.InvalidRequest, message);
 }
-

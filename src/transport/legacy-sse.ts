@@ -108,7 +108,7 @@ export class LegacySse {
     }
     const session = this.core.session(id);
     if (session === undefined || session.transport !== 'sse' || session.scope.endpoint !== endpoint.endpoint || !this.access.owns(session, identity)) {
-      sendSessionNotFound(res, session === undefined ? this.core.sessions.foreignInstance(id) : undefined, this.core.config.instance);
+      sendSessionNotFound(res, this.core.sessions.foreignInstance(id), this.core.config.instance);
       return;
     }
     const parsed = await readJsonBody(req, res, this.core.config.limits.maxBodyBytes);

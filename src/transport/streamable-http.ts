@@ -249,7 +249,7 @@ export class StreamableHttp {
     const session = this.core.session(id);
     // A session opened on another endpoint, or by another identity, is as unknown here as a made-up one.
     if (session === undefined || session.transport !== 'streamable-http' || session.scope.endpoint !== endpoint.endpoint || !this.access.owns(session, identity)) {
-      sendSessionNotFound(res, session === undefined ? this.core.sessions.foreignInstance(id) : undefined, this.core.config.instance);
+      sendSessionNotFound(res, this.core.sessions.foreignInstance(id), this.core.config.instance);
       return undefined;
     }
     const version = header(req, 'mcp-protocol-version');
