@@ -96,8 +96,9 @@ export async function logFiles(path: string, keep: number): Promise<string[]> {
 
 /**
  * Every readable record of the files, each key once (a rotation racing the read may show a line
- * twice, and several instances' logs hold the same finding of a shared server's tool). A torn last line (the daemon is appending, or crashed mid-line) or foreign text is
- * counted in `skipped`, never fatal.
+ * twice, and several instances' logs hold the same finding of a shared server's tool). A torn
+ * last line (the daemon is appending, or crashed mid-line) or foreign text is counted in
+ * `skipped`, never fatal.
  */
 export async function readEntries(files: readonly string[]): Promise<{ entries: LogEntry[]; skipped: number }> {
   const entries: LogEntry[] = [];

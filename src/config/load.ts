@@ -272,4 +272,3 @@ function checkOAuthReach(oauth: OAuthConfig, listen: ListenConfig, defaultProfil
 function derivedInstance(port: number): string {
   return createHash('sha256').update(`${os.hostname()}:${port}`).digest('hex').slice(0, 8);
 }
-

@@ -2,6 +2,7 @@
 // effect live or only after a restart of the daemon.
 import { isDeepStrictEqual } from 'node:util';
 import type { ServerConfig, SwitchboardConfig } from './types.js';
+import { Secret } from './secret.js';
 
 export interface ConfigDiff {
   /** Enabled in the new config and not (enabled) in the old one. */
@@ -39,18 +40,12 @@ function sameTokens(a: SwitchboardConfig, b: SwitchboardConfig): boolean {
  * A remote server's headers and OAuth client secret are secrets, which deep equality cannot see
  * into: a changed one restarts it.
  */
-function sameHeaders(a: ServerConfig, b: ServerConfig): boolean {
-  const secret = a.remote?.oauth?.clientSecret;
-  const nextSecret = b.remote?.oauth?.clientSecret;
-  if (secret === undefined || nextSecret === undefined ? secret !== nextSecret : !secret.equals(nextSecret)) return false;
+function sameRemoteSecrets(a: ServerConfig, b: ServerConfig): boolean {
+  if (!Secret.same(a.remote?.oauth?.clientSecret, b.remote?.oauth?.clientSecret)) return false;
   const before = a.remote?.headers ?? {};
   const after = b.remote?.headers ?? {};
   const names = Object.keys(before);
-  if (names.length !== Object.keys(after).length) return false;
-  return names.every((name) => {
-    const value = after[name];
-    return value !== undefined && before[name]?.equals(value) === true;
-  });
+  return names.length === Object.keys(after).length && names.every((name) => after[name] !== undefined && Secret.same(before[name], after[name]));
 }
 
 export function diffConfigs(before: SwitchboardConfig, after: SwitchboardConfig): ConfigDiff {
@@ -62,7 +57,7 @@ export function diffConfigs(before: SwitchboardConfig, after: SwitchboardConfig)
   for (const [name, server] of next) {
     const previous = old.get(name);
     if (previous === undefined) added.push(server);
-    else if (isDeepStrictEqual(previous, server) && sameHeaders(previous, server)) unchanged.push(name);
+    else if (isDeepStrictEqual(previous, server) && sameRemoteSecrets(previous, server)) unchanged.push(name);
     else changed.push(server);
   }
   const removed = [...old.values()].filter((server) => !next.has(server.name));

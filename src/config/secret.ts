@@ -30,6 +30,11 @@ export class Secret {
     return timingSafeEqual(digest(this.#value), digest(other.#value));
   }
 
+  /** Two optional secrets alike: both absent, or both there and equal. */
+  static same(a: Secret | undefined, b: Secret | undefined): boolean {
+    return a === undefined || b === undefined ? a === b : a.equals(b);
+  }
+
   toJSON(): string {
     return REDACTED;
   }

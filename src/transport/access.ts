@@ -3,6 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { LRUCache } from 'lru-cache';
 import type { SwitchboardConfig } from '../config/types.js';
+import { Secret } from '../config/secret.js';
 import { ErrorCode } from '../jsonrpc/messages.js';
 import { narrowScope, type ViewScope } from '../catalog/catalog.js';
 import { resolveViewFilter, type ViewFilter } from '../session/filter.js';
@@ -214,9 +215,7 @@ function sameOAuth(a: SwitchboardConfig, b: SwitchboardConfig): boolean {
   const after = b.auth.oauth;
   if (before === undefined || after === undefined || a.defaultProfile !== b.defaultProfile) return false;
   if (JSON.stringify(before) !== JSON.stringify(after)) return false;
-  const secret = before.introspection?.clientSecret;
-  const next = after.introspection?.clientSecret;
-  return secret === undefined || next === undefined ? secret === next : secret.equals(next);
+  return Secret.same(before.introspection?.clientSecret, after.introspection?.clientSecret);
 }
 
 /**

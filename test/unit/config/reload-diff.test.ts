@@ -13,6 +13,35 @@ const servers = {
 };
 
 describe('config reload diff', () => {
+  it('restarts a remote server whose header value or OAuth client secret changed, which the config text cannot show', () => {
+    const remote = (headers: Record<string, string>, secretEnv?: string) => ({
+      url: 'https://mcp.example.com/mcp',
+      headers,
+      ...(secretEnv === undefined ? {} : { oauth: { clientId: 'switchboard', clientSecretEnv: secretEnv } }),
+    });
+    const before = config({
+      mcpServers: {
+        same: remote({ 'X-Api-Key': '${TOKEN_A}' }, 'TOKEN_A'),
+        rotated: remote({ 'X-Api-Key': '${TOKEN_A}' }),
+        more: remote({ 'X-Api-Key': '${TOKEN_A}' }),
+        secret: remote({}, 'TOKEN_A'),
+        signedIn: remote({}),
+      },
+    });
+    const after = config({
+      mcpServers: {
+        same: remote({ 'X-Api-Key': '${TOKEN_A}' }, 'TOKEN_A'),
+        rotated: remote({ 'X-Api-Key': '${TOKEN_B}' }),
+        more: remote({ 'X-Api-Key': '${TOKEN_A}', 'X-Team': 'a' }),
+        secret: remote({}, 'TOKEN_B'),
+        signedIn: remote({}, 'TOKEN_A'),
+      },
+    });
+    const diff = diffConfigs(before, after);
+    expect(diff.changed.map((s) => s.name).sort()).toEqual(['more', 'rotated', 'secret', 'signedIn']);
+    expect(diff.unchanged).toEqual(['same']);
+  });
+
   it('sorts servers into added, removed, changed and unchanged', () => {
     const before = config({ mcpServers: servers });
     const after = config({
