@@ -3,7 +3,7 @@
 import type { OAuthConfig } from '../config/types.js';
 import type { Logger } from '../log.js';
 import type { Identity } from './identity.js';
-import { OAuthVerifier, type Verification, type VerifiedToken } from './oauth-verifier.js';
+import { OAuthVerifier, type Verification, type VerifiedToken, type VerifierOptions } from './oauth-verifier.js';
 
 /** The URLs a request was addressed to: the proxy's public base, and the endpoint's full URL. */
 export interface RequestResource {
@@ -29,19 +29,23 @@ export class OAuthAccess {
     private readonly config: OAuthConfig,
     private readonly defaultProfile: string | undefined,
     log: Logger,
+    options?: VerifierOptions,
   ) {
-    this.verifier = new OAuthVerifier(config, log);
+    this.verifier = new OAuthVerifier(config, log, options);
   }
 
   prefetch(): void {
     this.verifier.prefetch();
   }
 
-  /** Synchronous when the token was seen before (the usual request), a promise when it must be verified. */
-  admit(token: string, digest: string, resource: RequestResource): OAuthAdmission | Promise<OAuthAdmission> {
+  /**
+   * Synchronous when the token was seen before (the usual request), a promise when it must be
+   * verified. `source`: the request's remote address (new verifications are bounded per source).
+   */
+  admit(token: string, digest: string, resource: RequestResource, source?: string): OAuthAdmission | Promise<OAuthAdmission> {
     const known = this.verifier.known(digest, Date.now());
     if (known !== undefined) return this.decide(known, resource);
-    return this.verifier.verify(token, digest).then((verification) => this.decide(verification, resource));
+    return this.verifier.verify(token, digest, source).then((verification) => this.decide(verification, resource));
   }
 
   private decide(verification: Verification, resource: RequestResource): OAuthAdmission {

@@ -12,6 +12,7 @@ import type { Logger } from '../log.js';
 import { fetchJson } from './http-json.js';
 import { fetchIssuerMetadata, type IssuerMetadata } from './issuer-metadata.js';
 import { claimValues, scopesOf } from './token-claims.js';
+import { DEFAULT_GATE_LIMITS, VerificationGate, tokenShape, type GateLimits } from './verification-gate.js';
 
 /** What a valid token says, as far as the proxy cares. */
 export interface VerifiedToken {
@@ -44,10 +45,6 @@ const REJECTED_FOR_MS = 30_000;
 const INTROSPECTION_TRUST_MS = 60_000;
 /** A verified JWT is checked again after this long even if it lives longer (keys the provider withdrew). */
 const JWT_TRUST_MS = 10 * 60_000;
-/** Tokens being verified against the provider at once; more new tokens are answered 503 at once. */
-const MAX_VERIFYING = 64;
-/** After the provider failed to answer, new tokens are answered 503 at once for this long (no request storm). */
-const PROVIDER_BACKOFF_MS = 10_000;
 /** What a client is told when its token could not be checked; the reason goes to the log. */
 const UNAVAILABLE_MESSAGE = 'the authorization server could not be reached to check the access token; retry later';
 /** Per request to the provider: metadata, keys, introspection. */
@@ -56,6 +53,13 @@ const PROVIDER_TIMEOUT_MS = 5_000;
 const METADATA_RETRY_MS = 10_000;
 /** Keys are refetched at least this often even when no token names an unknown one (rotation, revocation). */
 const JWKS_MAX_AGE_MS = 10 * 60_000;
+
+/** Settings tests (and a future config) may change; the defaults are the constants above. */
+export interface VerifierOptions {
+  readonly jwtTrustMs?: number;
+  readonly introspectionTrustMs?: number;
+  readonly gate?: GateLimits;
+}
 
 type Jose = typeof import('jose');
 let joseModule: Promise<Jose> | undefined;
@@ -73,8 +77,9 @@ export class OAuthVerifier {
   private readonly rejected = new LRUCache<string, string>({ max: MAX_REMEMBERED, ttl: REJECTED_FOR_MS });
   /** Verifications under way, so concurrent requests with one new token verify it once. */
   private readonly pending = new Map<string, Promise<Verification>>();
-  /** Until when new tokens are refused without asking the provider, after it failed. */
-  private providerDownUntil = 0;
+  /** Who may start a verification now (per source, per token shape, after provider failures). */
+  private readonly gate: VerificationGate;
+  private readonly trust: { readonly jwtMs: number; readonly introspectionMs: number };
   private metadata: Promise<IssuerMetadata> | undefined;
   private metadataFailedAt = 0;
   private keys: ReturnType<typeof createRemoteJWKSet> | undefined;
@@ -82,7 +87,11 @@ export class OAuthVerifier {
   constructor(
     private readonly config: OAuthConfig,
     private readonly log: Logger,
-  ) {}
+    options: VerifierOptions = {},
+  ) {
+    this.gate = new VerificationGate(options.gate ?? DEFAULT_GATE_LIMITS);
+    this.trust = { jwtMs: options.jwtTrustMs ?? JWT_TRUST_MS, introspectionMs: options.introspectionTrustMs ?? INTROSPECTION_TRUST_MS };
+  }
 
   /** Reads the provider's metadata ahead of the first token, so a misconfiguration shows in the log at start. */
   prefetch(): void {
@@ -101,6 +110,9 @@ export class OAuthVerifier {
     const token = this.remembered.get(digest);
     if (token !== undefined) {
       if (token.validUntil > now) return { ok: true, token };
+      // Trusted no longer is not expired: the cap on trust (revocation, withdrawn keys) is ours,
+      // so a token that is itself still valid is verified again rather than refused.
+      if (token.expiresAt > now) return undefined;
       this.remembered.delete(digest);
       return { ok: false, kind: 'invalid', message: 'the access token has expired' };
     }
@@ -108,17 +120,25 @@ export class OAuthVerifier {
     return reason === undefined ? undefined : { ok: false, kind: 'invalid', message: reason };
   }
 
-  verify(token: string, digest: string): Promise<Verification> {
+  /** `source`: the request's remote address, which the gate bounds new verifications by. */
+  verify(token: string, digest: string, source?: string): Promise<Verification> {
     let running = this.pending.get(digest);
     if (running !== undefined) return running;
-    if (Date.now() < this.providerDownUntil) return Promise.resolve({ ok: false, kind: 'unavailable', message: UNAVAILABLE_MESSAGE, detail: 'the authorization server failed moments ago' });
-    if (this.pending.size >= MAX_VERIFYING) return Promise.resolve({ ok: false, kind: 'unavailable', message: UNAVAILABLE_MESSAGE, detail: `${MAX_VERIFYING} new tokens are being checked already` });
+    // A token verified before (its trust ran out) is no stranger's invention.
+    const entry = this.gate.enter(source, tokenShape(token), this.remembered.has(digest));
+    if (!entry.admitted) return Promise.resolve({ ok: false, kind: 'unavailable', message: UNAVAILABLE_MESSAGE, detail: entry.detail });
     running = this.check(token)
       .then((result) => {
         if (result.ok) this.remembered.set(digest, result.token);
-        else if (result.kind === 'invalid') this.rejected.set(digest, result.message);
-        else this.providerDownUntil = Date.now() + PROVIDER_BACKOFF_MS;
+        else if (result.kind === 'invalid') {
+          this.remembered.delete(digest);
+          this.rejected.set(digest, result.message);
+        }
+        entry.ticket.release(result.ok ? 'ok' : result.kind);
         return result;
+      }, (error: unknown) => {
+        entry.ticket.release('unavailable');
+        throw error;
       })
       .finally(() => this.pending.delete(digest));
     this.pending.set(digest, running);
@@ -152,7 +172,7 @@ export class OAuthVerifier {
     }
     if (typeof payload.sub !== 'string' || payload.sub === '') return { ok: false, kind: 'invalid', message: 'the access token names no subject' };
     const expiresAt = (payload.exp ?? 0) * 1000 + this.config.clockSkewSeconds * 1000;
-    return { ok: true, token: this.verified(payload as JsonObject, expiresAt, Math.min(expiresAt, Date.now() + JWT_TRUST_MS)) };
+    return { ok: true, token: this.verified(payload as JsonObject, expiresAt, Math.min(expiresAt, Date.now() + this.trust.jwtMs)) };
   }
 
   private async introspect(token: string, introspection: NonNullable<OAuthConfig['introspection']>): Promise<Verification> {
@@ -176,7 +196,7 @@ export class OAuthVerifier {
     const now = Date.now();
     const expires = typeof answer.exp === 'number' ? answer.exp * 1000 + this.config.clockSkewSeconds * 1000 : Infinity;
     if (expires <= now) return { ok: false, kind: 'invalid', message: 'the access token has expired' };
-    return { ok: true, token: this.verified(answer, expires, Math.min(expires, now + INTROSPECTION_TRUST_MS)) };
+    return { ok: true, token: this.verified(answer, expires, Math.min(expires, now + this.trust.introspectionMs)) };
   }
 
   private verified(claims: JsonObject, expiresAt: number, validUntil: number): VerifiedToken {

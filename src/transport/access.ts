@@ -91,7 +91,7 @@ export class AccessControl {
     const authorization = Array.isArray(header) ? header[0] : header;
     if (this.authenticator.oauth === undefined) return this.authenticator.authenticate(authorization);
     const base = this.publicBase(req);
-    return this.authenticator.authenticate(authorization, { base, url: base === undefined ? undefined : base + resourcePath(path) });
+    return this.authenticator.authenticate(authorization, { base, url: base === undefined ? undefined : base + resourcePath(path) }, req.socket.remoteAddress);
   }
 
   /**

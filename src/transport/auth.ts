@@ -103,9 +103,10 @@ export class Authenticator {
    * the presented token is hashed and compared with every known digest: equal-length inputs
    * satisfy timingSafeEqual and hide the tokens' lengths, and visiting every entry hides which
    * one matched. A token that is none of them goes to OAuth verification, which answers at once
-   * for a token it has seen, else after verifying it (a promise).
+   * for a token it has seen, else after verifying it (a promise). `source`: the remote address,
+   * which bounds how many new tokens one sender can have verified.
    */
-  authenticate(authorization: string | undefined, resource: RequestResource = NO_RESOURCE): AuthResult | Promise<AuthResult> {
+  authenticate(authorization: string | undefined, resource: RequestResource = NO_RESOURCE, source?: string): AuthResult | Promise<AuthResult> {
     if (!this.enabled) return this.anonymousResult;
     const parsed = parseBearer(authorization);
     if (!parsed.ok) return parsed;
@@ -117,7 +118,7 @@ export class Authenticator {
     }
     if (found !== undefined) return { ok: true, identity: found };
     if (this.oauth === undefined) return { ok: false, reason: 'unknown', message: 'unknown bearer token' };
-    return this.oauth.admit(parsed.token, digest.toString('base64url'), resource);
+    return this.oauth.admit(parsed.token, digest.toString('base64url'), resource, source);
   }
 }
 
