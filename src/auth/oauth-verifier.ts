@@ -9,7 +9,7 @@ import { isLoopbackHost } from '../config/listen.js';
 import type { OAuthConfig } from '../config/types.js';
 import { isObject, type JsonObject } from '../jsonrpc/messages.js';
 import type { Logger } from '../log.js';
-import { fetchJson } from './http-json.js';
+import { boundedFetch, fetchJson } from './http-json.js';
 import { fetchIssuerMetadata, type IssuerMetadata } from './issuer-metadata.js';
 import { claimValues, scopesOf } from './token-claims.js';
 import { DEFAULT_GATE_LIMITS, VerificationGate, tokenShape, type GateLimits } from './verification-gate.js';
@@ -218,9 +218,17 @@ export class OAuthVerifier {
     const url = new URL(uri);
     // The keys decide which tokens are genuine: never over plain http beyond this machine.
     if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) throw new Error(`the key set URL ${uri} is not https`);
-    // jose refetches the set when a token names a key it lacks, at most once per cooldown.
-    const { createRemoteJWKSet } = await jose();
-    this.keys = createRemoteJWKSet(url, { cooldownDuration: this.config.jwksCooldownMs, cacheMaxAge: JWKS_MAX_AGE_MS, timeoutDuration: PROVIDER_TIMEOUT_MS });
+    // jose refetches the set when a token names a key it lacks, at most once per cooldown (a
+    // failed fetch starts no cooldown, but the gate's backoff holds new tokens after it). Its own
+    // fetch reads a body whole: the key set is read with the bounds of every provider answer.
+    const { createRemoteJWKSet, customFetch } = await jose();
+    const fetchKeys = (href: string, init: RequestInit): Promise<Response> =>
+      boundedFetch(href, init).catch((error: unknown) => {
+        const reason = error instanceof Error ? error.message : String(error);
+        this.log.error({ jwksUri: uri, err: error instanceof Error && error.name === 'TimeoutError' ? `no answer within ${PROVIDER_TIMEOUT_MS} ms` : reason }, 'the authorization server\'s key set could not be read; tokens signed with a key not yet known are answered 503');
+        throw error;
+      });
+    this.keys = createRemoteJWKSet(url, { cooldownDuration: this.config.jwksCooldownMs, cacheMaxAge: JWKS_MAX_AGE_MS, timeoutDuration: PROVIDER_TIMEOUT_MS, [customFetch]: fetchKeys });
     return this.keys;
   }
 
