@@ -4,7 +4,7 @@
 // a request whose token is remembered is answered without waiting for anything.
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import type { JWTPayload, createRemoteJWKSet } from 'jose';
+import type { JWTHeaderParameters, JWTPayload, createRemoteJWKSet } from 'jose';
 import { isLoopbackHost } from '../config/listen.js';
 import type { OAuthConfig } from '../config/types.js';
 import { isObject, type JsonObject } from '../jsonrpc/messages.js';
@@ -12,6 +12,7 @@ import type { Logger } from '../log.js';
 import { boundedFetch, fetchJson } from './http-json.js';
 import { fetchIssuerMetadata, type IssuerMetadata } from './issuer-metadata.js';
 import { claimValues, scopesOf } from './token-claims.js';
+import { notAnAccessToken } from './token-kind.js';
 import { DEFAULT_GATE_LIMITS, VerificationGate, tokenShape, type GateLimits } from './verification-gate.js';
 
 /** What a valid token says, as far as the proxy cares. */
@@ -160,8 +161,9 @@ export class OAuthVerifier {
     }
     const { jwtVerify, errors } = await jose();
     let payload: JWTPayload;
+    let header: JWTHeaderParameters;
     try {
-      ({ payload } = await jwtVerify(token, keys, {
+      ({ payload, protectedHeader: header } = await jwtVerify(token, keys, {
         issuer: this.config.issuer,
         algorithms: [...this.config.algorithms],
         clockTolerance: this.config.clockSkewSeconds,
@@ -171,6 +173,9 @@ export class OAuthVerifier {
       return jwtFailure(error, this.config.issuer, errors);
     }
     if (typeof payload.sub !== 'string' || payload.sub === '') return { ok: false, kind: 'invalid', message: 'the access token names no subject' };
+    // Refresh and ID tokens are signed by the same keys for the same issuer.
+    const otherKind = notAnAccessToken(header.typ, payload as JsonObject);
+    if (otherKind !== undefined) return { ok: false, kind: 'invalid', message: otherKind };
     const expiresAt = (payload.exp ?? 0) * 1000 + this.config.clockSkewSeconds * 1000;
     return { ok: true, token: this.verified(payload as JsonObject, expiresAt, Math.min(expiresAt, Date.now() + this.trust.jwtMs)) };
   }

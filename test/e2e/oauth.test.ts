@@ -123,6 +123,9 @@ describe('auth.oauth: access tokens from an OpenID provider', () => {
     ['signed by a key the provider does not hold', async () => forged(claims()), 'signature'],
     ['with alg none', async () => unsigned(claims()), 'algorithm'],
     ['that is not a JWT', async () => randomBytes(24).toString('base64url'), 'not a JWT'],
+    ['that is a refresh token (Keycloak: typ Refresh in its claims)', async () => idp.sign(claims({ typ: 'Refresh', azp: 'c' }), { typ: 'JWT' }), '"Refresh" token'],
+    ['whose header types it as another kind', async () => idp.sign(claims({ client_id: 'c' }), { typ: 'logout+jwt' }), 'header types it'],
+    ['that is an ID token meant for this endpoint', async () => idp.sign({ ...claims({ nonce: 'n', at_hash: 'h', auth_time: Math.floor(Date.now() / 1000) }), scope: undefined }, { typ: 'JWT' }), 'ID token'],
   ])('refuses a token %s with 401 invalid_token', async (_what, make, why) => {
     const reply = await post(await make());
     expect(reply.status).toBe(401);
@@ -130,6 +133,10 @@ describe('auth.oauth: access tokens from an OpenID provider', () => {
     expect(challenge).toContain('error="invalid_token"');
     expect(challenge).toContain('resource_metadata=');
     expect(((await reply.json()) as { error: { message: string } }).error.message).toContain(why);
+  });
+
+  it('accepts an access token typed JWT, as Keycloak, Entra ID and Auth0 issue them', async () => {
+    expect((await post(await idp.sign(claims({ typ: 'Bearer', azp: 'mcp-client' }), { typ: 'JWT' }))).status).toBe(200);
   });
 
   it('answers a valid token without the required scope with 403 insufficient_scope (step-up)', async () => {
