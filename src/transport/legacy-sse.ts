@@ -8,6 +8,7 @@ import type { AccessControl, Identity } from './access.js';
 import type { SwitchboardCore } from '../switchboard.js';
 import type { Session, SessionChannel } from '../session/session.js';
 import { refusalReply } from './streamable-http.js';
+import { endAtExpiry } from './token-expiry.js';
 import { NO_BODY, SSE_HEADERS, readJsonBody, sendError, sendSessionNotFound, sendText } from './http-util.js';
 
 /** The version a legacy SSE client speaks until its initialize says otherwise. */
@@ -91,6 +92,12 @@ export class LegacySse {
     res.on('close', () => {
       this.live.delete(channel);
       this.core.closeSession(opened, 'SSE stream closed');
+    });
+    // The stream is the session, and carries no credentials after this request: both end with the
+    // token that opened them, and the client opens a new one with a fresh token.
+    endAtExpiry(identity.expiresAt, res, () => {
+      this.log.info({ session: opened.id }, 'SSE session closed: its access token expired');
+      res.end();
     });
   }
 

@@ -12,6 +12,7 @@ import { NO_BODY, header, readJsonBody, sendError, sendSessionNotFound } from '.
 import { parseEventId } from './event-log.js';
 import type { AccessControl, Identity } from './access.js';
 import { ModernHttp, isStatelessProbe, isStatelessRequest } from './modern-http.js';
+import { endAtExpiry } from './token-expiry.js';
 
 /** Idle SSE streams get a comment this often, ms: undici cuts a stream silent for 300 s (PROTOCOL.md §12). */
 export const KEEPALIVE_MS = 15_000;
@@ -209,6 +210,9 @@ export class StreamableHttp {
     }
     const session = this.sessionOf(req, res, endpoint, identity);
     if (session === undefined) return;
+    // A standing stream carries no credentials after this request: it ends with the token that
+    // opened it (the session stays), and the client reconnects with a fresh one and Last-Event-ID.
+    endAtExpiry(identity.expiresAt, res, () => res.end());
     const channel = this.channels.get(session) as HttpChannel;
     const lastEventId = header(req, 'last-event-id');
     if (lastEventId !== undefined) {

@@ -9,6 +9,7 @@ import { parseMessageText } from '../wire/parse.js';
 import type { ViewScope } from '../catalog/catalog.js';
 import type { SwitchboardCore } from '../switchboard.js';
 import type { Session, SessionChannel, SessionGrant } from '../session/session.js';
+import { endAtExpiry } from './token-expiry.js';
 
 const LEGACY_VERSION = '2024-11-05';
 /** How often sockets are pinged; one without a pong by the next ping is dropped, ms. */
@@ -42,9 +43,6 @@ class SocketChannel implements SessionChannel {
   }
 }
 
-/** setTimeout's longest delay, ms. */
-const MAX_TIMER_MS = 2_147_483_647;
-
 export class WebSocketDoor {
   private readonly server: WebSocketServer;
   private readonly alive = new WeakSet<WebSocket>();
@@ -69,18 +67,9 @@ export class WebSocketDoor {
   upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, grant: SessionGrant, expiresAt?: number): void {
     this.server.handleUpgrade(req, socket, head, (ws) => {
       this.accept(ws, grant);
-      if (expiresAt !== undefined && Number.isFinite(expiresAt)) this.closeAt(ws, expiresAt);
+      // Frames carry no credentials: the socket ends with the token that opened it.
+      endAtExpiry(expiresAt, ws, () => ws.close(CLOSE_POLICY, 'access token expired'));
     });
-  }
-
-  /**
-   * Frames carry no credentials, so a socket would outlive the token that opened it: it is closed
-   * when the token expires, and the client connects again with a fresh one.
-   */
-  private closeAt(ws: WebSocket, expiresAt: number): void {
-    const timer = setTimeout(() => ws.close(CLOSE_POLICY, 'access token expired'), Math.min(MAX_TIMER_MS, Math.max(0, expiresAt - Date.now())));
-    timer.unref();
-    ws.once('close', () => clearTimeout(timer));
   }
 
   stop(): void {

@@ -246,6 +246,40 @@ describe('auth.oauth: access tokens from an OpenID provider', () => {
     expect(closed).toEqual({ code: 1008, reason: 'access token expired' });
   });
 
+  /** 'ended' when the response's body ends within 10 s (a token's expiry of 3 s, and slack), else 'still open'. */
+  const endOf = async (reply: Response): Promise<'ended' | 'still open'> => {
+    const reader = reply.body!.getReader();
+    const drained = (async (): Promise<'ended'> => {
+      while (!(await reader.read()).done);
+      return 'ended';
+    })();
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<'still open'>((resolve) => (timer = setTimeout(() => resolve('still open'), 10_000)));
+    const result = await Promise.race([drained, deadline]);
+    clearTimeout(timer);
+    if (result !== 'ended') await reader.cancel();
+    return result;
+  };
+
+  it('ends the standing GET stream of a Streamable HTTP session when the token that opened it expires', async () => {
+    const token = await idp.sign(claims({ sub: 'gail', exp: Math.floor(Date.now() / 1000) + 3 }));
+    const opened = await post(token);
+    expect(opened.status).toBe(200);
+    await opened.body?.cancel();
+    const stream = await fetch(`${proxy.url}/mcp`, {
+      headers: { accept: 'text/event-stream', authorization: `Bearer ${token}`, 'mcp-session-id': opened.headers.get('mcp-session-id') ?? '', 'mcp-protocol-version': PROTOCOL_VERSION },
+    });
+    expect(stream.status).toBe(200);
+    expect(await endOf(stream)).toBe('ended');
+  });
+
+  it('ends a legacy SSE session when the token that opened it expires', async () => {
+    const token = await idp.sign(claims({ sub: 'sid', aud: `${proxy.url}/sse`, exp: Math.floor(Date.now() / 1000) + 3 }));
+    const stream = await fetch(`${proxy.url}/sse`, { headers: { accept: 'text/event-stream', authorization: `Bearer ${token}` } });
+    expect(stream.status).toBe(200);
+    expect(await endOf(stream)).toBe('ended');
+  });
+
   it('accepts an access token on the WebSocket door, and answers a missing one with the same challenge', async () => {
     const token = await tokenFor('walt', [], `${proxy.url}/ws`);
     const ws = new WebSocket(`${proxy.url.replace('http', 'ws')}/ws`, 'mcp', { headers: { authorization: `Bearer ${token}` } });
