@@ -24,8 +24,8 @@ import { BufferPool } from '../wire/buffer-pool.js';
 import type { ChildExit, ShutdownTimings } from './child.js';
 import { openChild, type ChildTransport } from './child-transport.js';
 import type { Caller, Pending, ServerIdentity } from './types.js';
-import { LATEST_PROTOCOL_VERSION, META_SERVER_INFO, SUPPORTED_PROTOCOL_VERSIONS, SWITCHBOARD_INFO } from '../protocol.js';
-import { MODERN_VERSION, addEnvelope, isModernDiscover, proxyEnvelope, removeEnvelope, rootsFromConfig } from './modern-envelope.js';
+import { addEnvelope, proxyEnvelope, removeEnvelope, rootsFromConfig } from './modern-envelope.js';
+import { CLIENT_CAPABILITIES, PROBE_METHOD, negotiateEra } from './era.js';
 
 export type { Pending } from './types.js';
 
@@ -94,13 +94,6 @@ const TOOL_ERROR_FORWARDED_AS_TEXT: JsonObject = Object.freeze({ isError: true }
 /** Requests in flight towards one child; a child that stops answering cannot grow this without bound. */
 const DEFAULT_MAX_PENDING = 10_000;
 
-/** The capabilities we offer each child: servers such as server-everything only list some tools when they see these. */
-const CLIENT_CAPABILITIES = { sampling: {}, elicitation: {}, roots: { listChanged: false } };
-/**
- * How long a child may take to answer the server/discover probe, ms. A session-era server answers
- * -32601 at once; one that ignores requests before initialize costs this much once per start.
- */
-const PROBE_TIMEOUT_MS = 3_000;
 /** Callers remembered as recently involved with a child (see `linger`), at most. */
 const MAX_LINGERING = 1_000;
 /** The id of the proxy's subscriptions/listen to a stateless-era child. */
@@ -171,60 +164,14 @@ export class UpstreamConnection {
   }
 
   /**
-   * Learns what the child is. `protocol: "auto"` probes with server/discover first and takes any
-   * answer that is not a stateless-era discover result (an error, a timeout, a session-era reply)
-   * as a session-era child, the 2026-07-28 stdio rule; then initialize and notifications/initialized.
+   * Learns what the child is (era.ts): the probe and initialize, then notifications/initialized to
+   * a session-era child, or the listen a stateless-era child announces list changes on.
    */
   async initialize(): Promise<ServerIdentity> {
-    if (this.server.protocol !== 'session') {
-      const modern = await this.discover();
-      if (modern !== undefined) return modern;
-      if (this.server.protocol === 'stateless') {
-        throw new SwitchboardError(ErrorCode.InternalError, `server ${this.server.name} did not answer server/discover with protocol version ${MODERN_VERSION}`);
-      }
-    }
-    const result = await this.request('initialize', {
-      protocolVersion: LATEST_PROTOCOL_VERSION,
-      capabilities: CLIENT_CAPABILITIES,
-      clientInfo: SWITCHBOARD_INFO,
-    });
-    const version = typeof result.protocolVersion === 'string' ? result.protocolVersion : '';
-    if (!SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
-      throw new SwitchboardError(ErrorCode.InternalError, `server ${this.server.name} answered initialize with unsupported protocol version "${version}"`);
-    }
-    const identity: ServerIdentity = {
-      era: 'session',
-      protocolVersion: version,
-      capabilities: isObject(result.capabilities) ? result.capabilities : {},
-      serverInfo: isObject(result.serverInfo) ? result.serverInfo : {},
-      instructions: typeof result.instructions === 'string' ? result.instructions : undefined,
-    };
+    const identity = await negotiateEra(this, this.log);
     this.identity = identity;
-    this.notify({ jsonrpc: '2.0', method: 'notifications/initialized' });
-    return identity;
-  }
-
-  /** The probe: the child's identity if it speaks the stateless era, else undefined. */
-  private async discover(): Promise<ServerIdentity | undefined> {
-    let result: JsonObject;
-    try {
-      result = await this.request('server/discover', { _meta: proxyEnvelope(CLIENT_CAPABILITIES) }, Math.min(PROBE_TIMEOUT_MS, this.server.timeoutMs));
-    } catch (error) {
-      this.log.debug({ err: error instanceof Error ? error.message : String(error) }, 'server/discover probe refused: a session-era server');
-      return undefined;
-    }
-    if (!isModernDiscover(result)) return undefined;
-    const meta = isObject(result._meta) ? result._meta : {};
-    const serverInfo = meta[META_SERVER_INFO];
-    const identity: ServerIdentity = {
-      era: 'stateless',
-      protocolVersion: MODERN_VERSION,
-      capabilities: isObject(result.capabilities) ? result.capabilities : {},
-      serverInfo: isObject(serverInfo) ? serverInfo : {},
-      instructions: typeof result.instructions === 'string' ? result.instructions : undefined,
-    };
-    this.identity = identity;
-    this.listen(identity.capabilities);
+    if (identity.era === 'stateless') this.listen(identity.capabilities);
+    else this.notify({ jsonrpc: '2.0', method: 'notifications/initialized' });
     return identity;
   }
 
@@ -252,6 +199,7 @@ export class UpstreamConnection {
         upstreamId,
         method,
         deadline: Date.now() + timeoutMs,
+        timeoutMs,
         caller: null,
         downstreamId: upstreamId,
         progressToken: undefined,
@@ -295,6 +243,7 @@ export class UpstreamConnection {
       upstreamId,
       method: request.method,
       deadline: Date.now() + this.server.timeoutMs,
+      timeoutMs: this.server.timeoutMs,
       caller,
       downstreamId: request.id,
       progressToken,
@@ -601,13 +550,16 @@ export class UpstreamConnection {
       if (entry.deadline > now) return;
       this.pending.delete(entry.upstreamId);
       this.linger(entry);
-      this.log.warn({ method: entry.method, timeoutMs: this.server.timeoutMs }, 'request timed out');
-      if (entry.method !== 'initialize') {
+      // The era probe going unanswered is normal for a session-era server: era.ts says so, below warn.
+      if (entry.caller !== null || entry.method !== PROBE_METHOD) this.log.warn({ method: entry.method, timeoutMs: entry.timeoutMs }, 'request timed out');
+      // Before the child is initialized only the probe and initialize are in flight, and nothing
+      // but initialize (and ping) may reach a session-era server then (lifecycle.mdx): no cancel.
+      if (this.identity !== undefined) {
         this.notify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: entry.upstreamId, reason: 'timed out' } });
       }
       this.answer(
         entry,
-        errorResponse(entry.downstreamId, ErrorCode.RequestTimeout, `server ${this.server.name} did not answer ${entry.method} within ${this.server.timeoutMs} ms`),
+        errorResponse(entry.downstreamId, ErrorCode.RequestTimeout, `server ${this.server.name} did not answer ${entry.method} within ${entry.timeoutMs} ms`),
       );
     }
   }

@@ -40,6 +40,8 @@ export interface Pending {
   readonly method: string;
   /** ms since epoch after which the request is answered with a timeout error. */
   deadline: number;
+  /** How long it may wait, ms, from when it is sent (again): the server's timeoutMs but for the era probe. */
+  readonly timeoutMs: number;
   /** The client session, or null for the proxy's own requests (initialize, lists). */
   readonly caller: Caller | null;
   readonly downstreamId: JsonRpcId;

@@ -1,0 +1,75 @@
+// Which protocol era a child is spoken to in, and what it says it is (its identity).
+//
+// `protocol: "auto"` probes with server/discover first (the 2026-07-28 stdio rule: any answer that
+// is not a stateless-era discover result, an error or a timeout, means a session-era server).
+import type { Logger } from '../log.js';
+import type { ServerConfig } from '../config/types.js';
+import { ErrorCode, SwitchboardError, isObject, type JsonObject } from '../jsonrpc/messages.js';
+import type { ServerIdentity } from './types.js';
+import { LATEST_PROTOCOL_VERSION, META_SERVER_INFO, SUPPORTED_PROTOCOL_VERSIONS, SWITCHBOARD_INFO } from '../protocol.js';
+import { MODERN_VERSION, isModernDiscover, proxyEnvelope } from './modern-envelope.js';
+
+/** The capabilities we offer each child: servers such as server-everything only list some tools when they see these. */
+export const CLIENT_CAPABILITIES = { sampling: {}, elicitation: {}, roots: { listChanged: false } };
+
+/**
+ * How long a child may take to answer the server/discover probe, ms. A session-era server answers
+ * -32601 at once; one that ignores requests before initialize (or is slow to start) costs this
+ * much once per start.
+ */
+export const PROBE_TIMEOUT_MS = 3_000;
+
+export const PROBE_METHOD = 'server/discover';
+
+/** What the negotiation needs of the connection to the child. */
+export interface EraChannel {
+  readonly server: ServerConfig;
+  request(method: string, params: JsonObject, timeoutMs?: number): Promise<JsonObject>;
+}
+
+/** Learns the child's era and identity; nothing but the probe and initialize is sent. */
+export async function negotiateEra(channel: EraChannel, log: Logger): Promise<ServerIdentity> {
+  const { server } = channel;
+  const modern = server.protocol === 'session' ? undefined : await probe(channel, log);
+  if (modern !== undefined) return modern;
+  if (server.protocol === 'stateless') throw new SwitchboardError(ErrorCode.InternalError, `server ${server.name} did not answer server/discover with protocol version ${MODERN_VERSION}`);
+  const result = await channel.request('initialize', { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: CLIENT_CAPABILITIES, clientInfo: SWITCHBOARD_INFO });
+  const version = typeof result.protocolVersion === 'string' ? result.protocolVersion : '';
+  if (!SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
+    throw new SwitchboardError(ErrorCode.InternalError, `server ${server.name} answered initialize with unsupported protocol version "${version}"`);
+  }
+  return {
+    era: 'session',
+    protocolVersion: version,
+    capabilities: isObject(result.capabilities) ? result.capabilities : {},
+    serverInfo: isObject(result.serverInfo) ? result.serverInfo : {},
+    instructions: typeof result.instructions === 'string' ? result.instructions : undefined,
+  };
+}
+
+/** The probe: the child's stateless-era identity if it answers server/discover as such, else undefined. */
+async function probe(channel: EraChannel, log: Logger): Promise<ServerIdentity | undefined> {
+  const timeoutMs = Math.min(PROBE_TIMEOUT_MS, channel.server.timeoutMs);
+  let result: JsonObject;
+  try {
+    result = await channel.request(PROBE_METHOD, { _meta: proxyEnvelope(CLIENT_CAPABILITIES) }, timeoutMs);
+  } catch (error) {
+    // Normal for a session-era server: refused at once, or (slow to start, or silent before
+    // initialize) not answered in time. Neither is a fault.
+    const timedOut = error instanceof SwitchboardError && error.code === ErrorCode.RequestTimeout;
+    const fields = { method: PROBE_METHOD, timeoutMs, err: error instanceof Error ? error.message : String(error) };
+    if (timedOut) log.info(fields, 'server/discover probe not answered in time: a session-era server');
+    else log.debug(fields, 'server/discover probe refused: a session-era server');
+    return undefined;
+  }
+  if (!isModernDiscover(result)) return undefined;
+  const meta = isObject(result._meta) ? result._meta : {};
+  const serverInfo = meta[META_SERVER_INFO];
+  return {
+    era: 'stateless',
+    protocolVersion: MODERN_VERSION,
+    capabilities: isObject(result.capabilities) ? result.capabilities : {},
+    serverInfo: isObject(serverInfo) ? serverInfo : {},
+    instructions: typeof result.instructions === 'string' ? result.instructions : undefined,
+  };
+}
