@@ -164,14 +164,13 @@ export class UpstreamConnection {
   }
 
   /**
-   * Learns what the child is (era.ts): the probe and initialize, then notifications/initialized to
-   * a session-era child, or the listen a stateless-era child announces list changes on.
+   * Learns what the child is (era.ts), then opens the listen a stateless-era child announces list
+   * changes on (a child initialized in the session era announces them there).
    */
   async initialize(): Promise<ServerIdentity> {
     const identity = await negotiateEra(this, this.log);
     this.identity = identity;
     if (identity.era === 'stateless') this.listen(identity.capabilities);
-    else this.notify({ jsonrpc: '2.0', method: 'notifications/initialized' });
     return identity;
   }
 
@@ -227,7 +226,10 @@ export class UpstreamConnection {
    * Mutates `request`: it was parsed for this call alone. Returns the pending entry, or the error to answer with.
    */
   forward(caller: Caller, request: JsonRpcRequest, taskId?: string): Pending | SwitchboardError {
-    if (this.identity?.era === 'stateless') {
+    const era = this.identity?.era;
+    // A child of both eras gets a stateless client's request in that client's era: its own
+    // input_required rounds then belong to that request, with no session to attribute them to.
+    if (era === 'stateless' || (era === 'both' && caller.acceptsInputRequired)) {
       addEnvelope(request, caller.clientCapabilities);
       rootsFromConfig(request, this.server.roots);
     } else if (caller.acceptsInputRequired) removeEnvelope(request);
@@ -251,7 +253,7 @@ export class UpstreamConnection {
       settle: undefined,
       createsTask: request.params?.task !== undefined,
       taskId,
-      resend: this.identity?.era === 'stateless' && !caller.acceptsInputRequired ? request.params : undefined,
+      resend: era === 'stateless' && !caller.acceptsInputRequired ? request.params : undefined,
       receivedAt: 0,
     };
     const downstreamId = request.id;
@@ -325,18 +327,21 @@ export class UpstreamConnection {
   /**
    * The one caller that may have caused a message the child sends on its own: the only caller with
    * requests in flight, provided no other caller gave up on a request here recently (the child may
-   * still be working on that one). Otherwise how many callers are involved.
+   * still be working on that one). Otherwise how many callers are involved. `asking`: the message
+   * is a request (sampling, elicitation), which a child of both eras sends for a session client's
+   * request only (a stateless client's gets input_required), so stateless clients are not involved.
    */
-  soleCaller(): { caller: Caller; latest: Pending } | { callers: number } {
+  soleCaller(asking = false): { caller: Caller; latest: Pending } | { callers: number } {
+    const sessionsOnly = asking && this.identity?.era === 'both';
     const involved = new Set<Caller>();
     const now = Date.now();
     for (const [caller, until] of this.lingering) {
       if (until < now) this.lingering.delete(caller);
-      else involved.add(caller);
+      else if (!sessionsOnly || !caller.acceptsInputRequired) involved.add(caller);
     }
     let latest: Pending | undefined;
     for (const entry of this.pending.values()) {
-      if (entry.caller === null) continue;
+      if (entry.caller === null || (sessionsOnly && entry.caller.acceptsInputRequired)) continue;
       involved.add(entry.caller);
       latest = entry;
     }
