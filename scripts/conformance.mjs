@@ -1,9 +1,12 @@
 #!/usr/bin/env node
 // `npm run conformance`: runs the MCP conformance suite (@modelcontextprotocol/conformance, server
 // mode) against the proxy, with test/fixtures/conformance-server.mjs as its only child, served on
-// its own endpoint /s/conf/mcp (names unprefixed, as the suite expects). Two pinned suites, each
-// against a fresh proxy: 0.1.16 (the session era, its active suite) and 0.2.0-alpha.12 with
-// `--requirements 2026-07-28` (the stateless era, at its wire version), each with its baseline.
+// its own endpoint /s/conf/mcp (names unprefixed, as the suite expects). Four runs of two pinned
+// suites, each against a fresh proxy, each with its baseline: 0.1.16 (the session era, its active
+// suite) with the child spoken to in the session era; 0.2.0-alpha.12 with `--requirements
+// 2026-07-28` (the stateless era, at its wire version) with a child of that era alone; and
+// 0.2.0-alpha.12 at both requirement sets (2025-11-25, 2026-07-28) with a child of both eras left to
+// the era probe (the default config), which must serve clients of either era in their own.
 //
 // 1. Installs the pinned tools into scripts/conformance/node_modules (`npm ci` there; nothing global,
 //    nothing in the root package.json: the `node` package's bin would shadow the system node).
@@ -15,10 +18,10 @@
 // 5. Stops the proxy and makes sure no process of the run is left.
 // 6. Prints a summary; exit 0 only if every failure is in the baseline and no baseline entry passes.
 //
-// Usage: npm run conformance [-- [--build] [--verbose] [--era session|stateless] [conformance server options...]]
+// Usage: npm run conformance [-- [--build] [--verbose] [--era RUN] [conformance server options...]]
 //   --build      rebuild the proxy even if dist/ exists
 //   --verbose    stream the suite's own output (it is always saved to the results directory)
-//   --era        run one of the two suites only
+//   --era        run one run only: session, stateless, dual-session or dual-stateless
 //   anything else goes to `conformance server`, e.g. `--scenario ping` or `--suite all` (with --era)
 // Results: test-artifacts/conformance/<timestamp>/ (checks.json per scenario, suite.log, proxy.log).
 // Env: CONFORMANCE_TIMEOUT_MS (whole suite, default 600000), SWITCHBOARD_LOG_LEVEL (proxy, default debug).
@@ -32,11 +35,17 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const TOOLS = join(ROOT, 'scripts', 'conformance');
-/** The two suites: the session era's active suite, and the stateless era's requirement set. */
+const SUITE_0_1 = join(TOOLS, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
+const SUITE_0_2 = join(TOOLS, 'node_modules', 'conformance-2026-07-28', 'dist', 'index.js');
+const REQUIREMENTS = (revision) => join(TOOLS, 'node_modules', 'conformance-2026-07-28', 'requirements', `${revision}.yaml`);
+/** The fixture as a server of the 2026-07-28 era alone (it refuses initialize). */
+const STATELESS_ONLY = { CONFORMANCE_ERAS: 'stateless' };
+/** The runs: a suite (and for 0.2.0 the requirement set it scores) against a child of some era(s). */
 const SUITES = [
   {
     era: 'session',
-    main: join(TOOLS, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js'),
+    label: 'session era',
+    main: SUITE_0_1,
     baseline: join(TOOLS, 'expected-failures.yml'),
     args: [],
     // The fixture speaks both eras; here the proxy speaks the session era with it (no probe).
@@ -44,12 +53,37 @@ const SUITES = [
   },
   {
     era: 'stateless',
-    main: join(TOOLS, 'node_modules', 'conformance-2026-07-28', 'dist', 'index.js'),
+    label: 'stateless era',
+    main: SUITE_0_2,
     baseline: join(TOOLS, 'expected-failures-2026-07-28.yml'),
     // The scenarios the revision requires, at its wire version; not-scored ones run and are reported.
     args: ['--requirements', '2026-07-28'],
-    requirements: join(TOOLS, 'node_modules', 'conformance-2026-07-28', 'requirements', '2026-07-28.yaml'),
-    // Probed: the fixture answers server/discover, so the proxy speaks the stateless era with it too.
+    requirements: REQUIREMENTS('2026-07-28'),
+    // Probed: the fixture answers server/discover and refuses initialize, so the proxy speaks the
+    // stateless era with it too.
+    childProtocol: 'auto',
+    childEnv: STATELESS_ONLY,
+  },
+  {
+    // Session clients of a child of both eras, left to the probe: the proxy initializes it, so they
+    // keep resources/subscribe, sampling and elicitation (the stateless era removed them).
+    era: 'dual-session',
+    label: 'session era, child of both eras',
+    main: SUITE_0_2,
+    baseline: join(TOOLS, 'expected-failures-2025-11-25.yml'),
+    args: ['--requirements', '2025-11-25'],
+    requirements: REQUIREMENTS('2025-11-25'),
+    childProtocol: 'auto',
+  },
+  {
+    // Stateless clients of the same child: their requests reach it in their era, its own
+    // input_required rounds included.
+    era: 'dual-stateless',
+    label: 'stateless era, child of both eras',
+    main: SUITE_0_2,
+    baseline: join(TOOLS, 'expected-failures-2026-07-28.yml'),
+    args: ['--requirements', '2026-07-28'],
+    requirements: REQUIREMENTS('2026-07-28'),
     childProtocol: 'auto',
   },
 ];
@@ -157,12 +191,12 @@ function ensureTools() {
 /** The fixture gets this marker argument (it ignores argv) so leftovers can be found by it. */
 let marker;
 
-async function startProxy(workDir, resultsDir, childProtocol) {
+async function startProxy(workDir, resultsDir, childProtocol, childEnv) {
   const port = await freePort();
   marker = `--conformance-run=${workDir}`;
   const config = {
     listen: { host: '127.0.0.1', port },
-    mcpServers: { [SERVER]: { command: process.execPath, args: [FIXTURE, marker], protocol: childProtocol } },
+    mcpServers: { [SERVER]: { command: process.execPath, args: [FIXTURE, marker], protocol: childProtocol, ...(childEnv === undefined ? {} : { env: childEnv }) } },
   };
   const configFile = join(workDir, 'config.json');
   writeFileSync(configFile, JSON.stringify(config, null, 2));
@@ -352,7 +386,7 @@ function report(suite, scenarios) {
   const expected = failedScenarios.filter((name) => baseline.has(name));
   const stale = scenarios.map((s) => s.name).filter((name) => baseline.has(name) && !failedScenarios.includes(name));
 
-  say(`suite @modelcontextprotocol/conformance ${suite.version} (${suite.era} era)`);
+  say(`suite @modelcontextprotocol/conformance ${suite.version} (${suite.label})`);
   say(
     `scenarios: ${scenarios.length - failedScenarios.length} passed, ${failedScenarios.length} failed ` +
       `(${expected.length} expected by the baseline) of ${scenarios.length}`,
@@ -382,7 +416,7 @@ async function main() {
   if (onlyEra !== undefined && !SUITES.some((suite) => suite.era === onlyEra)) throw new RunError(`--era takes ${SUITES.map((suite) => suite.era).join(' or ')}`);
   const { node22 } = ensureTools();
   const suites = SUITES.filter((suite) => onlyEra === undefined || suite.era === onlyEra);
-  say(`tools: ${suites.map((suite) => `conformance ${suite.version} (${suite.era} era)`).join(', ')}, node ${node22} (suites only; proxy on ${process.version})`);
+  say(`tools: ${suites.map((suite) => `conformance ${suite.version} (${suite.label})`).join(', ')}, node ${node22} (suites only; proxy on ${process.version})`);
   if (forceBuild || !existsSync(PROXY_MAIN)) {
     say('building the proxy (npm run build)');
     run('npm', ['run', 'build'], { cwd: ROOT });
@@ -415,7 +449,7 @@ async function runOne(suite, resultsDir) {
   process.once('SIGTERM', onTerm);
 
   try {
-    handle = await startProxy(workDir, resultsDir, suite.childProtocol);
+    handle = await startProxy(workDir, resultsDir, suite.childProtocol, suite.childEnv);
     say(`proxy pid ${handle.proxy.pid} ready on ${handle.base}`);
     outcome = await runSuite(suite, { base: handle.base, resultsDir });
   } finally {

@@ -98,7 +98,7 @@ export class ChildMessages {
       connection.notify(errorResponse(request.id, ErrorCode.MethodNotFound, `Method not found: ${request.method}`));
       return;
     }
-    const target = this.attribute(handle, connection, request.params?._meta);
+    const target = this.attribute(handle, connection, request.params?._meta, true);
     if (!('session' in target)) {
       this.refuse(handle, connection, request, target.reason);
       return;
@@ -265,7 +265,8 @@ export class ChildMessages {
     }
   }
 
-  private attribute(handle: ServerHandle, connection: UpstreamConnection, meta?: unknown): Attribution {
+  /** `asking`: for a request of the child (see UpstreamConnection.soleCaller). */
+  private attribute(handle: ServerHandle, connection: UpstreamConnection, meta?: unknown, asking = false): Attribution {
     // A message tied to a task names it (tasks.mdx, related-task metadata): its creator is the one to
     // ask, under the task id that creator knows.
     const related = isObject(meta) ? meta[RELATED_TASK] : undefined;
@@ -282,7 +283,7 @@ export class ChildMessages {
     // A remote server sends it on the stream of the request it serves: that request's session.
     const streamed = connection.streamOwner();
     if (streamed?.caller instanceof Session) return { session: streamed.caller, relatedTo: streamed.downstreamId };
-    const sole = connection.soleCaller();
+    const sole = connection.soleCaller(asking);
     if ('caller' in sole && sole.caller instanceof Session) return { session: sole.caller, relatedTo: sole.latest.downstreamId };
     const count = 'callers' in sole ? sole.callers : 0;
     if (count === 0) return { reason: `no client request is in flight on server ${handle.name}, so no session can be asked` };

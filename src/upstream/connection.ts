@@ -24,8 +24,8 @@ import { BufferPool } from '../wire/buffer-pool.js';
 import type { ChildExit, ShutdownTimings } from './child.js';
 import { openChild, type ChildTransport } from './child-transport.js';
 import type { Caller, Pending, ServerIdentity } from './types.js';
-import { LATEST_PROTOCOL_VERSION, META_SERVER_INFO, SUPPORTED_PROTOCOL_VERSIONS, SWITCHBOARD_INFO } from '../protocol.js';
-import { MODERN_VERSION, addEnvelope, isModernDiscover, proxyEnvelope, removeEnvelope, rootsFromConfig } from './modern-envelope.js';
+import { addEnvelope, proxyEnvelope, removeEnvelope, rootsFromConfig } from './modern-envelope.js';
+import { CLIENT_CAPABILITIES, PROBE_METHOD, negotiateEra } from './era.js';
 
 export type { Pending } from './types.js';
 
@@ -94,13 +94,6 @@ const TOOL_ERROR_FORWARDED_AS_TEXT: JsonObject = Object.freeze({ isError: true }
 /** Requests in flight towards one child; a child that stops answering cannot grow this without bound. */
 const DEFAULT_MAX_PENDING = 10_000;
 
-/** The capabilities we offer each child: servers such as server-everything only list some tools when they see these. */
-const CLIENT_CAPABILITIES = { sampling: {}, elicitation: {}, roots: { listChanged: false } };
-/**
- * How long a child may take to answer the server/discover probe, ms. A session-era server answers
- * -32601 at once; one that ignores requests before initialize costs this much once per start.
- */
-const PROBE_TIMEOUT_MS = 3_000;
 /** Callers remembered as recently involved with a child (see `linger`), at most. */
 const MAX_LINGERING = 1_000;
 /** The id of the proxy's subscriptions/listen to a stateless-era child. */
@@ -171,60 +164,13 @@ export class UpstreamConnection {
   }
 
   /**
-   * Learns what the child is. `protocol: "auto"` probes with server/discover first and takes any
-   * answer that is not a stateless-era discover result (an error, a timeout, a session-era reply)
-   * as a session-era child, the 2026-07-28 stdio rule; then initialize and notifications/initialized.
+   * Learns what the child is (era.ts), then opens the listen a stateless-era child announces list
+   * changes on (a child initialized in the session era announces them there).
    */
   async initialize(): Promise<ServerIdentity> {
-    if (this.server.protocol !== 'session') {
-      const modern = await this.discover();
-      if (modern !== undefined) return modern;
-      if (this.server.protocol === 'stateless') {
-        throw new SwitchboardError(ErrorCode.InternalError, `server ${this.server.name} did not answer server/discover with protocol version ${MODERN_VERSION}`);
-      }
-    }
-    const result = await this.request('initialize', {
-      protocolVersion: LATEST_PROTOCOL_VERSION,
-      capabilities: CLIENT_CAPABILITIES,
-      clientInfo: SWITCHBOARD_INFO,
-    });
-    const version = typeof result.protocolVersion === 'string' ? result.protocolVersion : '';
-    if (!SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
-      throw new SwitchboardError(ErrorCode.InternalError, `server ${this.server.name} answered initialize with unsupported protocol version "${version}"`);
-    }
-    const identity: ServerIdentity = {
-      era: 'session',
-      protocolVersion: version,
-      capabilities: isObject(result.capabilities) ? result.capabilities : {},
-      serverInfo: isObject(result.serverInfo) ? result.serverInfo : {},
-      instructions: typeof result.instructions === 'string' ? result.instructions : undefined,
-    };
+    const identity = await negotiateEra(this, this.log);
     this.identity = identity;
-    this.notify({ jsonrpc: '2.0', method: 'notifications/initialized' });
-    return identity;
-  }
-
-  /** The probe: the child's identity if it speaks the stateless era, else undefined. */
-  private async discover(): Promise<ServerIdentity | undefined> {
-    let result: JsonObject;
-    try {
-      result = await this.request('server/discover', { _meta: proxyEnvelope(CLIENT_CAPABILITIES) }, Math.min(PROBE_TIMEOUT_MS, this.server.timeoutMs));
-    } catch (error) {
-      this.log.debug({ err: error instanceof Error ? error.message : String(error) }, 'server/discover probe refused: a session-era server');
-      return undefined;
-    }
-    if (!isModernDiscover(result)) return undefined;
-    const meta = isObject(result._meta) ? result._meta : {};
-    const serverInfo = meta[META_SERVER_INFO];
-    const identity: ServerIdentity = {
-      era: 'stateless',
-      protocolVersion: MODERN_VERSION,
-      capabilities: isObject(result.capabilities) ? result.capabilities : {},
-      serverInfo: isObject(serverInfo) ? serverInfo : {},
-      instructions: typeof result.instructions === 'string' ? result.instructions : undefined,
-    };
-    this.identity = identity;
-    this.listen(identity.capabilities);
+    if (identity.era === 'stateless') this.listen(identity.capabilities);
     return identity;
   }
 
@@ -252,6 +198,7 @@ export class UpstreamConnection {
         upstreamId,
         method,
         deadline: Date.now() + timeoutMs,
+        timeoutMs,
         caller: null,
         downstreamId: upstreamId,
         progressToken: undefined,
@@ -279,7 +226,10 @@ export class UpstreamConnection {
    * Mutates `request`: it was parsed for this call alone. Returns the pending entry, or the error to answer with.
    */
   forward(caller: Caller, request: JsonRpcRequest, taskId?: string): Pending | SwitchboardError {
-    if (this.identity?.era === 'stateless') {
+    const era = this.identity?.era;
+    // A child of both eras gets a stateless client's request in that client's era: its own
+    // input_required rounds then belong to that request, with no session to attribute them to.
+    if (era === 'stateless' || (era === 'both' && caller.acceptsInputRequired)) {
       addEnvelope(request, caller.clientCapabilities);
       rootsFromConfig(request, this.server.roots);
     } else if (caller.acceptsInputRequired) removeEnvelope(request);
@@ -295,6 +245,7 @@ export class UpstreamConnection {
       upstreamId,
       method: request.method,
       deadline: Date.now() + this.server.timeoutMs,
+      timeoutMs: this.server.timeoutMs,
       caller,
       downstreamId: request.id,
       progressToken,
@@ -302,7 +253,7 @@ export class UpstreamConnection {
       settle: undefined,
       createsTask: request.params?.task !== undefined,
       taskId,
-      resend: this.identity?.era === 'stateless' && !caller.acceptsInputRequired ? request.params : undefined,
+      resend: era === 'stateless' && !caller.acceptsInputRequired ? request.params : undefined,
       receivedAt: 0,
     };
     const downstreamId = request.id;
@@ -376,18 +327,21 @@ export class UpstreamConnection {
   /**
    * The one caller that may have caused a message the child sends on its own: the only caller with
    * requests in flight, provided no other caller gave up on a request here recently (the child may
-   * still be working on that one). Otherwise how many callers are involved.
+   * still be working on that one). Otherwise how many callers are involved. `asking`: the message
+   * is a request (sampling, elicitation), which a child of both eras sends for a session client's
+   * request only (a stateless client's gets input_required), so stateless clients are not involved.
    */
-  soleCaller(): { caller: Caller; latest: Pending } | { callers: number } {
+  soleCaller(asking = false): { caller: Caller; latest: Pending } | { callers: number } {
+    const sessionsOnly = asking && this.identity?.era === 'both';
     const involved = new Set<Caller>();
     const now = Date.now();
     for (const [caller, until] of this.lingering) {
       if (until < now) this.lingering.delete(caller);
-      else involved.add(caller);
+      else if (!sessionsOnly || !caller.acceptsInputRequired) involved.add(caller);
     }
     let latest: Pending | undefined;
     for (const entry of this.pending.values()) {
-      if (entry.caller === null) continue;
+      if (entry.caller === null || (sessionsOnly && entry.caller.acceptsInputRequired)) continue;
       involved.add(entry.caller);
       latest = entry;
     }
@@ -601,13 +555,16 @@ export class UpstreamConnection {
       if (entry.deadline > now) return;
       this.pending.delete(entry.upstreamId);
       this.linger(entry);
-      this.log.warn({ method: entry.method, timeoutMs: this.server.timeoutMs }, 'request timed out');
-      if (entry.method !== 'initialize') {
+      // The era probe going unanswered is normal for a session-era server: era.ts says so, below warn.
+      if (entry.caller !== null || entry.method !== PROBE_METHOD) this.log.warn({ method: entry.method, timeoutMs: entry.timeoutMs }, 'request timed out');
+      // Before the child is initialized only the probe and initialize are in flight, and nothing
+      // but initialize (and ping) may reach a session-era server then (lifecycle.mdx): no cancel.
+      if (this.identity !== undefined) {
         this.notify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: entry.upstreamId, reason: 'timed out' } });
       }
       this.answer(
         entry,
-        errorResponse(entry.downstreamId, ErrorCode.RequestTimeout, `server ${this.server.name} did not answer ${entry.method} within ${this.server.timeoutMs} ms`),
+        errorResponse(entry.downstreamId, ErrorCode.RequestTimeout, `server ${this.server.name} did not answer ${entry.method} within ${entry.timeoutMs} ms`),
       );
     }
   }

@@ -40,6 +40,8 @@ export interface Pending {
   readonly method: string;
   /** ms since epoch after which the request is answered with a timeout error. */
   deadline: number;
+  /** How long it may wait, ms, from when it is sent (again): the server's timeoutMs but for the era probe. */
+  readonly timeoutMs: number;
   /** The client session, or null for the proxy's own requests (initialize, lists). */
   readonly caller: Caller | null;
   readonly downstreamId: JsonRpcId;
@@ -72,8 +74,13 @@ export interface PendingConnection {
 
 /** What a child told us about itself in its initialize (or server/discover) result. */
 export interface ServerIdentity {
-  /** `stateless`: a 2026-07-28 child, spoken to without a handshake, every request enveloped. */
-  readonly era: 'session' | 'stateless';
+  /**
+   * `stateless`: a 2026-07-28 child, spoken to without a handshake, every request enveloped.
+   * `both`: a child initialized in the session era that also serves 2026-07-28 requests: those of
+   * stateless clients reach it enveloped (its input_required rounds are theirs), the rest as to a
+   * session-era child. The identity is then the initialize result's.
+   */
+  readonly era: 'session' | 'stateless' | 'both';
   readonly protocolVersion: string;
   readonly capabilities: Readonly<Record<string, unknown>>;
   readonly serverInfo: Readonly<Record<string, unknown>>;

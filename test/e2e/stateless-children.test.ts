@@ -1,4 +1,4 @@
-// A child of the stateless era (the conformance fixture answers server/discover) behind the proxy,
+// A child of the stateless era alone (the conformance fixture as a 2026-07-28-only server) behind the proxy,
 // serving clients of both eras at once: a modern client gets the child's own input_required and
 // retries it; a session client is asked by the proxy (sampling, elicitation) and never sees a round.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +12,8 @@ const CONFORMANCE = path.join(ROOT, 'test/fixtures/conformance-server.mjs');
 let proxy: RunningSwitchboard;
 
 beforeAll(async () => {
-  proxy = await startProxy({ mcpServers: { conf: { command: process.execPath, args: [CONFORMANCE] } } });
+  // A 2026-07-28-only server: a child that also speaks the session era is spoken to in that one.
+  proxy = await startProxy({ mcpServers: { conf: { command: process.execPath, args: [CONFORMANCE], env: { CONFORMANCE_ERAS: 'stateless' } } } });
 }, 30_000);
 
 afterAll(async () => {
