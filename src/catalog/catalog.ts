@@ -5,7 +5,8 @@ import { tryStringify, type JsonObject } from '../jsonrpc/messages.js';
 import type { ListKind, ServerIdentity, ServerLists } from '../upstream/types.js';
 import { assignNames, type NamingRule } from './names.js';
 import { compileTemplate, type CompiledTemplate } from './uri-template.js';
-import { SHOW_ALL, applyBudget, showsServer, type ToolCost, type ViewPolicy } from './view-policy.js';
+import { SHOW_ALL, applyBudget, type ToolCost, type ViewPolicy } from './view-policy.js';
+import { ServerVisibility } from './server-visibility.js';
 import { estimateToolTokens } from './token-estimate.js';
 import type { CatalogReview, Reviewed } from './review.js';
 import { ToolIndex, type IndexedServer, type IndexedTool } from '../discovery/tool-index.js';
@@ -121,10 +122,7 @@ export class Catalog {
   private searchViews = 0;
   /** Aggregate name by `server \0 original`. */
   private prefixedNames = new Map<string, string>();
-  /** Namespaced names of every tool each listed server listed, withheld ones too (see `shows`). */
-  private listedToolNames = new Map<string, string[]>();
-  /** `shows` answers per policy and server until the lists change (per-request on stateless endpoints). */
-  private shown = new WeakMap<ViewPolicy, Map<string, boolean>>();
+  private readonly visibility = new ServerVisibility();
 
   constructor(
     private config: SwitchboardConfig,
@@ -329,13 +327,7 @@ export class Catalog {
    * and its `/s/<server>/…` endpoint is unknown to it.
    */
   shows(policy: ViewPolicy, server: string): boolean {
-    if (!this.servers.has(server)) return false;
-    if (policy.key === SHOW_ALL.key) return true;
-    let known = this.shown.get(policy);
-    if (known === undefined) this.shown.set(policy, (known = new Map()));
-    let shown = known.get(server);
-    if (shown === undefined) known.set(server, (shown = showsServer(policy, server, this.listedToolNames.get(server))));
-    return shown;
+    return this.servers.has(server) && this.visibility.shows(policy, server);
   }
 
   private rebuildIndexes(): void {
@@ -369,18 +361,13 @@ export class Catalog {
     }
     this.prefixedNames = new Map();
     for (const [server, items] of this.prefixedTools) for (const item of items) this.prefixedNames.set(`${server}\u0000${item.original}`, item.emitted);
-    this.listedToolNames = new Map();
-    for (const [name, entry] of this.servers) {
-      if (entry.raw === undefined) continue;
-      // A tool the sanitizer withheld (or a task-only one) still says the server has tools: a
-      // view that admits none of them must not show the server's prompts because of a verdict.
-      const served = this.prefixedTools.get(name) ?? [];
-      const originals = new Set(served.map((item) => item.original));
-      const prefix = entry.config.alias + separator;
-      const unserved = entry.raw.tools.flatMap((tool) => (typeof tool.name === 'string' && !originals.has(tool.name) ? [prefix + tool.name] : []));
-      this.listedToolNames.set(name, [...served.map((item) => item.emitted), ...unserved]);
-    }
-    this.shown = new WeakMap();
+    this.visibility.relist(
+      [...this.servers].flatMap(([server, entry]) =>
+        entry.raw === undefined
+          ? []
+          : [{ server, prefix: entry.config.alias + separator, listed: entry.raw.tools.flatMap((t) => (typeof t.name === 'string' ? [t.name] : [])), served: this.prefixedTools.get(server) ?? [] }],
+      ),
+    );
     // Only once something searches: a catalog nobody searches needs no index.
     if (this.index !== undefined || this.searchViews > 0) this.scheduleIndex();
   }

@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { AGGREGATE_SCOPE, Catalog, narrowScope, serverScope } from '../../../src/catalog/catalog.js';
 import { showsServer } from '../../../src/catalog/view-policy.js';
+import { ServerVisibility } from '../../../src/catalog/server-visibility.js';
 import { resolveConfig } from '../../../src/config/load.js';
 import type { JsonObject } from '../../../src/jsonrpc/messages.js';
 import { silentLogger } from '../../../src/log.js';
@@ -114,5 +115,23 @@ describe('Catalog views and the servers they show', () => {
     const view = c.current(narrowScope(AGGREGATE_SCOPE, filter('agent')));
     expect(view.servers).toEqual(['fs', 'docs', 'late']);
     expect(view.prompts.map((p) => p.name)).toEqual(['fs__fs_prompt', 'docs__docs_prompt']);
+  });
+});
+
+describe('ServerVisibility', () => {
+  it('counts tools the catalog does not serve (withheld by the sanitizer) as the server\'s tools', () => {
+    const visibility = new ServerVisibility();
+    // web listed `fetch`, and the sanitizer withheld it: web still has tools, none the reader's.
+    visibility.relist([
+      { server: 'web', prefix: 'web__', listed: ['fetch'], served: [] },
+      { server: 'fs', prefix: 'fs__', listed: ['read_file'], served: [{ original: 'read_file', emitted: 'fs__read_file' }] },
+    ]);
+    expect(visibility.shows(filter('reader'), 'web')).toBe(false);
+    expect(visibility.shows(filter('reader'), 'fs')).toBe(true);
+    // A view whose tool rule admits everything still shows it (its prompts are not the sanitizer's business here).
+    expect(visibility.shows(filter(undefined, { discovery: 'search' }), 'web')).toBe(true);
+    // A withheld tool the reader would admit keeps web in the reader's view.
+    visibility.relist([{ server: 'web', prefix: 'web__', listed: ['fetch'], served: [] }, { server: 'fs', prefix: 'fs__', listed: ['read_file'], served: [] }]);
+    expect(visibility.shows(filter('reader'), 'fs')).toBe(true);
   });
 });
