@@ -176,8 +176,9 @@ function toText(config: SwitchboardConfig, report: CheckReport): string {
       width,
     ),
   );
-  for (const view of report.views) {
-    if (view.discovery !== 'search') continue;
+  const searching = report.views.filter((view) => view.discovery === 'search');
+  if (searching.length > 0) lines.push('');
+  for (const view of searching) {
     lines.push(
       `profile ${view.profile ?? '(none)'} is in search mode: the model is given ${view.total.tools} tools (~${view.total.tokens} tokens); ` +
         `${FIND_TOOLS} reaches ${view.reachable.tools} tools (~${view.reachable.tokens} tokens)`,
