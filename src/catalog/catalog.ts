@@ -6,6 +6,7 @@ import type { ListKind, ServerIdentity, ServerLists } from '../upstream/types.js
 import { assignNames, type NamingRule } from './names.js';
 import { compileTemplate, type CompiledTemplate } from './uri-template.js';
 import { SHOW_ALL, applyBudget, type ToolCost, type ViewPolicy } from './view-policy.js';
+import { ServerVisibility } from './server-visibility.js';
 import { estimateToolTokens } from './token-estimate.js';
 import type { CatalogReview, Reviewed } from './review.js';
 import { ToolIndex, type IndexedServer, type IndexedTool } from '../discovery/tool-index.js';
@@ -121,6 +122,7 @@ export class Catalog {
   private searchViews = 0;
   /** Aggregate name by `server \0 original`. */
   private prefixedNames = new Map<string, string>();
+  private readonly visibility = new ServerVisibility();
 
   constructor(
     private config: SwitchboardConfig,
@@ -319,6 +321,15 @@ export class Catalog {
     return parts.length === 0 ? undefined : parts.join('\n\n');
   }
 
+  /**
+   * Whether a view shows `server` at all (view-policy.ts showsServer), judged on the tools it last
+   * listed: a view whose tool rule admits none of them shows none of its prompts and resources,
+   * and its `/s/<server>/…` endpoint is unknown to it.
+   */
+  shows(policy: ViewPolicy, server: string): boolean {
+    return this.servers.has(server) && this.visibility.shows(policy, server);
+  }
+
   private rebuildIndexes(): void {
     const { separator, maxLength } = this.config.namespace;
     const takenTools = new Set<string>();
@@ -350,6 +361,13 @@ export class Catalog {
     }
     this.prefixedNames = new Map();
     for (const [server, items] of this.prefixedTools) for (const item of items) this.prefixedNames.set(`${server}\u0000${item.original}`, item.emitted);
+    this.visibility.relist(
+      [...this.servers].flatMap(([server, entry]) =>
+        entry.raw === undefined
+          ? []
+          : [{ server, prefix: entry.config.alias + separator, listed: entry.raw.tools.flatMap((t) => (typeof t.name === 'string' ? [t.name] : [])), served: this.prefixedTools.get(server) ?? [] }],
+      ),
+    );
     // Only once something searches: a catalog nobody searches needs no index.
     if (this.index !== undefined || this.searchViews > 0) this.scheduleIndex();
   }
@@ -389,7 +407,7 @@ export class Catalog {
 
   private build(scope: ViewScope): View {
     const policy = scope.policy;
-    const servers = [...this.servers.keys()].filter((name) => (scope.servers === undefined || scope.servers.has(name)) && policy.allowsServer(name));
+    const servers = [...this.servers.keys()].filter((name) => (scope.servers === undefined || scope.servers.has(name)) && this.shows(policy, name));
     const tools: JsonObject[] = [];
     const prompts: JsonObject[] = [];
     const resources: JsonObject[] = [];

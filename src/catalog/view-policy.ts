@@ -41,6 +41,21 @@ export const SHOW_ALL: ViewPolicy = {
   allowsResource: () => true,
 };
 
+/**
+ * Whether a view shows a server at all: its prompts, resources, templates, instructions and its
+ * own endpoint `/s/<server>/…`. The server rule must admit it, and a server that lists tools must
+ * have at least one of them admitted by the tool rule: a view that hides every tool of a server
+ * hides the server (a profile narrowed to `fs__read_*` is not meant to show another server's
+ * prompts). A server that lists no tools, or has not listed yet (`toolNames` undefined), is
+ * judged by the server rule alone. Only the rules count, not the budget: a cap trims a view,
+ * it does not say which servers belong in it.
+ */
+export function showsServer(policy: ViewPolicy, server: string, toolNames: readonly string[] | undefined): boolean {
+  if (!policy.allowsServer(server)) return false;
+  if (toolNames === undefined || toolNames.length === 0) return true;
+  return toolNames.some((name) => policy.allowsTool(name, server));
+}
+
 /** One tool of the full catalog, in config order (servers as configured, each server's own order). */
 export interface ToolCost {
   readonly name: string;

@@ -8,6 +8,7 @@ import { PROBE_HELP, PROBE_OPTIONS, timeoutMs } from './flags.js';
 import { INTERRUPTED_EXIT, describeFailure, probe, type ServerOutcome } from './probe.js';
 import { printable, table, terminalWidth } from './render.js';
 import { describeCaps, summarizeView, type Totals, type ViewSummary } from './view-summary.js';
+import { FIND_TOOLS } from '../discovery/meta-tools.js';
 
 export const CHECK_OPTIONS = PROBE_OPTIONS;
 
@@ -17,7 +18,8 @@ Validates the config, starts every enabled server (nothing listens on HTTP), and
 per server: state (ready, or failed and why), tool count, estimated tokens of its tool list and
 sanitization findings (how many, how many entities withheld, and whether the server is suspect);
 then the withheld entities with their rules, what each profile would see (tools, tokens, tools
-its budget leaves out) and the config's warnings. Every server is stopped before it prints.
+its budget leaves out; for a search-mode profile what the model is given, and how many tools
+search reaches) and the config's warnings. Every server is stopped before it prints.
 It sanitizes against the daemon's pins but writes neither pins nor the sanitization log.
 
 Exit codes: 0 all servers ready, 1 a server failed, 2 bad flag or config.
@@ -71,6 +73,13 @@ function inspect(core: SwitchboardCore, outcomes: readonly ServerOutcome[]): Che
   return { servers, views };
 }
 
+/** The PROFILE cell: `(all tools)`, `reader`, `reader (default)`, `agent (default, search)`. */
+function profileCell(config: SwitchboardConfig, view: ViewSummary): string {
+  if (view.profile === undefined) return '(all tools)';
+  const notes = [...(view.profile === config.defaultProfile ? ['default'] : []), ...(view.discovery === 'search' ? ['search'] : [])];
+  return notes.length === 0 ? view.profile : `${view.profile} (${notes.join(', ')})`;
+}
+
 /** The FINDINGS cell: `0`, `3`, `3 (1 withheld)`, `5 (2 withheld, suspect)`. */
 function findingsCell(review: Reviewed | undefined): string {
   if (review === undefined) return '-';
@@ -102,8 +111,12 @@ function toJson(config: SwitchboardConfig, report: CheckReport, ok: boolean): ob
     profiles: report.views.map((view) => ({
       name: view.profile ?? null,
       default: view.profile !== undefined && view.profile === config.defaultProfile,
+      discovery: view.discovery,
+      // What tools/list gives the model (search mode: the search tools and pinned ones) …
       tools: view.total.tools,
       tokens: view.total.tokens,
+      // … and every tool a session can call (search mode: through find_tools).
+      reachable: view.reachable,
       leftOut: view.leftOut.length,
       leftOutTools: view.leftOut.map((name) => ({ name, reason: view.leftOutReasons.get(name) ?? null })),
       maxTools: view.maxTools ?? null,
@@ -154,7 +167,7 @@ function toText(config: SwitchboardConfig, report: CheckReport): string {
     ...table(
       [{ header: 'PROFILE', max: 32 }, { header: 'TOOLS', align: 'right' }, { header: '~TOKENS', align: 'right' }, { header: 'LEFT OUT', align: 'right' }, { header: 'CAPS', fill: true }],
       report.views.map((view) => [
-        view.profile === undefined ? '(all tools)' : view.profile === config.defaultProfile ? `${view.profile} (default)` : view.profile,
+        profileCell(config, view),
         String(view.total.tools),
         String(view.total.tokens),
         String(view.leftOut.length),
@@ -163,6 +176,14 @@ function toText(config: SwitchboardConfig, report: CheckReport): string {
       width,
     ),
   );
+  const searching = report.views.filter((view) => view.discovery === 'search');
+  if (searching.length > 0) lines.push('');
+  for (const view of searching) {
+    lines.push(
+      `profile ${view.profile ?? '(none)'} is in search mode: the model is given ${view.total.tools} tools (~${view.total.tokens} tokens); ` +
+        `${FIND_TOOLS} reaches ${view.reachable.tools} tools (~${view.reachable.tokens} tokens)`,
+    );
+  }
   for (const view of report.views) {
     if (view.leftOut.length === 0) continue;
     const first = view.leftOut[0] as string;

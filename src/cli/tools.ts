@@ -8,6 +8,7 @@ import { INTERRUPTED_EXIT, describeFailure, probe, type ServerOutcome } from './
 import { firstLine, printable, table, terminalWidth, truncate } from './render.js';
 import { checkProfile, describeCaps, summarizeView, type ViewSummary } from './view-summary.js';
 import type { SwitchboardCore } from '../switchboard.js';
+import { FIND_TOOLS } from '../discovery/meta-tools.js';
 
 export const TOOLS_OPTIONS = { ...PROBE_OPTIONS, profile: { type: 'string' }, search: { type: 'string' }, limit: { type: 'string' } } as const;
 
@@ -16,7 +17,9 @@ export const TOOLS_HELP = `Usage: switchboard tools [-c FILE] [--profile P] [--s
 Starts every enabled server (nothing listens on HTTP), prints the tools a session of that
 profile gets, each with its server and estimated tokens, the totals per server, and the tools
 the profile's maxTools/maxTokens budget left out, and the tools the sanitizer withheld; then
-stops every server. Tools are shown sanitized, as clients get them.
+stops every server. Tools are shown sanitized, as clients get them. For a search-mode profile
+the list is what the model is given (the search tools and pinned tools) and the per-server
+totals are what switchboard__find_tools can reach.
 Without --profile: every tool; no profile is applied, not even defaultProfile.
 
 Exit codes: 0 all servers started, 1 a server failed (named on stderr), 2 bad flag or config.
@@ -62,12 +65,16 @@ export async function runTools(args: string[]): Promise<number> {
 function toJson(summary: ViewSummary, failed: readonly ServerOutcome[], failedNames: ReadonlySet<string>): object {
   return {
     profile: summary.profile ?? null,
+    discovery: summary.discovery,
     budget: { maxTools: summary.maxTools ?? null, maxTokens: summary.maxTokens ?? null, leftOut: summary.leftOut },
+    // What tools/list gives the model; in search mode the search tools and pinned ones.
     tools: summary.tools.map((tool) => ({ ...tool, description: tool.description ?? null })),
+    // Per server, the tools a session can call (in search mode: reach through find_tools).
     servers: [...summary.servers]
       .filter(([name]) => !failedNames.has(name))
       .map(([name, totals]) => ({ name, tools: totals.tools, tokens: totals.tokens })),
     total: summary.total,
+    reachable: summary.reachable,
     failed: failed.map((outcome) => ({ server: outcome.name, reason: outcome.reason ?? null, stderr: outcome.stderr ?? null })),
   };
 }
@@ -76,6 +83,7 @@ function toText(summary: ViewSummary, failedNames: ReadonlySet<string>): string 
   const width = terminalWidth();
   const lines: string[] = [];
   const view = summary.profile === undefined ? 'no profile (every tool)' : `profile ${summary.profile}${budgetNote(summary)}`;
+  const search = summary.discovery === 'search';
   if (summary.tools.length === 0) lines.push(`${view}: no tools`);
   else {
     lines.push(
@@ -90,11 +98,17 @@ function toText(summary: ViewSummary, failedNames: ReadonlySet<string>): string 
       '',
       ...table(
         [{ header: 'SERVER', max: 32 }, { header: 'TOOLS', align: 'right' }, { header: '~TOKENS', align: 'right' }],
-        [...servers.map(([name, t]) => [name, String(t.tools), String(t.tokens)]), ['total', String(summary.total.tools), String(summary.total.tokens)]],
+        [
+          ...servers.map(([name, t]) => [name, String(t.tools), String(t.tokens)]),
+          [search ? 'reachable by search' : 'total', String(summary.reachable.tools), String(summary.reachable.tokens)],
+        ],
         width,
       ),
       '',
-      `${view}: ${summary.total.tools} tools, ~${summary.total.tokens} tokens`,
+      search
+        ? `${view}, search mode: the model is given ${summary.total.tools} tools, ~${summary.total.tokens} tokens; ` +
+            `${FIND_TOOLS} reaches ${summary.reachable.tools} tools (~${summary.reachable.tokens} tokens)`
+        : `${view}: ${summary.total.tools} tools, ~${summary.total.tokens} tokens`,
     );
   }
   if (summary.leftOut.length > 0) {

@@ -3,6 +3,8 @@ import type { JsonObject } from '../jsonrpc/messages.js';
 import { AGGREGATE_SCOPE, narrowScope, type View } from '../catalog/catalog.js';
 import { applyBudget, type ToolCost } from '../catalog/view-policy.js';
 import type { SwitchboardConfig } from '../config/types.js';
+import { RESERVED_ALIAS } from '../config/schema.js';
+import { isMetaTool } from '../router/discovery.js';
 import { resolveViewFilter } from '../session/filter.js';
 import type { SwitchboardCore } from '../switchboard.js';
 import { UsageError } from './flags.js';
@@ -28,11 +30,20 @@ export interface ViewSummary {
   readonly profile: string | undefined;
   readonly maxTools: number | undefined;
   readonly maxTokens: number | undefined;
-  /** In the order clients get them: servers as configured, each server's own order. */
+  /** `search`: the model is given the search tools (and pinned ones), the rest is found by search. */
+  readonly discovery: 'list' | 'search';
+  /**
+   * What tools/list gives the model, in its order: in list mode every tool of the view (servers as
+   * configured, each server's own order); in search mode switchboard__find_tools and
+   * switchboard__call_tool (server `switchboard`), then the pinned tools.
+   */
   readonly tools: readonly ToolRow[];
-  /** Every server the view shows, in config order, with what it contributes. */
-  readonly servers: ReadonlyMap<string, Totals>;
+  /** Of `tools`: what the model's context pays for the list. */
   readonly total: Totals;
+  /** Every server the view shows, in config order, with the tools of it a session can call. */
+  readonly servers: ReadonlyMap<string, Totals>;
+  /** Every tool a session can call: `total` in list mode; in search mode, what find_tools can reach. */
+  readonly reachable: Totals;
   /** Tools the profile allows but its maxTools/maxTokens budget left out, in budget order. */
   readonly leftOut: readonly string[];
   /** Why each was left out (the cap it met). */
@@ -53,23 +64,28 @@ export function summarizeView(core: SwitchboardCore, profile: string | undefined
   if (!resolved.ok) throw new UsageError(resolved.error.message);
   const filter = resolved.filter;
   const view = core.catalog.current(narrowScope(AGGREGATE_SCOPE, filter));
-  const tools = rows(core, view);
+  const callable = rows(core, view, view.tools);
   const servers = new Map<string, Totals>(view.servers.map((server) => [server, { tools: 0, tokens: 0 }]));
-  for (const tool of tools) {
+  for (const tool of callable) {
     const sum = servers.get(tool.server) ?? { tools: 0, tokens: 0 };
     servers.set(tool.server, { tools: sum.tools + 1, tokens: sum.tokens + tool.tokens });
   }
+  // A search-mode session is listed view.listedTools, not view.tools: that is what costs context.
+  const tools = view.listedTools === view.tools ? callable : rows(core, view, view.listedTools);
   // The catalog applies the budget without saying what it dropped; the same prefix rule over the
   // full list, in the same order, names it.
-  const costs: ToolCost[] = rows(core, core.catalog.current(AGGREGATE_SCOPE));
+  const everything = core.catalog.current(AGGREGATE_SCOPE);
+  const costs: ToolCost[] = rows(core, everything, everything.tools);
   const { leftOut, reasons } = applyBudget(filter, costs);
   return {
     profile,
     maxTools: filter.maxTools,
     maxTokens: filter.maxTokens,
+    discovery: filter.discovery,
     tools,
+    total: totalOf(tools),
     servers,
-    total: { tools: tools.length, tokens: tools.reduce((sum, tool) => sum + tool.tokens, 0) },
+    reachable: totalOf(callable),
     leftOut,
     leftOutReasons: reasons,
   };
@@ -84,11 +100,16 @@ export function describeCaps(view: ViewSummary): string | undefined {
   return parts.length === 0 ? undefined : parts.join(', ');
 }
 
-function rows(core: SwitchboardCore, view: View): ToolRow[] {
-  return view.tools.flatMap((definition: JsonObject) => {
+const totalOf = (tools: readonly ToolRow[]): Totals => ({ tools: tools.length, tokens: tools.reduce((sum, tool) => sum + tool.tokens, 0) });
+
+/** Rows of `definitions` (a view's tools or its listing); the search tools are the proxy's own. */
+function rows(core: SwitchboardCore, view: View, definitions: readonly JsonObject[]): ToolRow[] {
+  return definitions.flatMap((definition: JsonObject) => {
     const name = definition.name;
-    const route = typeof name === 'string' ? view.toolRoutes.get(name) : undefined;
-    if (typeof name !== 'string' || route === undefined) return [];
+    if (typeof name !== 'string') return [];
+    // find_tools and call_tool are named `switchboard__…` whatever namespace.separator is.
+    const route = isMetaTool(name) ? { server: RESERVED_ALIAS, original: name.slice(`${RESERVED_ALIAS}__`.length) } : view.toolRoutes.get(name);
+    if (route === undefined) return [];
     const description = typeof definition.description === 'string' ? definition.description : undefined;
     return [{ name, server: route.server, original: route.original, tokens: core.catalog.tokensOf(definition), description }];
   });

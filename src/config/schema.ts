@@ -37,8 +37,11 @@ export const DEFAULTS = {
   maxConnections: 4_096,
   /** Open connections from one non-loopback address at once. */
   maxConnectionsPerAddress: 256,
-  /** Items per list page sent to clients. */
-  pageSize: 100,
+  /**
+   * Items per list page sent to clients. Large on purpose: most clients never follow `nextCursor`
+   * (the SDK's listTools() returns the first page), so a page smaller than the catalog hides tools.
+   */
+  pageSize: 1_000,
   /** Milliseconds (30 min). */
   sessionIdleMs: 30 * 60 * 1000,
   /** Milliseconds a stopping daemon lets in-flight requests finish before it closes sessions. */

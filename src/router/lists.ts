@@ -28,8 +28,8 @@ function pageAt(key: string, items: readonly JsonObject[], offset: number, pageS
 
 /**
  * Serialized pages per list: a view's lists are fixed until the catalog replaces the view (a new
- * array), so a page is serialized once per view rather than per request; a 100-tool page is
- * ~60 KB of JSON. Weakly keyed: a replaced view's pages go with it.
+ * array), so a page is serialized once per view rather than per request; a 1,000-tool page (the
+ * default limits.pageSize) is ~600 KB of JSON. Weakly keyed: a replaced view's pages go with it.
  */
 const serializedPages = new WeakMap<readonly JsonObject[], Map<number, string>>();
 

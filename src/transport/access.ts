@@ -5,7 +5,7 @@ import { LRUCache } from 'lru-cache';
 import type { SwitchboardConfig } from '../config/types.js';
 import { Secret } from '../config/secret.js';
 import { ErrorCode } from '../jsonrpc/messages.js';
-import { narrowScope, type ViewScope } from '../catalog/catalog.js';
+import { narrowScope, type Catalog, type ViewScope } from '../catalog/catalog.js';
 import { resolveViewFilter, type ViewFilter } from '../session/filter.js';
 import type { Session, SessionGrant } from '../session/session.js';
 import type { Logger } from '../log.js';
@@ -33,6 +33,9 @@ const MAX_CACHED_QUERY_CHARS = 512;
 
 export type GrantResult = { readonly ok: true; readonly grant: SessionGrant } | { readonly ok: false; readonly status: number; readonly message: string };
 
+/** A per-server endpoint whose server the view does not show: as unknown as a server that does not exist. */
+const NOT_FOUND = Object.freeze({ ok: false, status: 404, message: 'Not found' } as const);
+
 export class AccessControl {
   private authenticator: Authenticator;
   private readonly filters = new LRUCache<string, ViewFilter>({ max: MAX_CACHED_FILTERS });
@@ -50,6 +53,8 @@ export class AccessControl {
   constructor(
     private config: SwitchboardConfig,
     private readonly log: Logger,
+    /** Which servers a view shows: judged on their last listing, so asked on every grant, never cached with it. */
+    private readonly catalog: Pick<Catalog, 'shows'>,
   ) {
     this.authenticator = new Authenticator(config, log.child({ component: 'oauth' }));
     this.authenticator.oauth?.prefetch();
@@ -145,6 +150,11 @@ export class AccessControl {
 
   /** What a new session (or a stateless request) on `endpoint` gets: its identity's bound, narrowed by the URL query. */
   grant(endpoint: ViewScope, identity: Identity, url: string | undefined): GrantResult {
+    const result = this.cachedGrant(endpoint, identity, url);
+    return result.ok && !this.showsEndpoint(endpoint, result.grant.scope) ? NOT_FOUND : result;
+  }
+
+  private cachedGrant(endpoint: ViewScope, identity: Identity, url: string | undefined): GrantResult {
     const search = querystring(url);
     if (search.length > MAX_CACHED_QUERY_CHARS) return this.workOutGrant(endpoint, identity, search);
     if (this.cachedGrants >= MAX_CACHED_GRANTS) {
@@ -164,7 +174,7 @@ export class AccessControl {
   }
 
   private workOutGrant(endpoint: ViewScope, identity: Identity, search: string): GrantResult {
-    const scope = this.scopeFor(endpoint, identity.profile, search);
+    const scope = this.resolveScope(endpoint, identity.profile, search);
     return scope.ok
       ? Object.freeze({ ok: true, grant: Object.freeze({ scope: scope.scope, principal: identity.name, query: search, profile: identity.profile }) })
       : Object.freeze({ ok: false, status: scope.status, message: scope.message });
@@ -178,7 +188,23 @@ export class AccessControl {
   }
 
   /** The scope for a bound profile and a query string; also how a reload re-resolves live sessions. */
-  scopeFor(endpoint: ViewScope, profile: string | undefined, search: string): { ok: true; scope: ViewScope } | { ok: false; status: number; message: string } {
+  scopeFor(endpoint: ViewScope, profile: string | undefined, search: string): ScopeResult {
+    const resolved = this.resolveScope(endpoint, profile, search);
+    return resolved.ok && !this.showsEndpoint(endpoint, resolved.scope) ? NOT_FOUND : resolved;
+  }
+
+  /**
+   * A per-server endpoint exists for a view only while the view shows its server (Catalog.shows):
+   * a token whose profile hides every tool of a server gets 404 there, as for an unknown server.
+   */
+  private showsEndpoint(endpoint: ViewScope, scope: ViewScope): boolean {
+    if (endpoint.servers === undefined) return true;
+    for (const server of endpoint.servers) if (this.catalog.shows(scope.policy, server)) return true;
+    return false;
+  }
+
+  /** The scope for a bound profile and a query string, before asking whether its server is shown. */
+  private resolveScope(endpoint: ViewScope, profile: string | undefined, search: string): ScopeResult {
     const prefix = endpoint.prefixed ? undefined : this.serverPrefix(endpoint);
     const cacheKey = `${profile ?? ''}\u0000${search}\u0000${prefix ?? ''}`;
     let filter = this.filters.get(cacheKey);
@@ -188,13 +214,11 @@ export class AccessControl {
       filter = resolved.filter;
       this.filters.set(cacheKey, filter);
     }
-    // A server outside the view is unknown to this identity on its own endpoint too.
-    if (endpoint.servers !== undefined && ![...endpoint.servers].some((server) => filter.allowsServer(server))) {
-      return { ok: false, status: 404, message: 'Not found' };
-    }
     return { ok: true, scope: narrowScope(endpoint, filter) };
   }
 }
+
+type ScopeResult = { readonly ok: true; readonly scope: ViewScope } | { readonly ok: false; readonly status: number; readonly message: string };
 
 function querystring(url: string | undefined): string {
   const at = url?.indexOf('?') ?? -1;

@@ -89,7 +89,7 @@ export class HttpFrontDoor {
     private readonly log: Logger,
   ) {
     this.policy = originPolicy(core.config.listen, core.config.allowedOrigins);
-    this.access = new AccessControl(core.config, log);
+    this.access = new AccessControl(core.config, log, core.catalog);
     this.streamable = new StreamableHttp(core, this.access, log.child({ transport: 'streamable-http' }));
     this.legacySse = new LegacySse(core, this.access, log.child({ transport: 'sse' }));
     this.websocket = new WebSocketDoor(core, log.child({ transport: 'websocket' }));

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { FIXTURE, ROOT, waitFor, runCli, type CliOutcome } from './helpers.js';
+import { FIXTURE, ROOT, connect, fixture, startProxy, waitFor, runCli, type CliOutcome } from './helpers.js';
 
 const CLI = ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts')];
 /** In every child's command line (the fixture ignores its arguments), so /proc tells whether any survived. */
@@ -49,6 +49,7 @@ beforeAll(() => {
   const profiles = {
     reader: { tools: { allow: ['alpha__echo', 'alpha__whoami', 'beta__echo'] } },
     capped: { tools: { allow: ['alpha__*'] }, maxTools: 2 },
+    agent: { discovery: 'search', pinned: ['alpha__echo'] },
   };
   good = path.join(dir, 'good.json');
   fs.writeFileSync(good, JSON.stringify({ mcpServers: { alpha: server('alpha'), beta: server('beta') }, profiles }));
@@ -119,7 +120,7 @@ describe('switchboard tools', () => {
     expect(stdout).toBe('');
     expect(stderr.trim().split('\n')).toHaveLength(1);
     expect(stderr).toContain('unknown profile "nope"');
-    expect(stderr).toContain('reader, capped');
+    expect(stderr).toContain('reader, capped, agent');
     expect(markedProcesses()).toEqual([]);
   });
 
@@ -202,6 +203,48 @@ describe('switchboard check', () => {
     expect(stderr).toContain('interrupted');
     expect(markedProcesses()).toEqual([]);
   }, 15_000);
+});
+
+describe('switchboard tools and check for a search-mode profile', () => {
+  it('show what the model is given (the search tools and pinned ones), as an SDK client lists it, and what search reaches', async () => {
+    // One after another: four CLIs at once, each starting two servers, crowd a small machine.
+    const json = await cli(['tools', '-c', good, '--profile', 'agent', '--json']);
+    const text = await cli(['tools', '-c', good, '--profile', 'agent']);
+    const check = await cli(['check', '-c', good]);
+    const checkJson = await cli(['check', '-c', good, '--json']);
+    expect(json.code, json.stderr).toBe(0);
+    const out = JSON.parse(json.stdout) as ToolsJson & { discovery: string; reachable: { tools: number; tokens: number } };
+    expect(out.discovery).toBe('search');
+    // What a session of the profile is listed, from the daemon itself.
+    const proxy = await startProxy({ mcpServers: { alpha: fixture('alpha'), beta: fixture('beta') }, profiles: { agent: { discovery: 'search', pinned: ['alpha__echo'] } } });
+    try {
+      const client = await connect(proxy, { path: '/mcp?profile=agent' });
+      const listed = (await client.listTools()).tools;
+      await client.close();
+      expect(out.tools.map((t) => t.name)).toEqual(listed.map((t) => t.name));
+      expect(out.tools.map((t) => t.name)).toEqual(['switchboard__find_tools', 'switchboard__call_tool', 'alpha__echo']);
+      // find_tools says how many tools it searches: the CLI's reachable count.
+      expect(listed[0]?.description).toContain(`Search ${out.reachable.tools} tools of 2 servers`);
+    } finally {
+      await proxy.close();
+    }
+    expect(out.total).toEqual({ tools: 3, tokens: out.tools.reduce((sum, t) => sum + t.tokens, 0) });
+    expect(out.reachable.tools).toBeGreaterThan(40);
+    expect(out.reachable.tokens).toBeGreaterThan(out.total.tokens * 4);
+    expect(out.servers.reduce((sum, s) => sum + s.tools, 0)).toBe(out.reachable.tools);
+
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/^switchboard__find_tools\s+switchboard\s+\d+\s/m);
+    expect(text.stdout).toMatch(new RegExp(`^reachable by search\\s+${out.reachable.tools}\\s+${out.reachable.tokens}$`, 'm'));
+    expect(text.stdout).toContain(`profile agent, search mode: the model is given 3 tools, ~${out.total.tokens} tokens; switchboard__find_tools reaches ${out.reachable.tools} tools`);
+
+    expect(check.code).toBe(0);
+    expect(check.stdout).toMatch(new RegExp(`^agent \\(search\\)\\s+3\\s+${out.total.tokens}\\s+0\\s+-$`, 'm'));
+    expect(check.stdout).toContain(`profile agent is in search mode: the model is given 3 tools (~${out.total.tokens} tokens); switchboard__find_tools reaches ${out.reachable.tools} tools`);
+    const agent = (JSON.parse(checkJson.stdout) as { profiles: Array<{ name: string | null; discovery: string; tools: number; tokens: number; reachable: { tools: number } }> }).profiles.find((p) => p.name === 'agent');
+    expect(agent).toMatchObject({ discovery: 'search', tools: 3, tokens: out.total.tokens, reachable: out.reachable });
+    expect(markedProcesses()).toEqual([]);
+  }, 100_000);
 });
 
 describe('switchboard tools --search', () => {

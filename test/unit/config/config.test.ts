@@ -79,7 +79,7 @@ describe('Claude Desktop shape', () => {
       headersTimeoutMs: 10_000,
       maxConnections: 4_096,
       maxConnectionsPerAddress: 256,
-      pageSize: 100,
+      pageSize: 1_000,
       sessionIdleMs: 30 * 60 * 1000,
       shutdownGraceMs: 10_000,
     });
