@@ -13,6 +13,7 @@ import {
 import type { ChildExit, ShutdownTimings } from './child.js';
 import { UpstreamConnection, describeExit, type Pending } from './connection.js';
 import type { Caller, ListKind, ServerIdentity, ServerLists } from './types.js';
+import { RelistPacer } from './relist-pacer.js';
 
 export type ServerState = 'starting' | 'ready' | 'backoff' | 'stopped';
 
@@ -74,8 +75,12 @@ export class ServerHandle {
   private readyAt = 0;
   private retryTimer: NodeJS.Timeout | undefined;
   private waiting: Waiting[] = [];
-  /** Lists being re-fetched; a second list_changed while one runs schedules one more pass. */
-  private relisting = new Map<ListKind, boolean>();
+  /**
+   * Re-list passes per kind: a child announcing list_changed nonstop gets one pass per
+   * RELIST_SPACING_MS per kind over any period (every pass re-sanitizes, re-pins and tells
+   * sessions, and must not run at the child's pace); the last change is always listed.
+   */
+  private readonly relists = new RelistPacer(RELIST_SPACING_MS);
   /** A reload replaced this instance; it only finishes what it has in flight. */
   private retiring = false;
 
@@ -100,6 +105,8 @@ export class ServerHandle {
   start(): void {
     if (this.state === 'stopped') return;
     this.initFailure = undefined;
+    // The new child is listed whole once up: passes owed to its predecessor are void.
+    this.relists.reset();
     this.setState('starting');
     const connection = new UpstreamConnection(this.config, this.log, {
       onNotification: (conn, message) => this.onNotification(conn, message),
@@ -174,6 +181,7 @@ export class ServerHandle {
   async stop(): Promise<void> {
     this.setState('stopped');
     clearTimeout(this.retryTimer);
+    this.relists.reset();
     for (const w of this.waiting.splice(0)) {
       clearTimeout(w.timer);
       w.caller.forwarded(w.request.id, new SwitchboardError(ErrorCode.ConnectionClosed, `server ${this.name} is stopped`));
@@ -245,38 +253,24 @@ export class ServerHandle {
   private onNotification(connection: UpstreamConnection, message: JsonRpcNotification): void {
     const kind = LIST_CHANGED.get(message.method);
     if (kind !== undefined) {
-      if (connection === this.connection && this.state === 'ready') void this.relist(connection, kind);
+      if (connection === this.connection && this.state === 'ready') this.relists.changed(kind[0] as ListKind, () => this.relist(connection, kind));
       return;
     }
     this.events.onNotification(this, connection, message);
   }
 
+  /** One pass: fetches `kinds` again and reports them; a failure keeps the previous lists. */
   private async relist(connection: UpstreamConnection, kinds: readonly ListKind[]): Promise<void> {
-    const first = kinds[0] as ListKind;
-    if (this.relisting.has(first)) {
-      this.relisting.set(first, true);
-      return;
-    }
-    this.relisting.set(first, false);
+    if (connection !== this.connection) return;
     try {
-      let passes = 0;
-      do {
-        // A child announcing list_changed nonstop gets one pass per RELIST_SPACING_MS per kind:
-        // every pass re-sanitizes, re-pins and tells sessions, and must not run at the child's pace.
-        if (passes++ > 0) await new Promise((resolve) => setTimeout(resolve, RELIST_SPACING_MS));
-        if (connection !== this.connection) return;
-        this.relisting.set(first, false);
-        const fresh = await Promise.all(kinds.map((kind) => this.fetchList(connection, kind)));
-        if (connection !== this.connection) return;
-        const next: Record<ListKind, readonly Record<string, unknown>[]> = { ...this.lists };
-        kinds.forEach((kind, i) => (next[kind] = fresh[i] ?? []));
-        this.lists = next;
-        this.events.onLists(this, kinds);
-      } while (this.relisting.get(first) === true);
+      const fresh = await Promise.all(kinds.map((kind) => this.fetchList(connection, kind)));
+      if (connection !== this.connection) return;
+      const next: Record<ListKind, readonly Record<string, unknown>[]> = { ...this.lists };
+      kinds.forEach((kind, i) => (next[kind] = fresh[i] ?? []));
+      this.lists = next;
+      this.events.onLists(this, kinds);
     } catch (error) {
       this.log.warn({ err: error instanceof Error ? error.message : String(error) }, 're-listing after list_changed failed; keeping the previous list');
-    } finally {
-      this.relisting.delete(first);
     }
   }
 
