@@ -31,6 +31,11 @@ export interface ServerHandleEvents {
 export interface ServerHandleOptions {
   readonly maxLineBytes: number;
   readonly shutdown?: ShutdownTimings;
+  /**
+   * The catalog already holds lists of this server (a restart, a redefinition): its first start
+   * holds no list request. Otherwise list requests of views showing it wait for that start.
+   */
+  readonly listsKnown?: boolean;
 }
 
 /** A child that stayed up this long has its backoff reset, ms. */
@@ -83,6 +88,8 @@ export class ServerHandle {
   private readonly relists = new RelistPacer(RELIST_SPACING_MS);
   /** A reload replaced this instance; it only finishes what it has in flight. */
   private retiring = false;
+  /** Resolved when the first start attempt ends (up and listed, failed, stopped, or timeoutMs passed). */
+  private firstAttempt: { readonly ended: Promise<void>; readonly end: () => void; timer: NodeJS.Timeout | undefined } | undefined;
 
   constructor(
     readonly config: ServerConfig,
@@ -91,7 +98,29 @@ export class ServerHandle {
     private readonly options: ServerHandleOptions,
     /** The session this instance belongs to when the server is isolated per session. */
     readonly owner: string | undefined = undefined,
-  ) {}
+  ) {
+    if (options.listsKnown !== true) {
+      let end!: () => void;
+      const ended = new Promise<void>((resolve) => (end = resolve));
+      this.firstAttempt = { ended, end, timer: undefined };
+    }
+  }
+
+  /**
+   * While the first start attempt of an instance the catalog has no lists of runs: resolves when it
+   * ends, at the latest timeoutMs after it began. Later restarts are not waited for.
+   */
+  get firstStart(): Promise<void> | undefined {
+    return this.firstAttempt?.ended;
+  }
+
+  private endFirstAttempt(): void {
+    const attempt = this.firstAttempt;
+    if (attempt === undefined) return;
+    this.firstAttempt = undefined;
+    clearTimeout(attempt.timer);
+    attempt.end();
+  }
 
   get name(): string {
     return this.config.name;
@@ -115,6 +144,10 @@ export class ServerHandle {
       onExit: (conn, exit) => this.onExit(conn, exit),
     }, { maxLineBytes: this.options.maxLineBytes, ...(this.options.shutdown ? { shutdown: this.options.shutdown } : {}) });
     this.connection = connection;
+    if (this.firstAttempt !== undefined && this.firstAttempt.timer === undefined) {
+      this.firstAttempt.timer = setTimeout(() => this.endFirstAttempt(), this.config.timeoutMs);
+      this.firstAttempt.timer.unref();
+    }
     void this.bringUp(connection);
   }
 
@@ -182,6 +215,7 @@ export class ServerHandle {
     this.setState('stopped');
     clearTimeout(this.retryTimer);
     this.relists.reset();
+    this.endFirstAttempt();
     for (const w of this.waiting.splice(0)) {
       clearTimeout(w.timer);
       w.caller.forwarded(w.request.id, new SwitchboardError(ErrorCode.ConnectionClosed, `server ${this.name} is stopped`));
@@ -197,6 +231,7 @@ export class ServerHandle {
       if (connection !== this.connection || this.state === 'stopped') return;
       this.initFailure = error instanceof Error ? error.message : String(error);
       this.log.error({ err: this.initFailure }, 'server failed to initialize; stopping this instance');
+      this.endFirstAttempt();
       // onExit schedules the restart once the child is gone.
       void connection.stop();
       return;
@@ -210,6 +245,8 @@ export class ServerHandle {
     );
     this.setState('ready');
     this.events.onLists(this, ['tools', 'prompts', 'resources', 'resourceTemplates']);
+    // After onLists: lists held for this start are answered with these in the catalog.
+    this.endFirstAttempt();
     for (const w of this.waiting.splice(0)) {
       clearTimeout(w.timer);
       const downstreamId = w.request.id;
@@ -277,6 +314,8 @@ export class ServerHandle {
   private onExit(connection: UpstreamConnection, exit: ChildExit): void {
     this.events.onConnectionExit?.(this, connection);
     if (connection !== this.connection) return;
+    // Exited before it was up: the attempt failed (later ones are announced with list_changed).
+    this.endFirstAttempt();
     if (this.state === 'stopped') {
       this.log.info({ childPid: connection.pid, exit: describeExit(exit) }, 'server stopped');
       return;
