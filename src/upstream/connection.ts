@@ -190,7 +190,9 @@ export class UpstreamConnection {
     });
     const version = typeof result.protocolVersion === 'string' ? result.protocolVersion : '';
     if (!SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
-      throw new SwitchboardError(ErrorCode.InternalError, `server ${this.server.name} answered initialize with unsupported protocol version "${version}"`);
+      // JSON-quoted and cut: a server's text stays one line of the log and the status page.
+      const named = JSON.stringify(version.length > 64 ? `${version.slice(0, 64)}…` : version);
+      throw new SwitchboardError(ErrorCode.InternalError, `server ${this.server.name} answered initialize with unsupported protocol version ${named}`);
     }
     const identity: ServerIdentity = {
       era: 'session',
