@@ -30,8 +30,8 @@ describe('lists during a server’s first start', () => {
       { waitReady: false },
     );
     try {
-      const [client, searcher] = await Promise.all([connect(proxy), connect(proxy, { path: '/mcp?discovery=search' })]);
       expect(proxy.core.upstreams.primaryOf('slow')?.state).toBe('starting');
+      const [client, searcher] = await Promise.all([connect(proxy), connect(proxy, { path: '/mcp?discovery=search' })]);
       const [tools, prompts, resources, templates, stateless, found] = await Promise.all([
         listAllTools(client),
         client.listPrompts(),
