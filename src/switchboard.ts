@@ -132,6 +132,10 @@ export class SwitchboardCore {
       onConnectionExit: (handle, connection) => this.childMessages.forgetConnection(handle, connection),
     }, options.shutdown);
     this.router = new Router(config, this.catalog, this.upstreams, this.subscriptions, rootLog.child({ component: 'router' }), this.stats);
+    // A list held for a server's first start is answered with every listing that has arrived.
+    this.router.holds.beforeAnswer = () => {
+      if (this.pendingLists.size > 0) this.flushLists();
+    };
     const statelessLog = rootLog.child({ component: 'stateless' });
     // A parked request cannot outlive its child's answer: that times out after the server's
     // timeout, and the retry may still fetch the timeout error for a little while.
@@ -329,9 +333,9 @@ export class SwitchboardCore {
       // Requests waiting for a session's own instance to start are in flight too.
       for (const handle of session.isolated.values()) count += handle.heldCount;
     }
-    // And those waiting for a shared server that is (re)starting.
+    // And those waiting for a shared server that is (re)starting, or lists waiting for first starts.
     for (const handle of this.upstreams.all()) count += handle.heldCount;
-    return count;
+    return count + this.router.holds.count;
   }
 
   ready(): boolean {

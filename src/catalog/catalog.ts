@@ -517,10 +517,19 @@ export class Catalog {
     return this.index;
   }
 
+  /** Builds the index now when a rebuild is due (a search that waited for servers to list must find their tools). */
+  refreshIndex(): void {
+    if (!this.indexPending) return;
+    this.indexPending = false;
+    this.index = this.buildIndex();
+  }
+
   private scheduleIndex(): void {
     if (this.indexPending) return;
     this.indexPending = true;
     setImmediate(() => {
+      // refreshIndex built it meanwhile.
+      if (!this.indexPending) return;
       this.indexPending = false;
       this.index = this.buildIndex();
     }).unref();

@@ -21,6 +21,7 @@ import { SWITCHBOARD_INFO, negotiateVersion } from '../protocol.js';
 import type { Upstreams } from './upstreams.js';
 import type { Subscriptions } from './subscriptions.js';
 import { pageText } from './lists.js';
+import { ListHolds } from './list-holds.js';
 import { answerFindTools, isMetaTool, listedTools, unwrapCallTool } from './discovery.js';
 import { FIND_TOOLS } from '../discovery/meta-tools.js';
 
@@ -29,6 +30,8 @@ type Handler = (session: Session, request: ClientRequest, view: View) => void;
 export class Router {
   /** Set when the daemon stops: new requests are refused while in-flight ones finish. */
   draining = false;
+  /** List requests (and find_tools) waiting for the first start of a server of their view. */
+  readonly holds: ListHolds;
   private readonly handlers: ReadonlyMap<string, Handler>;
 
   constructor(
@@ -39,13 +42,14 @@ export class Router {
     private readonly log: Logger,
     private readonly stats: RequestStats,
   ) {
+    this.holds = new ListHolds(upstreams, catalog, (session, request, error) => this.fail(session, request, error));
     this.handlers = new Map<string, Handler>([
       ['initialize', (s, r, v) => this.initialize(s, r, v)],
       ['ping', (s, r) => s.reply(r, resultResponse(r.id, {}))],
-      ['tools/list', (s, r, v) => this.list(s, r, 'tools', listedTools(s, v))],
-      ['prompts/list', (s, r, v) => this.list(s, r, 'prompts', v.prompts)],
-      ['resources/list', (s, r, v) => this.list(s, r, 'resources', v.resources)],
-      ['resources/templates/list', (s, r, v) => this.list(s, r, 'resourceTemplates', v.resourceTemplates)],
+      ['tools/list', (s, r, v) => this.holds.answer(s, r, v, (view) => this.list(s, r, 'tools', listedTools(s, view)))],
+      ['prompts/list', (s, r, v) => this.holds.answer(s, r, v, (view) => this.list(s, r, 'prompts', view.prompts))],
+      ['resources/list', (s, r, v) => this.holds.answer(s, r, v, (view) => this.list(s, r, 'resources', view.resources))],
+      ['resources/templates/list', (s, r, v) => this.holds.answer(s, r, v, (view) => this.list(s, r, 'resourceTemplates', view.resourceTemplates))],
       ['logging/setLevel', (s, r) => this.setLevel(s, r)],
       ['tools/call', (s, r, v) => this.callTool(s, r, v)],
       ['prompts/get', (s, r, v) => this.byName(s, r, v.promptRoutes, 'prompt')],
@@ -173,7 +177,12 @@ export class Router {
     const name = request.message.params?.name;
     if (view.scope.policy.discovery === 'search' && isMetaTool(name)) {
       if (name === FIND_TOOLS) {
-        answerFindTools(this.catalog, session, request, view);
+        // A search reads the catalog as a list does: it waits for first starts too.
+        this.holds.answer(session, request, view, (current, held) => {
+          // The servers that just listed are in the index before the search, not after it.
+          if (held) this.catalog.refreshIndex();
+          answerFindTools(this.catalog, session, request, current);
+        });
         return;
       }
       unwrapCallTool(request.message);

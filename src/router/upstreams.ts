@@ -96,7 +96,9 @@ export class Upstreams {
     }
     for (const server of [...diff.changed, ...diff.added]) {
       const old = this.primary.get(server.name);
-      const handle = this.create(server, undefined);
+      // A changed server's last lists stay in the catalog meanwhile; an added one has none yet (nor
+      // one redefined before it ever came up).
+      const handle = this.create(server, undefined, old !== undefined && old.firstStart === undefined);
       this.primary.set(server.name, handle);
       handle.start();
       // A redefined server: the old child finishes what it is doing (as on a graceful stop) while
@@ -114,7 +116,7 @@ export class Upstreams {
   restart(name: string, graceMs: number): { readonly old: ServerHandle; readonly fresh: ServerHandle; readonly stopped: Promise<void> } | undefined {
     const old = this.primary.get(name);
     if (old === undefined) return undefined;
-    const fresh = this.create(old.config, undefined);
+    const fresh = this.create(old.config, undefined, old.firstStart === undefined);
     this.primary.set(name, fresh);
     fresh.start();
     return { old, fresh, stopped: old.retire(fresh, graceMs) };
@@ -146,10 +148,21 @@ export class Upstreams {
     await Promise.all([...this.primary.values()].map((handle) => handle.stop()));
   }
 
-  private create(server: ServerConfig, owner: string | undefined): ServerHandle {
+  /**
+   * While `server`'s first start runs (the catalog has no lists of it yet): resolves when it is up
+   * and listed, or has failed, at the latest its timeoutMs after it began.
+   */
+  firstStartOf(server: string): Promise<void> | undefined {
+    return this.primary.get(server)?.firstStart;
+  }
+
+  /** `listsKnown`: the catalog lists this server already, so its start holds no list request. */
+  private create(server: ServerConfig, owner: string | undefined, listsKnown = false): ServerHandle {
     const log = this.log.child(owner === undefined ? { server: server.name } : { server: server.name, session: owner });
     return new ServerHandle(server, log, this.events, {
       maxLineBytes: this.config.limits.maxLineBytes,
+      // A session's own instance: the catalog lists the shared one, so nothing waits for this one.
+      listsKnown: listsKnown || owner !== undefined,
       ...(this.shutdown ? { shutdown: this.shutdown } : {}),
     }, owner);
   }

@@ -247,9 +247,17 @@ export class Session implements Caller {
     return this.held?.size ?? 0;
   }
 
-  /** `request` waits for its server to start; the server sends it on later and tells `forwarded`. */
+  /**
+   * `request` waits: for its server to start (the server sends it on later and tells `forwarded`), or
+   * a list for the first start of a server of the view (answered later after `unhold`).
+   */
   hold(request: ClientRequest): void {
     (this.held ??= new Map()).set(request.id, request);
+  }
+
+  /** A request held by the proxy itself is to be answered now: false when it is no longer held (cancelled, session closed). */
+  unhold(downstreamId: JsonRpcId): boolean {
+    return this.held?.delete(downstreamId) === true;
   }
 
   forwarded(downstreamId: JsonRpcId, outcome: Pending | SwitchboardError): void {

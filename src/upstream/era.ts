@@ -58,7 +58,9 @@ export async function negotiateEra(channel: EraChannel, log: Logger): Promise<Se
   const version = typeof result.protocolVersion === 'string' ? result.protocolVersion : '';
   if (!SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
     if (modern !== undefined) return modern;
-    throw new SwitchboardError(ErrorCode.InternalError, `server ${server.name} answered initialize with unsupported protocol version "${version}"`);
+    // JSON-quoted and cut: a server's text stays one line of the log and the status page.
+    const named = JSON.stringify(version.length > 64 ? `${version.slice(0, 64)}…` : version);
+    throw new SwitchboardError(ErrorCode.InternalError, `server ${server.name} answered initialize with unsupported protocol version ${named}`);
   }
   channel.notify({ jsonrpc: '2.0', method: 'notifications/initialized' });
   // Initialized, a child may keep to the session era for good (versioning.mdx lets an initialize

@@ -13,6 +13,7 @@ import {
 import type { ChildExit, ShutdownTimings } from './child.js';
 import { UpstreamConnection, describeExit, type Pending } from './connection.js';
 import type { Caller, ListKind, ServerIdentity, ServerLists } from './types.js';
+import { RelistPacer } from './relist-pacer.js';
 
 export type ServerState = 'starting' | 'ready' | 'backoff' | 'stopped';
 
@@ -30,6 +31,11 @@ export interface ServerHandleEvents {
 export interface ServerHandleOptions {
   readonly maxLineBytes: number;
   readonly shutdown?: ShutdownTimings;
+  /**
+   * The catalog already holds lists of this server (a restart, a redefinition): its first start
+   * holds no list request. Otherwise list requests of views showing it wait for that start.
+   */
+  readonly listsKnown?: boolean;
 }
 
 /** A child that stayed up this long has its backoff reset, ms. */
@@ -74,10 +80,16 @@ export class ServerHandle {
   private readyAt = 0;
   private retryTimer: NodeJS.Timeout | undefined;
   private waiting: Waiting[] = [];
-  /** Lists being re-fetched; a second list_changed while one runs schedules one more pass. */
-  private relisting = new Map<ListKind, boolean>();
+  /**
+   * Re-list passes per kind: a child announcing list_changed nonstop gets one pass per
+   * RELIST_SPACING_MS per kind over any period (every pass re-sanitizes, re-pins and tells
+   * sessions, and must not run at the child's pace); the last change is always listed.
+   */
+  private readonly relists = new RelistPacer(RELIST_SPACING_MS);
   /** A reload replaced this instance; it only finishes what it has in flight. */
   private retiring = false;
+  /** Resolved when the first start attempt ends (up and listed, failed, stopped, or timeoutMs passed). */
+  private firstAttempt: { readonly ended: Promise<void>; readonly end: () => void; timer: NodeJS.Timeout | undefined } | undefined;
 
   constructor(
     readonly config: ServerConfig,
@@ -86,7 +98,29 @@ export class ServerHandle {
     private readonly options: ServerHandleOptions,
     /** The session this instance belongs to when the server is isolated per session. */
     readonly owner: string | undefined = undefined,
-  ) {}
+  ) {
+    if (options.listsKnown !== true) {
+      let end!: () => void;
+      const ended = new Promise<void>((resolve) => (end = resolve));
+      this.firstAttempt = { ended, end, timer: undefined };
+    }
+  }
+
+  /**
+   * While the first start attempt of an instance the catalog has no lists of runs: resolves when it
+   * ends, at the latest timeoutMs after it began. Later restarts are not waited for.
+   */
+  get firstStart(): Promise<void> | undefined {
+    return this.firstAttempt?.ended;
+  }
+
+  private endFirstAttempt(): void {
+    const attempt = this.firstAttempt;
+    if (attempt === undefined) return;
+    this.firstAttempt = undefined;
+    clearTimeout(attempt.timer);
+    attempt.end();
+  }
 
   get name(): string {
     return this.config.name;
@@ -100,6 +134,8 @@ export class ServerHandle {
   start(): void {
     if (this.state === 'stopped') return;
     this.initFailure = undefined;
+    // The new child is listed whole once up: passes owed to its predecessor are void.
+    this.relists.reset();
     this.setState('starting');
     const connection = new UpstreamConnection(this.config, this.log, {
       onNotification: (conn, message) => this.onNotification(conn, message),
@@ -108,6 +144,10 @@ export class ServerHandle {
       onExit: (conn, exit) => this.onExit(conn, exit),
     }, { maxLineBytes: this.options.maxLineBytes, ...(this.options.shutdown ? { shutdown: this.options.shutdown } : {}) });
     this.connection = connection;
+    if (this.firstAttempt !== undefined && this.firstAttempt.timer === undefined) {
+      this.firstAttempt.timer = setTimeout(() => this.endFirstAttempt(), this.config.timeoutMs);
+      this.firstAttempt.timer.unref();
+    }
     void this.bringUp(connection);
   }
 
@@ -174,6 +214,8 @@ export class ServerHandle {
   async stop(): Promise<void> {
     this.setState('stopped');
     clearTimeout(this.retryTimer);
+    this.relists.reset();
+    this.endFirstAttempt();
     for (const w of this.waiting.splice(0)) {
       clearTimeout(w.timer);
       w.caller.forwarded(w.request.id, new SwitchboardError(ErrorCode.ConnectionClosed, `server ${this.name} is stopped`));
@@ -189,6 +231,7 @@ export class ServerHandle {
       if (connection !== this.connection || this.state === 'stopped') return;
       this.initFailure = error instanceof Error ? error.message : String(error);
       this.log.error({ err: this.initFailure }, 'server failed to initialize; stopping this instance');
+      this.endFirstAttempt();
       // onExit schedules the restart once the child is gone.
       void connection.stop();
       return;
@@ -202,6 +245,8 @@ export class ServerHandle {
     );
     this.setState('ready');
     this.events.onLists(this, ['tools', 'prompts', 'resources', 'resourceTemplates']);
+    // After onLists: lists held for this start are answered with these in the catalog.
+    this.endFirstAttempt();
     for (const w of this.waiting.splice(0)) {
       clearTimeout(w.timer);
       const downstreamId = w.request.id;
@@ -245,44 +290,32 @@ export class ServerHandle {
   private onNotification(connection: UpstreamConnection, message: JsonRpcNotification): void {
     const kind = LIST_CHANGED.get(message.method);
     if (kind !== undefined) {
-      if (connection === this.connection && this.state === 'ready') void this.relist(connection, kind);
+      if (connection === this.connection && this.state === 'ready') this.relists.changed(kind[0] as ListKind, () => this.relist(connection, kind));
       return;
     }
     this.events.onNotification(this, connection, message);
   }
 
+  /** One pass: fetches `kinds` again and reports them; a failure keeps the previous lists. */
   private async relist(connection: UpstreamConnection, kinds: readonly ListKind[]): Promise<void> {
-    const first = kinds[0] as ListKind;
-    if (this.relisting.has(first)) {
-      this.relisting.set(first, true);
-      return;
-    }
-    this.relisting.set(first, false);
+    if (connection !== this.connection) return;
     try {
-      let passes = 0;
-      do {
-        // A child announcing list_changed nonstop gets one pass per RELIST_SPACING_MS per kind:
-        // every pass re-sanitizes, re-pins and tells sessions, and must not run at the child's pace.
-        if (passes++ > 0) await new Promise((resolve) => setTimeout(resolve, RELIST_SPACING_MS));
-        if (connection !== this.connection) return;
-        this.relisting.set(first, false);
-        const fresh = await Promise.all(kinds.map((kind) => this.fetchList(connection, kind)));
-        if (connection !== this.connection) return;
-        const next: Record<ListKind, readonly Record<string, unknown>[]> = { ...this.lists };
-        kinds.forEach((kind, i) => (next[kind] = fresh[i] ?? []));
-        this.lists = next;
-        this.events.onLists(this, kinds);
-      } while (this.relisting.get(first) === true);
+      const fresh = await Promise.all(kinds.map((kind) => this.fetchList(connection, kind)));
+      if (connection !== this.connection) return;
+      const next: Record<ListKind, readonly Record<string, unknown>[]> = { ...this.lists };
+      kinds.forEach((kind, i) => (next[kind] = fresh[i] ?? []));
+      this.lists = next;
+      this.events.onLists(this, kinds);
     } catch (error) {
       this.log.warn({ err: error instanceof Error ? error.message : String(error) }, 're-listing after list_changed failed; keeping the previous list');
-    } finally {
-      this.relisting.delete(first);
     }
   }
 
   private onExit(connection: UpstreamConnection, exit: ChildExit): void {
     this.events.onConnectionExit?.(this, connection);
     if (connection !== this.connection) return;
+    // Exited before it was up: the attempt failed (later ones are announced with list_changed).
+    this.endFirstAttempt();
     if (this.state === 'stopped') {
       this.log.info({ childPid: connection.pid, exit: describeExit(exit) }, 'server stopped');
       return;

@@ -13,6 +13,7 @@ import type { ChildEvents, ChildExit } from '../child.js';
 import { StderrTail } from '../stderr-tail.js';
 import { SseReader, type ByteBudget } from './sse-reader.js';
 import { LoginRequired, StoredOAuthClient, accessToken, refreshDelay } from './oauth-client.js';
+import { initializeVersion } from './protocol-version.js';
 
 /** Requests and notifications on their way to one remote server at once; more are refused ('full'). */
 const MAX_IN_FLIGHT = 256;
@@ -70,6 +71,8 @@ export class RemoteServer {
   private refreshTimer: NodeJS.Timeout | undefined;
   /** The initialize line, written again on the legacy stream when Streamable HTTP is refused (auto). */
   private initializeLine: string | undefined;
+  /** The id of our initialize request: only its answer names the protocol version. */
+  private initializeId: JsonRpcId | undefined;
   private readonly url: URL;
   private readonly agent: http.Agent;
   private readonly tail = new StderrTail();
@@ -151,7 +154,10 @@ export class RemoteServer {
     // always go, or a full server could never be told to stop, nor get the answers it waits for.
     if (outgoing.method === 'notifications/cancelled') this.abortCancelled(line);
     if (outgoing.id !== undefined && outgoing.method !== undefined && this.requestsInFlight() >= MAX_IN_FLIGHT) return 'full';
-    if (outgoing.method === 'initialize') this.initializeLine = line;
+    if (outgoing.method === 'initialize') {
+      this.initializeLine = line;
+      this.initializeId = outgoing.id;
+    }
     if (this.signingIn || (this.mode === 'sse' && this.endpoint === undefined)) {
       this.queued.push(line);
       return 'sent';
@@ -176,8 +182,9 @@ export class RemoteServer {
     if (this.stopping) return;
     this.stopping = true;
     this.release();
-    // Streamable HTTP: a client that is done says so (transports.mdx, session management).
-    if (this.mode === 'http' && this.sessionId !== undefined && this.exited === undefined) await this.deleteSession();
+    // Streamable HTTP: a client that is done says so (transports.mdx, session management). Whatever
+    // becomes of that, the stop ends in an exit: the handle restarts or forgets the server on it.
+    if (this.mode === 'http' && this.sessionId !== undefined && this.exited === undefined) await this.deleteSession().catch(() => undefined);
     this.exit({ code: 0, signal: null });
   }
 
@@ -397,18 +404,8 @@ export class RemoteServer {
   private deliver(bytes: Buffer, carriedBy: JsonRpcId | undefined): void {
     if (this.exited !== undefined) return;
     const text = bytes.toString('utf8');
-    if (this.protocolVersion === undefined) this.noteVersion(text);
+    if (this.protocolVersion === undefined && this.initializeId !== undefined) this.protocolVersion = initializeVersion(text, this.initializeId);
     this.events.onLine(text, bytes, 0, bytes.length, typeof carriedBy === 'number' ? carriedBy : undefined);
-  }
-
-  /** The initialize answer names the version every later request carries in MCP-Protocol-Version. */
-  private noteVersion(text: string): void {
-    try {
-      const parsed = JSON.parse(text) as { result?: { protocolVersion?: unknown } };
-      if (typeof parsed.result?.protocolVersion === 'string') this.protocolVersion = parsed.result.protocolVersion;
-    } catch {
-      // Not JSON: the connection reports it.
-    }
   }
 
   private answerError(id: JsonRpcId, message: string): void {

@@ -1,0 +1,81 @@
+// Lists asked for while a server of the client's view is in its first start wait for it (up to its
+// timeoutMs): a client that lists once, right after the daemon listens, sees every server.
+import { describe, expect, it } from 'vitest';
+import type { RunningSwitchboard } from '../../src/index.js';
+import { connect, fixture, listAllTools, rawPost, responseOf, startProxy } from './helpers.js';
+
+const MODERN = '2026-07-28';
+const MODERN_META = {
+  'io.modelcontextprotocol/protocolVersion': MODERN,
+  'io.modelcontextprotocol/clientCapabilities': {},
+  'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '0' },
+};
+
+/** A stateless-era (2026-07-28) request's result. */
+async function statelessResult(proxy: RunningSwitchboard, method: string, params: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
+  const headers: Record<string, string> = { 'mcp-protocol-version': MODERN, 'mcp-method': method };
+  if (typeof params.name === 'string') headers['mcp-name'] = params.name;
+  const reply = await rawPost(proxy, { jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: MODERN_META } }, { headers });
+  const response = responseOf(reply);
+  if (response.error !== undefined) throw new Error(JSON.stringify(response.error));
+  return response.result as Record<string, unknown>;
+}
+
+const names = (items: unknown): string[] => (Array.isArray(items) ? items.map((item) => String((item as { name?: unknown }).name)) : []);
+
+describe('lists during a server’s first start', () => {
+  it('shows a server that takes 1.5 s to start to clients that list right after the daemon listens, in every era and in search mode', async () => {
+    const proxy = await startProxy(
+      { mcpServers: { slow: fixture('slow', {}, { FIXTURE_INIT_DELAY_MS: '1500' }), fast: fixture('fast') } },
+      { waitReady: false },
+    );
+    try {
+      expect(proxy.core.upstreams.primaryOf('slow')?.state).toBe('starting');
+      const [client, searcher] = await Promise.all([connect(proxy), connect(proxy, { path: '/mcp?discovery=search' })]);
+      const [tools, prompts, resources, templates, stateless, found] = await Promise.all([
+        listAllTools(client),
+        client.listPrompts(),
+        client.listResources(),
+        client.listResourceTemplates(),
+        statelessResult(proxy, 'tools/list'),
+        searcher.callTool({ name: 'switchboard__find_tools', arguments: { query: 'returns the fixture name and process id', limit: 20 } }),
+      ]);
+      expect(names(tools)).toEqual(expect.arrayContaining(['slow__echo', 'fast__echo']));
+      expect(names(prompts.prompts)).toEqual(expect.arrayContaining(['slow__greet', 'fast__greet']));
+      expect(resources.resources.map((resource) => resource.uri).join(' ')).toContain('slow');
+      expect(templates.resourceTemplates.length).toBe(2);
+      expect(names(stateless.tools)).toEqual(expect.arrayContaining(['slow__echo', 'fast__echo']));
+      expect(names((found.structuredContent as { tools?: unknown } | undefined)?.tools)).toEqual(expect.arrayContaining(['slow__whoami', 'fast__whoami']));
+      await Promise.all([client.close(), searcher.close()]);
+    } finally {
+      await proxy.close();
+    }
+  }, 20_000);
+
+  it('answers at once a view that does not show the starting server, and stops waiting for a server whose first start failed', async () => {
+    const proxy = await startProxy(
+      {
+        mcpServers: {
+          slow: fixture('slow', {}, { FIXTURE_INIT_DELAY_MS: '8000' }),
+          fast: fixture('fast'),
+          broken: fixture('broken', { timeoutMs: 60_000 }, { FIXTURE_FAIL_START: '1' }),
+        },
+        profiles: { pair: { servers: { allow: ['fast', 'broken'] } } },
+      },
+      { waitReady: false },
+    );
+    try {
+      const own = await connect(proxy, { path: '/s/fast/mcp' });
+      expect(names(await listAllTools(own))).toContain('echo');
+      // Answered while the slow server still starts: its start holds only the views that show it.
+      expect(proxy.core.upstreams.primaryOf('slow')?.state).toBe('starting');
+      // The broken server's first attempt ended with its exit: it holds nothing, though it retries.
+      const pair = await connect(proxy, { path: '/mcp?profile=pair' });
+      expect(names(await listAllTools(pair))).toContain('fast__echo');
+      expect(proxy.core.upstreams.primaryOf('slow')?.state).toBe('starting');
+      await Promise.all([own.close(), pair.close()]);
+    } finally {
+      await proxy.close();
+    }
+  }, 20_000);
+});
