@@ -116,6 +116,8 @@ export interface TokenConfig {
   readonly admin: boolean;
   /** Where the value came from, for messages: `environment variable SWITCHBOARD_TOKEN_ALICE` or `file /abs/path`. */
   readonly source: string;
+  /** The absolute path of its `tokenFile`, when it came from one: the daemon reloads when it changes. */
+  readonly file: string | undefined;
   /** The token itself; serializes as `[redacted]`. Read it only to build the lookup table. */
   readonly secret: Secret;
 }
