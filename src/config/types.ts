@@ -182,6 +182,8 @@ export interface SkippedServer {
   readonly name: string;
   /** One line: the JSON path and the problem, as `--strict` would have refused it. */
   readonly reason: string;
+  /** The entry has a `url`: a remote server (the status page says so). */
+  readonly remote: boolean;
 }
 
 export interface SwitchboardConfig {
