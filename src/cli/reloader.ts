@@ -1,6 +1,6 @@
-// Config reload for the daemon: on SIGHUP and when the config file changes (debounced), load it
-// again and apply it; a config that does not load is refused with its one-line reason, and the
-// running one stays in force.
+// Config reload for the daemon: on SIGHUP and when the config file or a token file it names changes
+// (debounced), load it again and apply it; a config that does not load is refused with its one-line
+// reason, and the running one stays in force.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -21,8 +21,12 @@ export interface Reloadable {
 
 export class ConfigReloader {
   private timer: NodeJS.Timeout | undefined;
-  private watcher: fs.FSWatcher | undefined;
-  private lastDigest: string | undefined;
+  /** Watchers by file: the config file and the token files of the config in force. */
+  private readonly watchers = new Map<string, fs.FSWatcher>();
+  private watching = false;
+  /** The files whose content the running config holds: the config file, then its token files. */
+  private files: readonly string[];
+  private lastDigest: string;
   /** The last reload was refused: the next change reloads even if it restores the running text. */
   private refused = false;
 
@@ -32,36 +36,63 @@ export class ConfigReloader {
     private readonly log: Logger,
     /** The command line's overrides (`--port`, `--strict`): a reload keeps them. */
     private readonly options: LoadOptions = {},
+    /** The config in force, whose token files are watched too; without it, the config file alone. */
+    running?: SwitchboardConfig,
   ) {
-    this.lastDigest = digest(file);
+    this.files = running === undefined ? [file] : sourceFiles(running);
+    this.lastDigest = digest(this.files);
   }
 
-  /** Reloads when the file changes (see watchFile); SIGHUP still works when it cannot be watched. */
+  /**
+   * Reloads when the config file or one of its token files changes (see watchFile): a rotated token
+   * is in force without SIGHUP. SIGHUP still works when a directory cannot be watched.
+   */
   watch(): void {
-    try {
-      this.watcher = watchFile(
-        this.file,
-        () => this.schedule('file changed'),
-        (error) => this.log.warn({ err: error.message }, 'config file watch failed; reload with SIGHUP'),
-      );
-    } catch (error) {
-      this.log.warn({ err: (error as Error).message, dir: path.dirname(this.file) }, 'cannot watch the config directory; reload with SIGHUP');
+    this.watching = true;
+    this.follow();
+  }
+
+  /** Watches exactly the files of the config in force (a reload may add or drop token files). */
+  private follow(): void {
+    if (!this.watching) return;
+    for (const [file, watcher] of this.watchers) {
+      if (this.files.includes(file)) continue;
+      watcher.close();
+      this.watchers.delete(file);
+    }
+    for (const file of this.files) {
+      if (this.watchers.has(file)) continue;
+      const what = file === this.file ? 'config file' : 'token file';
+      try {
+        this.watchers.set(
+          file,
+          watchFile(
+            file,
+            () => this.schedule(`${what} changed`, true),
+            (error) => this.log.warn({ file, err: error.message }, `${what} watch failed; reload with SIGHUP`),
+          ),
+        );
+      } catch (error) {
+        this.log.warn({ err: (error as Error).message, dir: path.dirname(file) }, `cannot watch the ${what}'s directory; reload with SIGHUP`);
+      }
     }
   }
 
-  /** Reloads after the debounce; repeated triggers within it make one reload. */
-  schedule(reason: string): void {
+  /**
+   * Reloads after the debounce; repeated triggers within it make one reload. `ifChanged`: skip it
+   * when no watched file's content changed (a watch event for a touch, a chmod, a save of the same text).
+   */
+  schedule(reason: string, ifChanged = false): void {
     clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.reload(reason), DEBOUNCE_MS);
+    this.timer = setTimeout(() => this.reload(reason, ifChanged), DEBOUNCE_MS);
     this.timer.unref();
   }
 
   /** Loads and applies the file now; false when it was refused (the running config stays). */
-  reload(reason: string): boolean {
-    const current = digest(this.file);
-    // A watch event without a content change (touch, chmod, a save of the same text) is no reload;
-    // but a file put back as it was after a refused edit is one, so the refusal shown is cleared.
-    if (reason === 'file changed' && !this.refused && current !== undefined && current === this.lastDigest) return true;
+  reload(reason: string, ifChanged = false): boolean {
+    const current = digest(this.files);
+    // A file put back as it was after a refused edit is a reload, so the refusal shown is cleared.
+    if (ifChanged && !this.refused && current === this.lastDigest) return true;
     let config: SwitchboardConfig;
     try {
       config = loadConfig(this.file, process.env, this.options);
@@ -73,7 +104,11 @@ export class ConfigReloader {
       return false;
     }
     this.refused = false;
-    this.lastDigest = current;
+    const files = sourceFiles(config);
+    // Read before loading when the files are the same, so a change made during the load is not missed.
+    this.lastDigest = sameList(files, this.files) ? current : digest(files);
+    this.files = files;
+    this.follow();
     for (const warning of config.warnings) this.log.warn(warning);
     this.log.info({ reason }, 'reloading config');
     this.target.reload(config);
@@ -82,14 +117,33 @@ export class ConfigReloader {
 
   stop(): void {
     clearTimeout(this.timer);
-    this.watcher?.close();
+    this.watching = false;
+    for (const watcher of this.watchers.values()) watcher.close();
+    this.watchers.clear();
   }
 }
 
-function digest(file: string): string | undefined {
-  try {
-    return createHash('sha256').update(fs.readFileSync(file)).digest('hex');
-  } catch {
-    return undefined;
+/** The config file and the token files it names: what a reload reads (tokenEnv values cannot change under a running daemon). */
+function sourceFiles(config: SwitchboardConfig): string[] {
+  const files = [config.file];
+  for (const token of config.auth.tokens) if (token.file !== undefined && !files.includes(token.file)) files.push(token.file);
+  return files;
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((file, i) => file === b[i]);
+}
+
+/** One hash over every file's content (each prefixed by its length); a missing file counts as a content of its own. */
+function digest(files: readonly string[]): string {
+  const hash = createHash('sha256');
+  for (const file of files) {
+    try {
+      const content = fs.readFileSync(file);
+      hash.update(`${content.length}:`).update(content);
+    } catch {
+      hash.update('missing:');
+    }
   }
+  return hash.digest('hex');
 }

@@ -43,7 +43,7 @@ export async function runStart(configFile: string, options: LoadOptions = {}): P
     };
     process.on('SIGTERM', () => stop('SIGTERM'));
     process.on('SIGINT', () => stop('SIGINT'));
-    const reloader = new ConfigReloader(config.file, proxy, log.child({ component: 'reload' }), options);
+    const reloader = new ConfigReloader(config.file, proxy, log.child({ component: 'reload' }), options, config);
     reloader.watch();
     process.on('SIGHUP', () => reloader.reload('SIGHUP'));
   });

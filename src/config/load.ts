@@ -104,7 +104,7 @@ export function resolveConfig(
       if (own.count === 0 && server !== undefined) resolved.push(server);
       else {
         problems.push(...own.problems);
-        skipped.push({ name, reason: describeProblem(own.problems[0]) });
+        skipped.push({ name, reason: describeProblem(own.problems[0]), remote: isPlainObject(value) && value['url'] !== undefined });
       }
     }
     // Strict, or nothing left to serve: a daemon without a single usable server is a mistake to report.

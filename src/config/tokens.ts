@@ -90,13 +90,20 @@ export function resolveTokens(raw: unknown, parsed: readonly RawToken[], ctx: To
       profile,
       admin: token.admin || profile === undefined,
       source: value.source,
+      file: value.file,
       secret: new Secret(value.secret),
     });
   });
   return out;
 }
 
-function readToken(token: RawToken, at: readonly PathSegment[], ctx: TokenContext): { secret: string; source: string } | undefined {
+interface TokenValue {
+  readonly secret: string;
+  readonly source: string;
+  readonly file: string | undefined;
+}
+
+function readToken(token: RawToken, at: readonly PathSegment[], ctx: TokenContext): TokenValue | undefined {
   const { findings } = ctx;
   if ((token.tokenEnv === undefined) === (token.tokenFile === undefined)) {
     const problem =
@@ -109,6 +116,7 @@ function readToken(token: RawToken, at: readonly PathSegment[], ctx: TokenContex
   let text: string | undefined;
   let where: string;
   let keyPath: PathSegment[];
+  let file: string | undefined;
   if (token.tokenEnv !== undefined) {
     keyPath = [...at, 'tokenEnv'];
     where = `environment variable ${token.tokenEnv}`;
@@ -121,7 +129,7 @@ function readToken(token: RawToken, at: readonly PathSegment[], ctx: TokenContex
     keyPath = [...at, 'tokenFile'];
     const report = (p: readonly PathSegment[], problem: string): void => findings.error(p, problem);
     const before = findings.count;
-    const file = path.resolve(ctx.dir, substitute(token.tokenFile ?? '', keyPath, ctx.env, report).value);
+    file = path.resolve(ctx.dir, substitute(token.tokenFile ?? '', keyPath, ctx.env, report).value);
     if (findings.count !== before) return undefined;
     where = `file ${file}`;
     text = readSecretFile(file, keyPath, findings);
@@ -134,7 +142,7 @@ function readToken(token: RawToken, at: readonly PathSegment[], ctx: TokenContex
     findings.error(keyPath, `${where} holds characters a bearer token cannot carry (allowed: A-Z a-z 0-9 - . _ ~ + / and trailing =)`);
   } else if (secret.length < MIN_TOKEN_LENGTH) {
     findings.error(keyPath, `${where} holds a token shorter than ${MIN_TOKEN_LENGTH} characters; ${GENERATE}`);
-  } else return { secret, source: where };
+  } else return { secret, source: where, file };
   return undefined;
 }
 

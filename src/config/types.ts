@@ -116,6 +116,8 @@ export interface TokenConfig {
   readonly admin: boolean;
   /** Where the value came from, for messages: `environment variable SWITCHBOARD_TOKEN_ALICE` or `file /abs/path`. */
   readonly source: string;
+  /** The absolute path of its `tokenFile`, when it came from one: the daemon reloads when it changes. */
+  readonly file: string | undefined;
   /** The token itself; serializes as `[redacted]`. Read it only to build the lookup table. */
   readonly secret: Secret;
 }
@@ -180,6 +182,8 @@ export interface SkippedServer {
   readonly name: string;
   /** One line: the JSON path and the problem, as `--strict` would have refused it. */
   readonly reason: string;
+  /** The entry has a `url`: a remote server (the status page says so). */
+  readonly remote: boolean;
 }
 
 export interface SwitchboardConfig {

@@ -8,6 +8,10 @@ import { SWITCHBOARD_INFO } from '../protocol.js';
 
 export interface ServerStatus {
   readonly name: string;
+  /** `stdio`: a child the proxy runs; `remote`: a server it reaches over HTTP (config `url`). */
+  readonly kind: 'stdio' | 'remote';
+  /** A remote server's URL without what may be a secret (user info, query values); null for a child. */
+  readonly url: string | null;
   /** `skipped`: the config entry cannot be used (lastError says why); it is never started. */
   readonly state: ServerState | 'skipped';
   /** The shared child's pid while it runs. */
@@ -21,6 +25,8 @@ export interface ServerStatus {
   /** Instances owned by sessions (`isolation: "session"`). */
   readonly isolated: number;
   readonly lastError: string | null;
+  /** A start attempt failed since it was last ready (or it never was): calls fail at once with lastError. */
+  readonly down: boolean;
   /** The server's last stderr lines (oldest first): where most servers say why they fail. */
   readonly stderr: readonly string[];
 }
@@ -83,8 +89,11 @@ export function serverStatuses(core: SwitchboardCore): ServerStatus[] {
   const statuses: ServerStatus[] = core.upstreams.all().map((handle) => {
     const extra = owned.get(handle.name);
     const connection = handle.connection;
+    const remote = handle.config.remote;
     return {
       name: handle.name,
+      kind: remote === undefined ? 'stdio' : 'remote',
+      url: remote === undefined ? null : publicUrl(remote.url),
       state: handle.state,
       pid: connection?.alive === true ? (connection.pid ?? null) : null,
       restarts: handle.restarts,
@@ -93,13 +102,30 @@ export function serverStatuses(core: SwitchboardCore): ServerStatus[] {
       held: handle.heldCount + (extra?.held ?? 0),
       isolated: core.upstreams.isolatedInstances(handle.name),
       lastError: handle.lastError ?? null,
+      down: handle.isDown,
       stderr: handle.stderrTail,
     };
   });
   for (const skipped of core.config.skipped) {
-    statuses.push({ name: skipped.name, state: 'skipped', pid: null, restarts: 0, tools: 0, pending: 0, held: 0, isolated: 0, lastError: skipped.reason, stderr: [] });
+    statuses.push({ name: skipped.name, kind: skipped.remote ? 'remote' : 'stdio', url: null, state: 'skipped', pid: null, restarts: 0, tools: 0, pending: 0, held: 0, isolated: 0, lastError: skipped.reason, down: false, stderr: [] });
   }
   return statuses;
+}
+
+/**
+ * A URL as the status page may show it: `${VAR}` expansion can put credentials in its user info or
+ * query (`?api_key=…`), so those are cut; the query keeps its names, each value shown as `…`.
+ */
+export function publicUrl(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return '(not a URL)';
+  }
+  const names = [...url.searchParams.keys()];
+  const query = names.length === 0 ? '' : `?${names.map((name) => `${encodeURIComponent(name)}=…`).join('&')}`;
+  return `${url.protocol}//${url.host}${url.pathname}${query}`;
 }
 
 /**

@@ -76,6 +76,14 @@ export class ServerHandle {
   }
   /** Why the current start attempt failed before the child exited, if it did. */
   private initFailure: string | undefined;
+  /**
+   * A start attempt failed since the server was last ready (or it was never ready): it is known
+   * down, so requests fail at once with `lastError` instead of waiting up to `timeoutMs` for a
+   * server that is not coming (a remote host refusing connections, a child that cannot start).
+   */
+  private down = false;
+  /** When the next start attempt begins (ms since epoch), while in backoff. */
+  private retryAt = 0;
   private failures = 0;
   private readyAt = 0;
   private retryTimer: NodeJS.Timeout | undefined;
@@ -126,6 +134,11 @@ export class ServerHandle {
     return this.config.name;
   }
 
+  /** A start attempt failed since it was last ready: calls fail at once with `lastError`. */
+  get isDown(): boolean {
+    return this.down;
+  }
+
   /** Client requests waiting for this instance to come up. */
   get heldCount(): number {
     return this.waiting.length;
@@ -159,6 +172,7 @@ export class ServerHandle {
     // A ready child whose input just broke is dying; the request waits for its successor instead.
     if (this.state === 'ready' && this.connection !== undefined && this.connection.writable) return this.connection.forward(caller, request);
     if (this.state === 'stopped') return new SwitchboardError(ErrorCode.ConnectionClosed, `server ${this.name} is stopped`);
+    if (this.down) return this.downError();
     if (this.waiting.length >= MAX_WAITING) {
       return new SwitchboardError(ErrorCode.Overloaded, `server ${this.name} is starting and too many requests are waiting for it`);
     }
@@ -238,6 +252,7 @@ export class ServerHandle {
     }
     if (connection !== this.connection || this.state === 'stopped') return;
     this.lastError = undefined;
+    this.down = false;
     this.readyAt = Date.now();
     this.log.info(
       { childPid: connection.pid, protocolVersion: this.identity.protocolVersion, tools: this.lists.tools.length, restarts: this.restarts },
@@ -332,12 +347,31 @@ export class ServerHandle {
     const delay = Math.min(this.config.restart.initialDelayMs * 2 ** this.failures, this.config.restart.maxDelayMs);
     this.failures += 1;
     this.log.error({ childPid: connection.pid, exit: describeExit(exit), restartInMs: delay }, 'server exited; restarting');
+    this.retryAt = Date.now() + delay;
+    // A server that was serving gets one restart attempt before it counts as down: a crashed child
+    // is usually back within the restart delay, and requests held meanwhile are then answered. One
+    // that could not even start (a failed attempt, a remote server that could not be reached) is down.
     this.setState('backoff');
+    if (!wasReady || exit.spawnError !== undefined) this.markDown();
     this.retryTimer = setTimeout(() => {
       this.restarts += 1;
       this.start();
     }, delay);
     this.retryTimer.unref();
+  }
+
+  /** Known down: the requests held for this attempt are answered now, with the reason. */
+  private markDown(): void {
+    this.down = true;
+    for (const w of this.waiting.splice(0)) {
+      clearTimeout(w.timer);
+      w.caller.forwarded(w.request.id, this.downError());
+    }
+  }
+
+  private downError(): SwitchboardError {
+    const next = this.state === 'backoff' ? `; next attempt in ${Math.max(0, Math.ceil((this.retryAt - Date.now()) / 1000))} s` : '; retrying now';
+    return new SwitchboardError(ErrorCode.ConnectionClosed, `server ${this.name} is down: ${this.lastError ?? 'its last start attempt failed'}${next}`);
   }
 
   private setState(state: ServerState): void {

@@ -169,3 +169,48 @@ describe('the daemon reloads its config file', () => {
     await client.close();
   });
 });
+
+describe('the daemon reloads a token file', () => {
+  let daemon: ChildProcess | undefined;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-token-reload-'));
+  afterAll(async () => {
+    if (daemon !== undefined && daemon.exitCode === null) {
+      const exited = new Promise((resolve) => daemon?.once('exit', resolve));
+      daemon.kill('SIGTERM');
+      await exited;
+    }
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('when the file changes, without SIGHUP: the new token is accepted and the old one refused', async () => {
+    const OLD = 'old-team-token-0123456789abcdef';
+    const NEW = 'new-team-token-fedcba9876543210';
+    const tokenFile = path.join(dir, 'team.token');
+    fs.writeFileSync(tokenFile, `${OLD}\n`, { mode: 0o600 });
+    const file = path.join(dir, 'proxy.config.json');
+    const port = await freePort();
+    fs.writeFileSync(file, JSON.stringify({ listen: { host: '127.0.0.1', port }, mcpServers: { a: fixture('a') }, auth: { tokens: [{ name: 'team', tokenFile: 'team.token' }] } }));
+    let output = '';
+    daemon = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), 'start', '-c', file], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    daemon.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    daemon.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const url = `http://127.0.0.1:${port}`;
+    const running = { url } as RunningSwitchboard;
+    await waitFor(async () => (await fetch(`${url}/readyz`).catch(() => undefined))?.status === 200, 20_000, 'daemon ready');
+    const before = await connect(running, { token: OLD });
+    expect(textOf(await before.callTool({ name: 'a__echo', arguments: { text: 'old' } }))).toBe('old');
+    await before.close();
+
+    // Rewritten in place, as `echo NEW > team.token` does.
+    fs.writeFileSync(tokenFile, `${NEW}\n`);
+    await waitFor(() => /"reason":"token file changed".*"msg":"reloading config"/.test(output), 10_000, 'the token file reload logged');
+
+    const after = await connect(running, { token: NEW });
+    expect(textOf(await after.callTool({ name: 'a__echo', arguments: { text: 'new' } }))).toBe('new');
+    await after.close();
+    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'old', version: '1' } } };
+    expect((await rawPost(running, initialize, { headers: { authorization: `Bearer ${OLD}` } })).status).toBe(401);
+    expect(output).not.toContain(NEW);
+    expect(output).not.toContain(OLD);
+  });
+});

@@ -111,7 +111,9 @@ describe('status page when a server is down', () => {
   beforeAll(async () => {
     browser = await launch();
     const bad = { command: process.execPath, args: [FAILING], env: { FAIL_NOISE_LINES: '6', FAIL_LAST: LAST_WORDS }, restart: { initialDelayMs: 60_000, maxDelayMs: 60_000 } };
-    proxy = await startProxy({ mcpServers: { fx: fixture('fx'), bad, remote: { url: 'tools.example/mcp' } } }, { waitReady: false });
+    // far: a remote server nothing listens for (port 1), its URL carrying secrets the page must not show.
+    const far = { url: 'http://probe:pw-secret-1@127.0.0.1:1/mcp?key=query-secret-2', restart: { initialDelayMs: 60_000, maxDelayMs: 60_000 } };
+    proxy = await startProxy({ mcpServers: { fx: fixture('fx'), bad, far, remote: { url: 'tools.example/mcp' } } }, { waitReady: false });
     fs.mkdirSync(ARTIFACTS, { recursive: true });
   });
   afterAll(async () => {
@@ -119,7 +121,7 @@ describe('status page when a server is down', () => {
     await proxy?.close();
   });
 
-  it("shows the failing server's last stderr lines as text, the skipped entry with its reason, and a refused reload until one succeeds", async () => {
+  it("shows the failing server's last stderr lines as text, remote servers marked with their URL, the skipped entry with its reason, and a refused reload until one succeeds", async () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
     const page = await context.newPage();
     const problems: string[] = [];
@@ -132,12 +134,21 @@ describe('status page when a server is down', () => {
       expect(await bad.locator('td.error').first().textContent()).toContain('exited with code 1');
       // The last 5 lines it wrote, oldest first, the last one as written.
       expect((await bad.locator('pre.stderr').textContent())?.split('\n')).toEqual(['npm notice line 3 of 6', 'npm notice line 4 of 6', 'npm notice line 5 of 6', 'npm notice line 6 of 6', LAST_WORDS]);
-      const remote = await page.locator('#servers tbody tr[data-server="remote"] td').allTextContents();
-      expect(remote.slice(0, 7)).toEqual(['remote', 'skipped', '', '', '', '', '']);
-      expect(remote[7]).toContain('expected an absolute http or https URL');
+      // A remote server: marked so, its URL under its name without user info or query values, and why it is down.
+      const far = page.locator('#servers tbody tr[data-server="far"]');
+      await far.locator('td.error', { hasText: 'ECONNREFUSED' }).waitFor({ timeout: 15_000 });
+      expect(await far.locator('td.name .kind').textContent()).toBe('remote');
+      expect(await far.locator('td.name .url').textContent()).toBe('http://127.0.0.1:1/mcp?key=…');
+      expect(await far.textContent()).not.toMatch(/pw-secret-1|query-secret-2|probe/);
+      expect(await page.locator('#servers tbody tr[data-server="fx"] td.name .kind').count()).toBe(0);
+      const remote = page.locator('#servers tbody tr[data-server="remote"]');
+      expect(await remote.locator('td.name .kind').textContent()).toBe('remote');
+      const cells = await remote.locator('td').allTextContents();
+      expect(cells.slice(1, 7)).toEqual(['skipped', '', '', '', '', '']);
+      expect(cells[7]).toContain('expected an absolute http or https URL');
       expect(await page.locator('#ready').textContent()).toBe('not ready');
       // Of the servers that run (a skipped entry never does), one is ready.
-      expect(await page.locator('#total-servers').textContent()).toBe('1 / 2');
+      expect(await page.locator('#total-servers').textContent()).toBe('1 / 3');
 
       const banner = page.locator('#banner-text');
       expect(await banner.textContent()).toMatch(/^Config reload refused at .+ \(the running config stays\): .*invalid JSON: <b>unexpected end<\/b>$/);

@@ -355,9 +355,9 @@ describe('one unusable server entry', () => {
     const config = resolveConfig(mixed, { file: '<inline>', dir }, baseEnv);
     expect(config.servers.map((s) => s.name)).toEqual(['good']);
     expect(config.skipped).toEqual([
-      { name: 'remote', reason: '$.mcpServers.remote.url: expected an absolute http or https URL, got "tools.example.com/mcp"' },
-      { name: 'missing', reason: expect.stringMatching(/^\$\.mcpServers\.missing\.command: command "no-such-mcp-server-anywhere" not found in /) },
-      { name: 'typo', reason: '$.mcpServers.typo.timeoutMs: expected an integer between 1 and 2147483647, got "soon"' },
+      { name: 'remote', reason: '$.mcpServers.remote.url: expected an absolute http or https URL, got "tools.example.com/mcp"', remote: true },
+      { name: 'missing', reason: expect.stringMatching(/^\$\.mcpServers\.missing\.command: command "no-such-mcp-server-anywhere" not found in /), remote: false },
+      { name: 'typo', reason: '$.mcpServers.typo.timeoutMs: expected an integer between 1 and 2147483647, got "soon"', remote: false },
     ]);
   });
 
