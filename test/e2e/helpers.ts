@@ -1,6 +1,6 @@
 // Starting a real proxy with real child servers, and connecting the SDK's own client to it.
 import { fileURLToPath } from 'node:url';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -246,4 +246,70 @@ export function freePort(): Promise<number> {
     });
     server.on('error', reject);
   });
+}
+
+/** How a command run by `runBounded` ended. */
+export interface BoundedRun {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  /** It ran out of time and its process group was killed. */
+  readonly timedOut: boolean;
+}
+
+/**
+ * Runs a command in a process group of its own and resolves once all of it is gone. On timeout the
+ * whole group is SIGKILLed, grandchildren too: `npm pack` runs the build as one, which a plain
+ * execFile timeout leaves writing into the directory the test is about to remove.
+ */
+export function runBounded(command: string, args: readonly string[], options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs: number }): Promise<BoundedRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    let stdout = '';
+    let stderr = '';
+    let timedOut = false;
+    const killGroup = () => {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // The group is gone already.
+      }
+    };
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup();
+    }, options.timeoutMs);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    // 'close' comes once every holder of the pipes is gone; what is left of the group goes with it.
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      killGroup();
+      resolve({ code, signal, stdout, stderr, timedOut });
+    });
+  });
+}
+
+/** One line that says how a bounded run failed, its stderr's tail included. */
+export function describeRun(what: string, result: BoundedRun, timeoutMs: number): string {
+  const how = result.timedOut ? `ran out of its ${timeoutMs} ms` : `exited with ${result.code ?? result.signal}`;
+  return `${what} ${how}; stderr: ${result.stderr.trim().slice(-2000) || '(empty)'}`;
+}
+
+/**
+ * Removes a test's scratch directory. A failure to remove it is reported, never thrown: thrown
+ * from an afterAll it would stand in the report where the failure that matters should.
+ */
+export function removeScratch(dir: string | undefined): void {
+  if (dir === undefined) return;
+  try {
+    fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+  } catch (error) {
+    console.warn(`could not remove the scratch directory ${dir}: ${String(error)}`);
+  }
 }
