@@ -105,6 +105,16 @@ export async function waitFor<T>(condition: () => T | Promise<T>, timeoutMs = 10
   }
 }
 
+/**
+ * An `onprogress` for a call and a promise of its first progress. A call that has reported progress
+ * is running in its server: a test that needs a call in flight waits for that, not for some time.
+ */
+export function firstProgress(): { onprogress: () => void; reached: Promise<void> } {
+  let onprogress!: () => void;
+  const reached = new Promise<void>((resolve) => (onprogress = resolve));
+  return { onprogress, reached };
+}
+
 /** The pid in a fixture `whoami` answer ("<name> pid <pid>"). */
 export function pidOf(result: unknown): number {
   const match = /pid (\d+)/.exec(textOf(result));
