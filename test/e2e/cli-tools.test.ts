@@ -11,7 +11,7 @@ const CLI = ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts')];
 /** In every child's command line (the fixture ignores its arguments), so /proc tells whether any survived. */
 const MARKER = `sb-cli-marker-${randomBytes(6).toString('hex')}`;
 
-const cli = (args: string[]): Promise<CliOutcome> => runCli(args, 20_000);
+const cli = (args: string[]): Promise<CliOutcome> => runCli(args);
 
 /** Live processes whose command line holds MARKER. */
 function markedProcesses(): number[] {
@@ -196,12 +196,12 @@ describe('switchboard check', () => {
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    await waitFor(() => markedProcesses().length >= 2, 8000, 'both children running');
+    await waitFor(() => markedProcesses().length >= 2, 15_000, 'both children running');
     child.kill('SIGINT');
     expect(await exited).toBe(130);
     expect(stderr).toContain('interrupted');
     expect(markedProcesses()).toEqual([]);
-  }, 15_000);
+  });
 });
 
 describe('switchboard tools --search', () => {
@@ -225,12 +225,12 @@ describe('switchboard tools --search', () => {
     for (const tool of (JSON.parse(narrow.stdout) as { tools: Array<{ name: string }> }).tools) expect(allowed).toContain(tool.name);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toBe('switchboard: --limit expects a number from 1 to 20, got "99"\n');
-  }, 40_000);
+  });
 });
 
 describe('switchboard tools and the terminal width', () => {
   it('lays its table out for COLUMNS when piped: wider shows more of each description, no line is wider', async () => {
-    const run = (columns: string) => runCli(['tools', '-c', good], 20_000, { ...process.env, COLUMNS: columns });
+    const run = (columns: string) => runCli(['tools', '-c', good], undefined, { ...process.env, COLUMNS: columns });
     const [narrow, wide] = await Promise.all([run('80'), run('200')]);
     expect(narrow.code).toBe(0);
     expect(wide.code).toBe(0);
@@ -240,7 +240,7 @@ describe('switchboard tools and the terminal width', () => {
     expect(longest(wide.stdout)).toBeGreaterThan(100);
     const row = (text: string) => text.split('\n').find((line) => line.startsWith('alpha__slow')) ?? '';
     expect(row(wide.stdout).length).toBeGreaterThan(row(narrow.stdout).length);
-  }, 40_000);
+  });
 
   // util-linux `script` gives the command a pseudo-terminal; `stty cols` sets its width.
   const hasScript = (() => {
@@ -274,5 +274,5 @@ describe('switchboard tools and the terminal width', () => {
     const row = (text: string) => text.split('\n').find((line) => line.startsWith('alpha__slow')) ?? '';
     expect(row(narrow)).toMatch(/…$/);
     expect(row(wide).length).toBeGreaterThan(row(narrow).length);
-  }, 40_000);
+  });
 });

@@ -86,11 +86,11 @@ describe('faults of a child', () => {
 
     const after = await waitFor(
       async () => {
-        const result = await b.callTool({ name: 'fixture__whoami', arguments: {} }, undefined, { timeout: 3000 });
+        const result = await b.callTool({ name: 'fixture__whoami', arguments: {} }, undefined, { timeout: 10_000 });
         const pid = pidOf(result);
         return pid !== before ? pid : undefined;
       },
-      10_000,
+      20_000,
       'whoami to answer from a restarted child',
     );
     expect(after).not.toBe(before);

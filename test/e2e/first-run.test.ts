@@ -98,7 +98,7 @@ describe('switchboard start', () => {
     } finally {
       blocker.close();
     }
-  }, 30_000);
+  });
 
   it('serves a Claude Desktop file unchanged on the port of --port, or of SWITCHBOARD_PORT', async () => {
     const file = writeConfig('desktop', { mcpServers: { fx: fixtureServer('fx') } });
@@ -217,7 +217,7 @@ describe('monitoring access', () => {
     const check = await runCli(['check', '-c', file], 30_000, env);
     expect(check.code).toBe(0);
     expect(check.stdout).toContain('no token can read /metrics, /status.json');
-  }, 40_000);
+  });
 });
 
 describe('a failed server’s reason', () => {
@@ -245,14 +245,14 @@ describe('a failed server’s reason', () => {
     expect(check.code).toBe(1);
     const report = JSON.parse(check.stdout) as { servers: Array<{ name: string; stderr: string | null }> };
     expect(report.servers[0]?.stderr).toBe('Error: API_KEY is not set');
-  }, 30_000);
+  });
 
   it('quotes the error a Node server died of, not the stack frames and "Node.js v…" after it', async () => {
     const file = writeConfig('thrown', { mcpServers: { gh: failingServer({ FAIL_THROW: '1' }) } });
     const check = await runCli(['check', '-c', file, '--timeout', '10']);
     expect(check.code).toBe(1);
     expect(check.stderr).toContain('its stderr said: Error: API_KEY is not set\n');
-  }, 30_000);
+  });
 });
 
 describe('what the operator sees of failures', () => {

@@ -238,11 +238,19 @@ export interface CliOutcome {
   readonly stderr: string;
 }
 
+/**
+ * How long a CLI run may take before the test calls it hung: a `check` that starts a few servers
+ * under tsx takes 1-2 s on a quiet machine and ten times that when every core is busy.
+ */
+export const CLI_TIMEOUT_MS = 45_000;
+
 /** Runs `switchboard ARGS` from the sources (tsx), as a user would, and collects its output. */
-export function runCli(args: readonly string[], timeoutMs = 20_000, env: NodeJS.ProcessEnv = process.env): Promise<CliOutcome> {
+export function runCli(args: readonly string[], timeoutMs = CLI_TIMEOUT_MS, env: NodeJS.ProcessEnv = process.env): Promise<CliOutcome> {
   return new Promise((resolve) => {
     execFile(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), ...args], { cwd: ROOT, timeout: timeoutMs, env }, (error, stdout, stderr) => {
-      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr });
+      // A run killed for its time says so, rather than leaving a bare exit code of -1 to explain.
+      const note = error !== null && error.killed ? `\n[test] switchboard ${args.join(' ')} killed after ${timeoutMs} ms` : '';
+      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr: stderr + note });
     });
   });
 }

@@ -57,7 +57,7 @@ describe('server-to-client request flood', () => {
     const refusals = logLines(logFile(), 'server request refused');
     expect(refusals.length).toBeGreaterThan(0);
     expect(refusals.length).toBeLessThanOrEqual(10);
-  }, 20_000);
+  });
 });
 
 describe('list_changed flood with changing definitions', () => {
@@ -95,7 +95,7 @@ describe('list_changed flood with changing definitions', () => {
     } finally {
       if (!closed) await proxy.close();
     }
-  }, 30_000);
+  });
 });
 
 describe('stderr flood', () => {
