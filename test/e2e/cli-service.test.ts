@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { UNIT_MARKER } from '../../src/ops/systemd.js';
 import { parseUnit } from '../unit/ops/systemd-ini.js';
-import { FIXTURE, ROOT } from './helpers.js';
+import { FIXTURE, ROOT, CLI_TIMEOUT_MS } from './helpers.js';
 
 const CLI = ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts')];
 const ENTRY = path.join(ROOT, 'dist/cli/main.js');
@@ -44,7 +44,7 @@ let env: NodeJS.ProcessEnv;
 function run(command: readonly string[], runEnv: NodeJS.ProcessEnv): Promise<Outcome> {
   const [file, ...argv] = command as [string, ...string[]];
   return new Promise((resolve) => {
-    execFile(file, argv, { cwd: ROOT, env: runEnv, timeout: 20_000 }, (error, stdout, stderr) => {
+    execFile(file, argv, { cwd: ROOT, env: runEnv, timeout: CLI_TIMEOUT_MS }, (error, stdout, stderr) => {
       const code = error === null ? 0 : typeof error.code === 'number' ? error.code : -1;
       resolve({ code, stdout, stderr });
     });
@@ -130,7 +130,8 @@ afterAll(() => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-describe('switchboard service', () => {
+// Each test runs the CLI from the sources up to four times in a row: room for a busy machine.
+describe('switchboard service', { timeout: 4 * CLI_TIMEOUT_MS }, () => {
   it('install --user --dry-run prints the unit and writes nothing', async () => {
     const { code, stdout } = await cli(['service', 'install', '--user', '-c', config, '--dry-run']);
     expect(code).toBe(0);
@@ -260,7 +261,7 @@ describe('switchboard service', () => {
   });
 });
 
-describe('switchboard start under systemd (NOTIFY_SOCKET set, fake systemd-notify)', () => {
+describe('switchboard start under systemd (NOTIFY_SOCKET set, fake systemd-notify)', { timeout: 2 * CLI_TIMEOUT_MS }, () => {
   it('sends READY=1 once its servers started and STOPPING=1 on SIGTERM, then exits 0', async () => {
     const bin = path.join(tmp, 'bin');
     const record = path.join(tmp, 'notify.txt');
@@ -273,7 +274,7 @@ describe('switchboard start under systemd (NOTIFY_SOCKET set, fake systemd-notif
     });
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     const lines = () => (fs.existsSync(record) ? fs.readFileSync(record, 'utf8').trimEnd().split('\n') : []);
-    await expect.poll(lines, { timeout: 15_000 }).toEqual([expect.stringMatching(/^--ready --status=listening on http:\/\/127\.0\.0\.1:\d+\/mcp; 1 of 1 servers ready$/)]);
+    await expect.poll(lines, { timeout: CLI_TIMEOUT_MS }).toEqual([expect.stringMatching(/^--ready --status=listening on http:\/\/127\.0\.0\.1:\d+\/mcp; 1 of 1 servers ready$/)]);
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
     await expect.poll(lines).toHaveLength(2);

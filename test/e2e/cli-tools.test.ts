@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { FIXTURE, ROOT, waitFor, runCli, type CliOutcome } from './helpers.js';
+import { FIXTURE, ROOT, waitFor, runCli, type CliOutcome, CLI_TIMEOUT_MS } from './helpers.js';
 
 const CLI = ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts')];
 /** In every child's command line (the fixture ignores its arguments), so /proc tells whether any survived. */
@@ -196,7 +196,7 @@ describe('switchboard check', () => {
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    await waitFor(() => markedProcesses().length >= 2, 15_000, 'both children running');
+    await waitFor(() => markedProcesses().length >= 2, CLI_TIMEOUT_MS, 'both children running');
     child.kill('SIGINT');
     expect(await exited).toBe(130);
     expect(stderr).toContain('interrupted');
@@ -258,7 +258,7 @@ describe('switchboard tools and the terminal width', () => {
         const child = spawn('/usr/bin/script', ['-qec', command, '/dev/null'], { cwd: ROOT, env: { ...process.env, COLUMNS: '300' }, stdio: ['ignore', 'pipe', 'pipe'] });
         let stdout = '';
         child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-        const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+        const timer = setTimeout(() => child.kill('SIGKILL'), CLI_TIMEOUT_MS);
         child.on('error', reject);
         child.on('close', (code) => {
           clearTimeout(timer);

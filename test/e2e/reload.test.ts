@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { resolveConfig, type RunningSwitchboard } from '../../src/index.js';
-import { ROOT, connect, firstProgress, fixture, freePort, listAllTools, pidOf, processAlive, rawPost, startProxy, textOf, waitFor } from './helpers.js';
+import { ROOT, connect, firstProgress, fixture, freePort, listAllTools, pidOf, processAlive, rawPost, startProxy, textOf, waitFor, CLI_TIMEOUT_MS } from './helpers.js';
 
 const config = (raw: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env) =>
   resolveConfig({ listen: { host: '127.0.0.1', port: 0 }, ...raw }, { file: '<inline>', dir: ROOT }, env);
@@ -148,7 +148,7 @@ describe('the daemon reloads its config file', () => {
     daemon.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     daemon.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const url = `http://127.0.0.1:${port}`;
-    await waitFor(async () => (await fetch(`${url}/readyz`).catch(() => undefined))?.status === 200, 20_000, 'daemon ready');
+    await waitFor(async () => (await fetch(`${url}/readyz`).catch(() => undefined))?.status === 200, CLI_TIMEOUT_MS, 'daemon ready');
     const running = { url } as RunningSwitchboard;
     const client = await connect(running);
     let changed = 0;

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { RunningSwitchboard } from '../../src/index.js';
-import { ROOT, connect, firstProgress, fixture, freePort, textOf, waitFor } from './helpers.js';
+import { ROOT, connect, firstProgress, fixture, freePort, textOf, waitFor, CLI_TIMEOUT_MS } from './helpers.js';
 
 /** Pids of processes whose command line or environment holds `marker`. */
 function processesWith(marker: string): number[] {
@@ -40,7 +40,7 @@ describe('stopping the daemon', () => {
     const exited = new Promise<number | null>((resolve) => daemon.once('exit', (code) => resolve(code)));
     try {
       const url = `http://127.0.0.1:${port}`;
-      await waitFor(async () => (await fetch(`${url}/readyz`).catch(() => undefined))?.status === 200, 20_000, 'daemon ready');
+      await waitFor(async () => (await fetch(`${url}/readyz`).catch(() => undefined))?.status === 200, CLI_TIMEOUT_MS, 'daemon ready');
       expect(processesWith(marker).length).toBe(2);
       const client = await connect({ url } as RunningSwitchboard);
       // Both calls run in their children (first progress back) when SIGTERM comes.
