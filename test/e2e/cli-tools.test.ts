@@ -5,13 +5,13 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { FIXTURE, ROOT, connect, fixture, startProxy, waitFor, runCli, type CliOutcome } from './helpers.js';
+import { FIXTURE, ROOT, connect, fixture, startProxy, waitFor, runCli, type CliOutcome, CLI_TIMEOUT_MS } from './helpers.js';
 
 const CLI = ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts')];
 /** In every child's command line (the fixture ignores its arguments), so /proc tells whether any survived. */
 const MARKER = `sb-cli-marker-${randomBytes(6).toString('hex')}`;
 
-const cli = (args: string[]): Promise<CliOutcome> => runCli(args, 20_000);
+const cli = (args: string[]): Promise<CliOutcome> => runCli(args);
 
 /** Live processes whose command line holds MARKER. */
 function markedProcesses(): number[] {
@@ -197,12 +197,12 @@ describe('switchboard check', () => {
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-    await waitFor(() => markedProcesses().length >= 2, 8000, 'both children running');
+    await waitFor(() => markedProcesses().length >= 2, CLI_TIMEOUT_MS, 'both children running');
     child.kill('SIGINT');
     expect(await exited).toBe(130);
     expect(stderr).toContain('interrupted');
     expect(markedProcesses()).toEqual([]);
-  }, 15_000);
+  });
 });
 
 describe('switchboard tools and check for a search-mode profile', () => {
@@ -268,12 +268,12 @@ describe('switchboard tools --search', () => {
     for (const tool of (JSON.parse(narrow.stdout) as { tools: Array<{ name: string }> }).tools) expect(allowed).toContain(tool.name);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toBe('switchboard: --limit expects a number from 1 to 20, got "99"\n');
-  }, 40_000);
+  });
 });
 
 describe('switchboard tools and the terminal width', () => {
   it('lays its table out for COLUMNS when piped: wider shows more of each description, no line is wider', async () => {
-    const run = (columns: string) => runCli(['tools', '-c', good], 20_000, { ...process.env, COLUMNS: columns });
+    const run = (columns: string) => runCli(['tools', '-c', good], undefined, { ...process.env, COLUMNS: columns });
     const [narrow, wide] = await Promise.all([run('80'), run('200')]);
     expect(narrow.code).toBe(0);
     expect(wide.code).toBe(0);
@@ -283,7 +283,7 @@ describe('switchboard tools and the terminal width', () => {
     expect(longest(wide.stdout)).toBeGreaterThan(100);
     const row = (text: string) => text.split('\n').find((line) => line.startsWith('alpha__slow')) ?? '';
     expect(row(wide.stdout).length).toBeGreaterThan(row(narrow.stdout).length);
-  }, 40_000);
+  });
 
   // util-linux `script` gives the command a pseudo-terminal; `stty cols` sets its width.
   const hasScript = (() => {
@@ -301,7 +301,7 @@ describe('switchboard tools and the terminal width', () => {
         const child = spawn('/usr/bin/script', ['-qec', command, '/dev/null'], { cwd: ROOT, env: { ...process.env, COLUMNS: '300' }, stdio: ['ignore', 'pipe', 'pipe'] });
         let stdout = '';
         child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-        const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+        const timer = setTimeout(() => child.kill('SIGKILL'), CLI_TIMEOUT_MS);
         child.on('error', reject);
         child.on('close', (code) => {
           clearTimeout(timer);
@@ -317,5 +317,5 @@ describe('switchboard tools and the terminal width', () => {
     const row = (text: string) => text.split('\n').find((line) => line.startsWith('alpha__slow')) ?? '';
     expect(row(narrow)).toMatch(/…$/);
     expect(row(wide).length).toBeGreaterThan(row(narrow).length);
-  }, 40_000);
+  });
 });

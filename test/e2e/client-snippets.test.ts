@@ -132,5 +132,5 @@ describe('client snippets against a proxy with auth on', () => {
         }
       }
     }
-  }, 30_000);
+  });
 });

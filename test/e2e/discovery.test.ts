@@ -104,7 +104,7 @@ describe('search mode with the real servers', () => {
     expect(listed).toContain('memory__create_entities');
     expect(textOf(await client.callTool({ name: read!.name, arguments: { path: filePath } }))).toContain('found and read');
     await client.close();
-  }, 30_000);
+  });
 
   it('errors are tools/call errors: an unknown tool, bad arguments, a tool error passed through', async () => {
     const client = await connect(proxy, { path: '/mcp?profile=narrow' });
@@ -127,7 +127,7 @@ describe('search mode with the real servers', () => {
       for (const tool of found) expect(allowed.has(tool.name), `${query} -> ${tool.name}`).toBe(true);
     }
     await client.close();
-  }, 30_000);
+  });
 });
 
 describe('call_tool is a tools/call', () => {
@@ -170,7 +170,7 @@ describe('search mode and the sanitizer', () => {
       mcpServers: { evil: { command: process.execPath, args: [path.join(ROOT, 'test/fixtures/poison-server.mjs'), 'evil'], cwd: ROOT }, fx: fixture('fx') },
       profiles: { search: { discovery: 'search' } },
     });
-  }, 30_000);
+  });
   afterAll(async () => {
     await proxy?.close();
   });

@@ -14,6 +14,7 @@ import {
   startProxy,
   textOf,
   waitFor,
+  firstProgress,
 } from './helpers.js';
 
 const MAX_BODY = 65_536;
@@ -70,8 +71,9 @@ describe('faults of a child', () => {
   it('crash: in-flight calls fail naming the server, other sessions recover, the child restarts with a new pid', async () => {
     const before = pidOf(await b.callTool({ name: 'fixture__whoami', arguments: {} }));
     // B has a call in flight on the same child when it dies.
-    const bSlow = settle(b.callTool({ name: 'fixture__slow', arguments: { ms: 5000, steps: 1 } }, undefined, { timeout: 20_000 }));
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    const progress = firstProgress();
+    const bSlow = settle(b.callTool({ name: 'fixture__slow', arguments: { ms: 10_000, steps: 20 } }, undefined, { timeout: 20_000, onprogress: progress.onprogress }));
+    await progress.reached;
     const crash = await settle(a.callTool({ name: 'fixture__crash', arguments: {} }, undefined, { timeout: 20_000 }));
     expect(crash.result).toBeUndefined();
     expect(crash.error).toBeInstanceOf(McpError);
@@ -84,11 +86,11 @@ describe('faults of a child', () => {
 
     const after = await waitFor(
       async () => {
-        const result = await b.callTool({ name: 'fixture__whoami', arguments: {} }, undefined, { timeout: 3000 });
+        const result = await b.callTool({ name: 'fixture__whoami', arguments: {} }, undefined, { timeout: 10_000 });
         const pid = pidOf(result);
         return pid !== before ? pid : undefined;
       },
-      10_000,
+      20_000,
       'whoami to answer from a restarted child',
     );
     expect(after).not.toBe(before);

@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { pinIdentity } from '../../src/catalog/review.js';
 import { PinStore } from '../../src/sanitize/index.js';
-import { FIXTURE, ROOT, freePort, runCli, waitFor } from './helpers.js';
+import { FIXTURE, ROOT, freePort, runCli, waitFor, CLI_TIMEOUT_MS } from './helpers.js';
 
 let dir: string;
 const daemons: ChildProcess[] = [];
@@ -98,7 +98,7 @@ describe('switchboard start', () => {
     } finally {
       blocker.close();
     }
-  }, 30_000);
+  });
 
   it('serves a Claude Desktop file unchanged on the port of --port, or of SWITCHBOARD_PORT', async () => {
     const file = writeConfig('desktop', { mcpServers: { fx: fixtureServer('fx') } });
@@ -131,7 +131,7 @@ describe('switchboard start', () => {
       },
     });
     const daemon = startDaemon(['start', '-c', file]);
-    await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.status === 200, 20_000, 'ready with the usable server');
+    await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.status === 200, CLI_TIMEOUT_MS, 'ready with the usable server');
     expect(daemon.output()).toContain('switchboard: server linear skipped: $.mcpServers.linear.url: expected an absolute http or https URL');
     expect(daemon.output()).toContain('switchboard: server notion skipped: $.mcpServers.notion.command: command "notion-mcp-server-not-installed" not found');
 
@@ -182,14 +182,14 @@ describe('the CLI reads the state of the service that serves the config', () => 
     expect((await pins.save()).ok).toBe(true);
     fs.writeFileSync(logFile, `${JSON.stringify({ time: new Date().toISOString(), server: 'fx', tool: 'echo', rule: 'rug-pull', action: 'block', severity: 'high', field: '', key: 'k1' })}\n`);
 
-    const approve = await runCli(['approve', 'fx', '--dry-run', '-c', file], 20_000, env);
+    const approve = await runCli(['approve', 'fx', '--dry-run', '-c', file], CLI_TIMEOUT_MS, env);
     expect(approve.code, approve.stderr).toBe(0);
     const unit = path.join(configHome, 'systemd', 'user', 'mcp-switchboard.service');
     expect(approve.stdout.split('\n')[0]).toBe(`pins: ${pinsFile}, log: ${logFile} (the state of ${unit})`);
     expect(approve.stdout).toMatch(/echo\s+changed: description/);
     expect(approve.stdout).toContain('+  "description": "Echoes, now louder.",');
 
-    const audit = await runCli(['audit', '-c', file], 20_000, env);
+    const audit = await runCli(['audit', '-c', file], CLI_TIMEOUT_MS, env);
     expect(audit.code).toBe(0);
     expect(audit.stdout).toContain(`${logFile}: 1 finding`);
     expect(audit.stderr).toContain(`reading the log of ${unit}`);
@@ -199,7 +199,7 @@ describe('the CLI reads the state of the service that serves the config', () => 
 
     // Without the unit, the shell's own state directory: nothing is waiting there.
     fs.rmSync(unit);
-    const own = await runCli(['approve', 'fx', '-c', file], 20_000, env);
+    const own = await runCli(['approve', 'fx', '-c', file], CLI_TIMEOUT_MS, env);
     expect(own.stdout).toContain(`pins: ${path.join(home, '.local', 'state', 'mcp-switchboard', 'pins.json')}`);
     expect(own.stdout).toContain('nothing to approve');
   }, 60_000);
@@ -217,7 +217,7 @@ describe('monitoring access', () => {
     const check = await runCli(['check', '-c', file], 30_000, env);
     expect(check.code).toBe(0);
     expect(check.stdout).toContain('no token can read /metrics, /status.json');
-  }, 40_000);
+  });
 });
 
 describe('a failed server’s reason', () => {
@@ -245,14 +245,14 @@ describe('a failed server’s reason', () => {
     expect(check.code).toBe(1);
     const report = JSON.parse(check.stdout) as { servers: Array<{ name: string; stderr: string | null }> };
     expect(report.servers[0]?.stderr).toBe('Error: API_KEY is not set');
-  }, 30_000);
+  });
 
   it('quotes the error a Node server died of, not the stack frames and "Node.js v…" after it', async () => {
     const file = writeConfig('thrown', { mcpServers: { gh: failingServer({ FAIL_THROW: '1' }) } });
     const check = await runCli(['check', '-c', file, '--timeout', '10']);
     expect(check.code).toBe(1);
     expect(check.stderr).toContain('its stderr said: Error: API_KEY is not set\n');
-  }, 30_000);
+  });
 });
 
 describe('what the operator sees of failures', () => {
@@ -273,7 +273,7 @@ describe('what the operator sees of failures', () => {
       servers: Array<{ name: string; state: string; lastError: string | null; stderr: string[] }>;
       reloadError: { time: string; message: string } | null;
     };
-    await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => undefined))?.status === 200, 20_000, 'the daemon');
+    await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => undefined))?.status === 200, CLI_TIMEOUT_MS, 'the daemon');
     const seen = await waitFor(async () => {
       const report = await status();
       return report.servers.find((s) => s.name === 'bad' && s.stderr.length > 0) ? report : undefined;
@@ -319,7 +319,7 @@ describe('switchboard restart', () => {
     });
     const daemonEnv = { ...process.env, SB_RESTART_ADMIN: admin, SB_RESTART_READER: reader, SB_RESTART_SECRET: 'x', SWITCHBOARD_PORT: String(port) };
     startDaemon(['start', '-c', file], daemonEnv);
-    await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.status === 200, 20_000, 'the daemon ready');
+    await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.status === 200, CLI_TIMEOUT_MS, 'the daemon ready');
     const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
     const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
     const client = new Client({ name: 'restart', version: '1' });
@@ -329,10 +329,10 @@ describe('switchboard restart', () => {
     const shell: NodeJS.ProcessEnv = { ...process.env, SWITCHBOARD_PORT: String(port) };
     delete shell.SWITCHBOARD_TOKEN;
 
-    const refused = await runCli(['restart', 'fx', '-c', file], 20_000, { ...shell, SWITCHBOARD_TOKEN: reader });
+    const refused = await runCli(['restart', 'fx', '-c', file], CLI_TIMEOUT_MS, { ...shell, SWITCHBOARD_TOKEN: reader });
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/^switchboard: the daemon refused: Forbidden: \/admin\/restart needs an admin token.*\n$/);
-    const anonymous = await runCli(['restart', 'fx', '-c', file], 20_000, shell);
+    const anonymous = await runCli(['restart', 'fx', '-c', file], CLI_TIMEOUT_MS, shell);
     expect(anonymous.code).toBe(1);
     expect(anonymous.stderr).toContain('set SWITCHBOARD_TOKEN or --token-file');
     expect(await pid()).toBe(before);
@@ -349,10 +349,10 @@ describe('switchboard restart', () => {
     expect(JSON.stringify(await inFlight)).toContain('done');
     expect(await pid()).toBe(fresh);
 
-    const unknown = await runCli(['restart', 'nosuch', '-c', file], 20_000, { ...shell, SWITCHBOARD_TOKEN: admin });
+    const unknown = await runCli(['restart', 'nosuch', '-c', file], CLI_TIMEOUT_MS, { ...shell, SWITCHBOARD_TOKEN: admin });
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toBe('switchboard: the daemon refused: no server "nosuch" in the config\n');
-    const skipped = await runCli(['restart', 'remote', '-c', file], 20_000, { ...shell, SWITCHBOARD_TOKEN: admin });
+    const skipped = await runCli(['restart', 'remote', '-c', file], CLI_TIMEOUT_MS, { ...shell, SWITCHBOARD_TOKEN: admin });
     expect(skipped.code).toBe(1);
     expect(skipped.stderr).toMatch(/^switchboard: the daemon refused: server "remote" is not running: its config entry was skipped \(.*expected an absolute http or https URL/);
 
@@ -363,7 +363,7 @@ describe('switchboard restart', () => {
     expect(await pid()).toBe(fresh);
 
     const freeOne = await freePort();
-    const nobody = await runCli(['restart', 'fx', '--url', `http://127.0.0.1:${freeOne}`], 20_000, shell);
+    const nobody = await runCli(['restart', 'fx', '--url', `http://127.0.0.1:${freeOne}`], CLI_TIMEOUT_MS, shell);
     expect(nobody.code).toBe(1);
     expect(nobody.stderr).toBe(`switchboard: no switchboard is listening on 127.0.0.1:${freeOne} (start it, or give --url or -c with its config)\n`);
     await client.close();
@@ -376,7 +376,7 @@ describe('switchboard restart', () => {
     const script = `const fs = require('fs'); if (fs.existsSync(${JSON.stringify(marker)})) { fs.writeSync(2, 'npm warn noise\\nError: the database is locked\\n'); process.exit(1); } import(${JSON.stringify(FIXTURE)});`;
     const file = writeConfig('restart-fails', { listen: { port }, mcpServers: { db: { command: process.execPath, args: ['-e', script], restart: { initialDelayMs: 5000, maxDelayMs: 5000 } } } });
     startDaemon(['start', '-c', file]);
-    await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.status === 200, 20_000, 'the daemon ready');
+    await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined))?.status === 200, CLI_TIMEOUT_MS, 'the daemon ready');
     fs.writeFileSync(marker, '');
     const shell: NodeJS.ProcessEnv = { ...process.env };
     delete shell.SWITCHBOARD_TOKEN;

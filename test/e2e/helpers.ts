@@ -1,6 +1,6 @@
 // Starting a real proxy with real child servers, and connecting the SDK's own client to it.
 import { fileURLToPath } from 'node:url';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -103,6 +103,16 @@ export async function waitFor<T>(condition: () => T | Promise<T>, timeoutMs = 10
     }
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/**
+ * An `onprogress` for a call and a promise of its first progress. A call that has reported progress
+ * is running in its server: a test that needs a call in flight waits for that, not for some time.
+ */
+export function firstProgress(): { onprogress: () => void; reached: Promise<void> } {
+  let onprogress!: () => void;
+  const reached = new Promise<void>((resolve) => (onprogress = resolve));
+  return { onprogress, reached };
 }
 
 /** The pid in a fixture `whoami` answer ("<name> pid <pid>"). */
@@ -228,11 +238,19 @@ export interface CliOutcome {
   readonly stderr: string;
 }
 
+/**
+ * How long a CLI run may take before the test calls it hung: a `check` that starts a few servers
+ * under tsx takes 1-2 s on a quiet machine and ten times that when every core is busy.
+ */
+export const CLI_TIMEOUT_MS = 45_000;
+
 /** Runs `switchboard ARGS` from the sources (tsx), as a user would, and collects its output. */
-export function runCli(args: readonly string[], timeoutMs = 20_000, env: NodeJS.ProcessEnv = process.env): Promise<CliOutcome> {
+export function runCli(args: readonly string[], timeoutMs = CLI_TIMEOUT_MS, env: NodeJS.ProcessEnv = process.env): Promise<CliOutcome> {
   return new Promise((resolve) => {
     execFile(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), ...args], { cwd: ROOT, timeout: timeoutMs, env }, (error, stdout, stderr) => {
-      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr });
+      // A run killed for its time says so, rather than leaving a bare exit code of -1 to explain.
+      const note = error !== null && error.killed ? `\n[test] switchboard ${args.join(' ')} killed after ${timeoutMs} ms` : '';
+      resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr: stderr + note });
     });
   });
 }
@@ -246,4 +264,70 @@ export function freePort(): Promise<number> {
     });
     server.on('error', reject);
   });
+}
+
+/** How a command run by `runBounded` ended. */
+export interface BoundedRun {
+  readonly code: number | null;
+  readonly signal: NodeJS.Signals | null;
+  readonly stdout: string;
+  readonly stderr: string;
+  /** It ran out of time and its process group was killed. */
+  readonly timedOut: boolean;
+}
+
+/**
+ * Runs a command in a process group of its own and resolves once all of it is gone. On timeout the
+ * whole group is SIGKILLed, grandchildren too: `npm pack` runs the build as one, which a plain
+ * execFile timeout leaves writing into the directory the test is about to remove.
+ */
+export function runBounded(command: string, args: readonly string[], options: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs: number }): Promise<BoundedRun> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    let stdout = '';
+    let stderr = '';
+    let timedOut = false;
+    const killGroup = () => {
+      try {
+        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // The group is gone already.
+      }
+    };
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup();
+    }, options.timeoutMs);
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    // 'close' comes once every holder of the pipes is gone; what is left of the group goes with it.
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      killGroup();
+      resolve({ code, signal, stdout, stderr, timedOut });
+    });
+  });
+}
+
+/** One line that says how a bounded run failed, its stderr's tail included. */
+export function describeRun(what: string, result: BoundedRun, timeoutMs: number): string {
+  const how = result.timedOut ? `ran out of its ${timeoutMs} ms` : `exited with ${result.code ?? result.signal}`;
+  return `${what} ${how}; stderr: ${result.stderr.trim().slice(-2000) || '(empty)'}`;
+}
+
+/**
+ * Removes a test's scratch directory. A failure to remove it is reported, never thrown: thrown
+ * from an afterAll it would stand in the report where the failure that matters should.
+ */
+export function removeScratch(dir: string | undefined): void {
+  if (dir === undefined) return;
+  try {
+    fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+  } catch (error) {
+    console.warn(`could not remove the scratch directory ${dir}: ${String(error)}`);
+  }
 }

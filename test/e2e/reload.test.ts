@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { resolveConfig, type RunningSwitchboard } from '../../src/index.js';
-import { ROOT, connect, fixture, freePort, listAllTools, pidOf, processAlive, rawPost, startProxy, textOf, waitFor } from './helpers.js';
+import { ROOT, connect, firstProgress, fixture, freePort, listAllTools, pidOf, processAlive, rawPost, startProxy, textOf, waitFor, CLI_TIMEOUT_MS } from './helpers.js';
 
 const config = (raw: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env) =>
   resolveConfig({ listen: { host: '127.0.0.1', port: 0 }, ...raw }, { file: '<inline>', dir: ROOT }, env);
@@ -37,8 +37,8 @@ describe('reloading a running proxy', () => {
     expect(diff.added.map((s) => s.name)).toEqual(['c']);
     expect(diff.removed.map((s) => s.name)).toEqual(['b']);
     expect(diff.unchanged).toEqual(['a']);
-    await waitFor(async () => changed > 0 && prefixes(await listAllTools(client)).join() === 'a,c', 10_000, 'a and c listed');
-    await waitFor(() => !processAlive(pidB), 5_000, 'b stopped');
+    await waitFor(async () => changed > 0 && prefixes(await listAllTools(client)).join() === 'a,c', 15_000, 'a and c listed');
+    await waitFor(() => !processAlive(pidB), 15_000, 'b stopped');
     // a was left alone: same child, and the session still calls through it.
     expect(pidOf(await client.callTool({ name: 'a__whoami', arguments: {} }))).toBe(pidA);
     await expect(client.callTool({ name: 'b__echo', arguments: { text: 'x' } })).rejects.toThrow(/Unknown tool/);
@@ -50,8 +50,9 @@ describe('reloading a running proxy', () => {
     await waitFor(async () => {
       const result = await client.callTool({ name: 'a__whoami', arguments: {} }).catch(() => undefined);
       return result !== undefined && pidOf(result) !== pidA;
-    }, 10_000, 'a restarted with a new child');
-    expect(processAlive(pidA)).toBe(false);
+    }, 15_000, 'a restarted with a new child');
+    // The old child is stopped once the new one serves (stdin closed, then signals): it goes, in its time.
+    await waitFor(() => !processAlive(pidA), 15_000, 'the old child of a stopped');
   });
 
   it('lets a call in flight on a redefined server finish on the old child, and sends new calls to the new one', async () => {
@@ -59,16 +60,18 @@ describe('reloading a running proxy', () => {
     const client = await connect(proxy);
     clients.push(client);
     const pidA = pidOf(await client.callTool({ name: 'a__whoami', arguments: {} }));
-    const slow = client.callTool({ name: 'a__slow', arguments: { ms: 800, steps: 1 } });
-    await new Promise((resolve) => setTimeout(resolve, 150));
+    // The call is in flight on the old child once its first progress comes back (not after some time).
+    const progress = firstProgress();
+    const slow = client.callTool({ name: 'a__slow', arguments: { ms: 1600, steps: 4 } }, undefined, { onprogress: progress.onprogress });
+    await progress.reached;
     proxy.reload(config({ mcpServers: { a: fixture('a', {}, { FIXTURE_MARK: 'v2' }) } }));
     const fresh = await waitFor(async () => {
       const result = await client.callTool({ name: 'a__whoami', arguments: {} }).catch(() => undefined);
       return result !== undefined && pidOf(result) !== pidA ? result : undefined;
-    }, 10_000, 'new child answers');
+    }, 15_000, 'new child answers');
     expect(pidOf(fresh)).not.toBe(pidA);
     expect(textOf(await slow)).toBe('done');
-    await waitFor(() => !processAlive(pidA), 5_000, 'old child stopped once its call was done');
+    await waitFor(() => !processAlive(pidA), 15_000, 'old child stopped once its call was done');
   });
 
   it('applies changed profiles to live sessions and closes those of removed tokens', async () => {
@@ -88,7 +91,7 @@ describe('reloading a running proxy', () => {
 
     // Profile p now allows server a only, and ben's token is gone.
     proxy.reload(config({ mcpServers: servers, profiles: { p: { servers: { allow: ['a'] } } }, auth: { tokens: [tokens[0]] } }, env));
-    await waitFor(() => annChanged > 0, 5_000, 'list_changed for ann');
+    await waitFor(() => annChanged > 0, 15_000, 'list_changed for ann');
     expect(prefixes(await listAllTools(ann))).toEqual(['a']);
     await expect(ann.callTool({ name: 'b__echo', arguments: { text: 'x' } })).rejects.toThrow(/Unknown tool/);
     await expect(ben.listTools()).rejects.toThrow();
@@ -104,12 +107,12 @@ describe('reloading a running proxy', () => {
     await subscriber.subscribeResource({ uri: 'fixture://a/static' });
 
     proxy.reload(config({ mcpServers: { a: fixture('a', {}, { FIXTURE_MARK: 'v2' }) } }));
-    await waitFor(() => proxy?.core.upstreams.primaryOf('a')?.state === 'ready', 10_000, 'a restarted');
+    await waitFor(() => proxy?.core.upstreams.primaryOf('a')?.state === 'ready', 15_000, 'a restarted');
     // The new child was told of the subscription: its update reaches the subscriber.
     await waitFor(async () => {
       await subscriber.callTool({ name: 'a__touch', arguments: { uri: 'fixture://a/static' } });
       return got.length > 0;
-    }, 5_000, 'resources/updated from the new child');
+    }, 15_000, 'resources/updated from the new child');
     expect(got[0]).toBe('fixture://a/static');
   });
 
@@ -145,7 +148,7 @@ describe('the daemon reloads its config file', () => {
     daemon.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     daemon.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const url = `http://127.0.0.1:${port}`;
-    await waitFor(async () => (await fetch(`${url}/readyz`).catch(() => undefined))?.status === 200, 20_000, 'daemon ready');
+    await waitFor(async () => (await fetch(`${url}/readyz`).catch(() => undefined))?.status === 200, CLI_TIMEOUT_MS, 'daemon ready');
     const running = { url } as RunningSwitchboard;
     const client = await connect(running);
     let changed = 0;
@@ -153,7 +156,7 @@ describe('the daemon reloads its config file', () => {
 
     // Broken JSON: refused with its reason, the old config keeps serving.
     fs.writeFileSync(file, '{"mcpServers": {');
-    await waitFor(() => output.includes('config reload refused'), 5_000, 'refusal logged');
+    await waitFor(() => output.includes('config reload refused'), 15_000, 'refusal logged');
     expect(textOf(await client.callTool({ name: 'a__echo', arguments: { text: 'still' } }))).toBe('still');
 
     // A valid change is picked up by the file watch.

@@ -54,7 +54,7 @@ function readLog(file: string): LogRecord[] {
     .map((line) => JSON.parse(line) as LogRecord);
 }
 
-const cli = (args: string[]): Promise<CliOutcome> => runCli(args, 12_000);
+const cli = (args: string[]): Promise<CliOutcome> => runCli(args);
 
 /** tools/list straight from the server over stdio, no proxy: what it really sends. */
 async function listDirect(role: string): Promise<Tool[]> {
@@ -172,7 +172,7 @@ describe('a catalog with poisoned tools', () => {
     expect(await callError(client, 'evil__add')).toBe(unknown);
     expect(await callError(client, 'evil__format_report')).toBe(unknown);
     expect(textOf(await client.callTool({ name: 'evil__translate', arguments: { text: '你好' } }))).toBe('translate called with {"text":"你好"}');
-  }, 15_000);
+  });
 
   it('logs each finding once, escaped, and a second listing adds no record', async () => {
     const first = readLog(files.log);
@@ -194,7 +194,7 @@ describe('a catalog with poisoned tools', () => {
     const second = readLog(files.log);
     expect(second.length).toBe(first.length);
     expectWellFormed(second);
-  }, 15_000);
+  });
 
   it('audit summarizes the log per server and rule, and marks the suspect server', async () => {
     const [json, text, badSince] = await Promise.all([
@@ -222,7 +222,7 @@ describe('a catalog with poisoned tools', () => {
     for (const line of text.stdout.split('\n')) expect(line.length).toBeLessThanOrEqual(100);
     expect(badSince.code).toBe(2);
     expect(badSince.stderr.trim().split('\n')).toHaveLength(1);
-  }, 15_000);
+  });
 
   it('check and tools show the withheld tools and the suspect server', async () => {
     const [check, checkText, tools] = await Promise.all([
@@ -248,7 +248,7 @@ describe('a catalog with poisoned tools', () => {
     expect(listed.tools.map((t) => t.name)).not.toContain('evil__add');
     expect(listed.tools.find((t) => t.name === 'evil__render_note')?.description).toBe(STRIPPED_DESCRIPTION);
     expect(listed.withheld).toEqual(expect.arrayContaining([expect.objectContaining({ server: 'evil', name: 'add' })]));
-  }, 15_000);
+  });
 });
 
 describe('rug pulls', () => {
@@ -311,7 +311,7 @@ describe('rug pulls', () => {
     } finally {
       await proxy.close();
     }
-  }, 40_000);
+  });
 
   it('approve says which approved tools another rule still withholds, and why, instead of promising them back', async () => {
     const { raw, file, pins } = scenario('b3', { mail: poison('mail') });
@@ -337,7 +337,7 @@ describe('rug pulls', () => {
     } finally {
       await proxy.close();
     }
-  }, 20_000);
+  });
 
   it('approve: nothing pending exits 0, a tool without a pending change 1, an unknown server 2 with one line', async () => {
     const { file } = scenario('b2', { mail: poison('mail') });
@@ -354,5 +354,5 @@ describe('rug pulls', () => {
     expect(server.code).toBe(2);
     expect(server.stderr.trim().split('\n')).toHaveLength(1);
     expect(server.stderr).toContain('no server "nosuch"');
-  }, 15_000);
+  });
 });

@@ -8,7 +8,7 @@ import {
   LoggingMessageNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { RunningSwitchboard } from '../../src/index.js';
-import { ROOT, connect, fixture, startProxy, textOf } from './helpers.js';
+import { ROOT, connect, firstProgress, fixture, startProxy, textOf } from './helpers.js';
 import { pathToFileURL } from 'node:url';
 
 /** A client that answers sampling with its own name, so a misrouted request shows in the answer. */
@@ -58,8 +58,10 @@ describe('requests from children', () => {
     const calls: string[] = [];
     const a = await samplingClient(proxy, 'alice', calls);
     const b = await samplingClient(proxy, 'bob', calls);
-    const busy = b.callTool({ name: 'shared__slow', arguments: { ms: 1500, steps: 1 } });
-    await new Promise((r) => setTimeout(r, 200));
+    // b's call is running on the shared child (its first progress is back) while a's asks for sampling.
+    const progress = firstProgress();
+    const busy = b.callTool({ name: 'shared__slow', arguments: { ms: 4000, steps: 8 } }, undefined, { onprogress: progress.onprogress });
+    await progress.reached;
     const result = await a.callTool({ name: 'shared__sample', arguments: { prompt: 'whose?' } });
     expect(result.isError).toBe(true);
     expect(textOf(result)).toMatch(/sampling failed: .*2 client sessions have requests in flight \(or recently cancelled\) on shared server shared.*isolation/);
@@ -74,8 +76,10 @@ describe('requests from children', () => {
     const a = await samplingClient(proxy, 'alice', calls);
     const b = await samplingClient(proxy, 'bob', calls);
     const controller = new AbortController();
-    const cancelled = a.callTool({ name: 'aftermath__slow', arguments: { ms: 300, steps: 1 } }, undefined, { signal: controller.signal });
-    await new Promise((r) => setTimeout(r, 50));
+    // Cancelled once it runs in the child (its first progress is back), long before it would end.
+    const progress = firstProgress();
+    const cancelled = a.callTool({ name: 'aftermath__slow', arguments: { ms: 20_000, steps: 40 } }, undefined, { signal: controller.signal, onprogress: progress.onprogress });
+    await progress.reached;
     controller.abort();
     await expect(cancelled).rejects.toThrow();
     const result = await b.callTool({ name: 'aftermath__sample', arguments: { prompt: 'mine?' } });

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { RunningSwitchboard } from '../../src/index.js';
-import { ROOT, connect, fixture, freePort, textOf, waitFor } from './helpers.js';
+import { ROOT, connect, firstProgress, fixture, freePort, textOf, waitFor, CLI_TIMEOUT_MS } from './helpers.js';
 
 /** Pids of processes whose command line or environment holds `marker`. */
 function processesWith(marker: string): number[] {
@@ -40,16 +40,18 @@ describe('stopping the daemon', () => {
     const exited = new Promise<number | null>((resolve) => daemon.once('exit', (code) => resolve(code)));
     try {
       const url = `http://127.0.0.1:${port}`;
-      await waitFor(async () => (await fetch(`${url}/readyz`).catch(() => undefined))?.status === 200, 20_000, 'daemon ready');
+      await waitFor(async () => (await fetch(`${url}/readyz`).catch(() => undefined))?.status === 200, CLI_TIMEOUT_MS, 'daemon ready');
       expect(processesWith(marker).length).toBe(2);
       const client = await connect({ url } as RunningSwitchboard);
+      // Both calls run in their children (first progress back) when SIGTERM comes.
+      const progress = [firstProgress(), firstProgress()] as const;
       const slow = [
-        client.callTool({ name: 'a__slow', arguments: { ms: 1500, steps: 1 } }),
-        client.callTool({ name: 'b__slow', arguments: { ms: 1200, steps: 1 } }),
+        client.callTool({ name: 'a__slow', arguments: { ms: 1500, steps: 5 } }, undefined, { onprogress: progress[0].onprogress }),
+        client.callTool({ name: 'b__slow', arguments: { ms: 1200, steps: 4 } }, undefined, { onprogress: progress[1].onprogress }),
       ];
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await Promise.all(progress.map((p) => p.reached));
       daemon.kill('SIGTERM');
-      await waitFor(() => output.includes('letting in-flight requests finish'), 5_000, 'drain logged');
+      await waitFor(() => output.includes('letting in-flight requests finish'), 15_000, 'drain logged');
       // A call that starts now is refused rather than started.
       await expect(client.callTool({ name: 'a__echo', arguments: { text: 'late' } })).rejects.toThrow();
       const results = await Promise.all(slow);

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { RunningSwitchboard } from '../../src/index.js';
 import { limitConnections } from '../../src/transport/connection-limits.js';
 import { silentLogger } from '../../src/log.js';
-import { connect, fixture, startProxy, textOf } from './helpers.js';
+import { connect, fixture, startProxy, textOf, waitFor } from './helpers.js';
 
 const TOKEN = 'slow-client-token-0123456789';
 
@@ -82,12 +82,11 @@ describe('slow and hostile clients', () => {
       socket.on('close', () => (closed[index] = true));
       sockets.push(socket);
     }
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    const refused = closed.filter(Boolean).length;
+    // The proxy closes those over the cap as they arrive; on a busy machine that takes a while.
+    await waitFor(() => closed.filter(Boolean).length >= 20, 15_000, 'the connections over the cap closed');
     for (const socket of sockets) socket.destroy();
-    expect(refused).toBeGreaterThanOrEqual(20);
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect((await fetch(`${proxy.url}/healthz`)).status).toBe(200);
+    // Once it has seen the others go, it takes a new connection again.
+    await waitFor(async () => (await fetch(`${proxy.url}/healthz`).catch(() => undefined))?.status === 200, 15_000, 'healthz answered');
   });
 });
 

@@ -287,7 +287,7 @@ describe('parked stateless requests', () => {
   beforeAll(async () => {
     // Two children: a shared child asked by two stateless requests at once could not say whose sampling it wants.
     quick = await startProxy({ mcpServers: { fx: fixture('fx', { timeoutMs: 1000 }), fy: fixture('fy', { timeoutMs: 1000 }) } });
-  }, 30_000);
+  });
   afterAll(async () => {
     await quick?.close();
   });

@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CallToolResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { RunningSwitchboard } from '../../src/index.js';
-import { connect, fixture, startProxy, textOf } from './helpers.js';
+import { connect, fixture, startProxy, textOf, waitFor } from './helpers.js';
 
 describe('tasks', () => {
   let proxy: RunningSwitchboard;
@@ -63,8 +63,7 @@ describe('tasks', () => {
     const blue = await client.experimental.tasks.getTaskResult(ids.blue!, CallToolResultSchema);
     expect(textOf(blue)).toBe('blue task task-1: blue');
     expect((blue._meta as Record<string, { taskId: string }>)['io.modelcontextprotocol/related-task']?.taskId).toBe(ids.blue);
-    const deadline = Date.now() + 3000;
-    while (statuses.length < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    await waitFor(() => statuses.length >= 2, 15_000, 'both task status notifications');
     expect(statuses.sort()).toEqual([`${ids.blue}:completed`, `${ids.red}:completed`].sort());
     await client.close();
   });

@@ -7,7 +7,7 @@ import { WebSocketClientTransport } from '@modelcontextprotocol/sdk/client/webso
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { RunningSwitchboard } from '../../src/index.js';
-import { fixture, pidOf, startProxy, textOf } from './helpers.js';
+import { fixture, pidOf, startProxy, textOf, waitFor } from './helpers.js';
 
 // Node 20 has no global WebSocket; the SDK's WebSocket client transport expects one.
 (globalThis as { WebSocket?: unknown }).WebSocket ??= WebSocket;
@@ -87,15 +87,13 @@ describe.each<Kind>(['sse', 'ws'])('%s front door', (kind) => {
   });
 
   it('ends the session when the connection closes', async () => {
-    const settle = Date.now() + 3000;
-    while (proxy.core.sessions.size > 0 && Date.now() < settle) await new Promise((r) => setTimeout(r, 20));
+    // Sessions of the tests before end as their connections close; wait for them to go.
+    await waitFor(() => proxy.core.sessions.size === 0, 15_000, 'earlier sessions ended');
     const before = proxy.core.sessions.size;
     const client = await open(proxy, kind);
     expect(proxy.core.sessions.size).toBe(before + 1);
     await client.close();
-    const deadline = Date.now() + 3000;
-    while (proxy.core.sessions.size > before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-    expect(proxy.core.sessions.size).toBe(before);
+    await waitFor(() => proxy.core.sessions.size === before, 15_000, 'the session ended');
   });
 });
 

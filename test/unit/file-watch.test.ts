@@ -17,8 +17,8 @@ afterEach(() => {
 const settle = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function waitFor(check: () => boolean, what: string): Promise<void> {
-  for (const deadline = Date.now() + 5_000; !check(); ) {
-    if (Date.now() > deadline) throw new Error(`${what} not seen within 5 s`);
+  for (const deadline = Date.now() + 15_000; !check(); ) {
+    if (Date.now() > deadline) throw new Error(`${what} not seen within 15 s`);
     await settle(20);
   }
 }

@@ -14,7 +14,7 @@ import { SwitchboardCore } from '../../../src/switchboard.js';
 import type { Serialized } from '../../../src/wire/result-bytes.js';
 
 export const FIXTURE = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/fixture-server.mjs');
-const WAIT_MS = 10_000;
+const WAIT_MS = 20_000;
 
 interface Delivered {
   readonly message: JsonRpcMessage & { id?: JsonRpcId; method?: string; result?: JsonObject; error?: { code: number; message: string }; params?: JsonObject };

@@ -66,6 +66,8 @@ describe('sd-notify', () => {
 
   it('a server stuck in its first start delays READY=1 by the readiness wait at most', async () => {
     const proxy = await proxyOf({ good, silent });
+    // good is up first (on a busy machine it may take longer than the wait); silent never will be.
+    await expect.poll(() => proxy.core.upstreams.primaryOf('good')?.state, { timeout: 15_000 }).toBe('ready');
     const started = Date.now();
     await systemdNotifier(silentLogger(), env, 500).readyWhenSettled(proxy.core, proxy.url);
     expect(Date.now() - started).toBeGreaterThanOrEqual(450);

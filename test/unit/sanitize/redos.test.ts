@@ -4,15 +4,12 @@ import { LATIN_LEXICON, PLAIN_LEXICON } from '../../../src/sanitize/lexicon.js';
 import { PARAMETER_PATTERNS, PATTERNS, type Pattern } from '../../../src/sanitize/patterns.js';
 import { CTX } from './helpers.js';
 import { prng } from '../../prng.js';
+import { cpuTimed } from '../../cpu-time.js';
 
-/** Generous for a loaded 2-core CI machine; a catastrophic backtrack takes seconds to hours on these sizes. */
+/** Generous for a slow machine; a catastrophic backtrack takes seconds to hours on these sizes. */
 const LIMIT_MS = 1500;
-
-function timed<T>(f: () => T): { ms: number; value: T } {
-  const t0 = performance.now();
-  const value = f();
-  return { ms: performance.now() - t0, value };
-}
+/** CPU time, not wall time (test/cpu-time.ts). */
+const timed = cpuTimed;
 
 const ADVERSARIAL: Record<string, string> = {
   'repeated directive verbs': 'read '.repeat(20_000),
