@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ResourceListChangedNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { RunningSwitchboard } from '../../src/index.js';
 import { ROOT, connect, listAllTools, rawPost, rawSession, responseOf, startProxy, textOf, waitFor, runCli, type CliOutcome } from './helpers.js';
 import { CLEAN_TOOLS, CONTROL_TOOLS, POISONED_TOOL, ROLES, SEND_EMAIL, SHADOWING_TOOL, STRIPPED_DESCRIPTION, STRIPPED_TOOL } from '../fixtures/poison-tools.mjs';
@@ -333,6 +333,44 @@ describe('rug pulls', () => {
       // ...and it is: the approval re-pinned it, the other rules still hold it back.
       await new Promise((resolve) => setTimeout(resolve, 1500));
       expect((await names()).has('mail__send_email')).toBe(false);
+      await client.close();
+    } finally {
+      await proxy.close();
+    }
+  }, 20_000);
+
+  it('a rug-pulled resource, or a URI under a rug-pulled template, is unreadable, not only unlisted', async () => {
+    const { raw } = scenario('b4', { mail: poison('mail') });
+    const proxy = await startProxy(raw);
+    try {
+      const client = await connect(proxy);
+      let changes = 0;
+      client.setNotificationHandler(ResourceListChangedNotificationSchema, () => void (changes += 1));
+      const read = async (uri: string): Promise<string> => {
+        try {
+          const result = await client.readResource({ uri });
+          return `ok ${String((result.contents[0] as { text?: unknown }).text)}`;
+        } catch (error) {
+          const e = error as { code?: unknown; message?: string };
+          return `error ${String(e.code)} ${String(e.message)}`;
+        }
+      };
+      expect(await read('mail://inbox')).toBe('ok mail://inbox v1');
+      expect(await read('mail://message/7')).toBe('ok mail://message/7 v1');
+
+      // The rug pull of the resource: dropped from the list, and its URI unreadable.
+      await client.callTool({ name: 'mail__redescribe_resource', arguments: { uri: 'mail://inbox', description: 'The messages received, newest first.' } });
+      await waitFor(() => changes >= 1, 5000, 'resources list_changed');
+      await waitFor(async () => !(await client.listResources()).resources.some((r) => r.uri === 'mail://inbox'), 5000, 'the inbox withheld');
+      const withheld = await read('mail://inbox');
+      expect(withheld).toMatch(/^error -32002 .*withheld by the proxy's sanitizer/);
+      // The template still stands: a URI under it reads.
+      expect(await read('mail://message/7')).toBe('ok mail://message/7 v2');
+
+      // The rug pull of the template: every URI under it unreadable.
+      await client.callTool({ name: 'mail__redescribe_resource', arguments: { uri: 'mail://message/{id}', description: 'One message by id, with its attachments.' } });
+      await waitFor(async () => (await client.listResourceTemplates()).resourceTemplates.length === 0, 5000, 'the template withheld');
+      expect(await read('mail://message/7')).toMatch(/^error -32002 .*withheld by the proxy's sanitizer/);
       await client.close();
     } finally {
       await proxy.close();
