@@ -36,7 +36,7 @@ export async function runApprove(args: string[]): Promise<number> {
   const [serverName, tool, extra] = positionals;
   if (serverName === undefined) throw new UsageError('approve needs a server name; see switchboard approve --help');
   if (extra !== undefined) throw new UsageError(`unexpected argument "${extra}"; see switchboard approve --help`);
-  const { config, unit } = loadConfigAsServed(values.config ?? 'proxy.config.json');
+  const { config, unit } = loadConfigAsServed(values.config ?? 'proxy.config.json', { secrets: 'none' });
   const server = config.servers.find((s) => s.name === serverName);
   if (server === undefined) {
     const known = config.servers.map((s) => s.name).join(', ') || 'none';

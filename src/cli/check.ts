@@ -19,6 +19,8 @@ sanitization findings (how many, how many entities withheld, and whether the ser
 then the withheld entities with their rules, what each profile would see (tools, tokens, tools
 its budget leaves out) and the config's warnings. Every server is stopped before it prints.
 It sanitizes against the daemon's pins but writes neither pins nor the sanitization log.
+The daemon's own secrets (auth tokens, the OAuth client secret, the TLS key) are not needed:
+one this shell cannot read is a warning. The servers' secrets are needed to start them.
 
 Exit codes: 0 all servers ready, 1 a server failed, 2 bad flag or config.
 
