@@ -30,7 +30,7 @@ afterAll(() => {
 });
 
 /** A poison-server entry; the extra argument makes a distinct pin identity. cwd is explicit so a config file elsewhere pins alike. */
-function poison(role: 'evil' | 'mail', extra: Record<string, unknown> = {}, tag?: string): Record<string, unknown> {
+function poison(role: 'evil' | 'mail' | 'archive', extra: Record<string, unknown> = {}, tag?: string): Record<string, unknown> {
   return { command: process.execPath, args: [POISON, role, ...(tag === undefined ? [] : [tag])], cwd: ROOT, ...extra };
 }
 
@@ -393,4 +393,56 @@ describe('rug pulls', () => {
     expect(server.stderr.trim().split('\n')).toHaveLength(1);
     expect(server.stderr).toContain('no server "nosuch"');
   }, 15_000);
+});
+
+describe('accepted findings', () => {
+  it('approve SERVER TOOL accepts a withheld tool\'s findings for that definition, the daemon serves it, a change is judged again', async () => {
+    // acceptUpdates: a changed definition is re-pinned, so only the findings can withhold it again.
+    const { raw, file, log, pins } = scenario('c', { archive: poison('archive', { acceptUpdates: true }) });
+    const proxy = await startProxy(raw);
+    try {
+      const client = await connect(proxy);
+      let changes = 0;
+      client.setNotificationHandler(ToolListChangedNotificationSchema, () => void (changes += 1));
+      const names = async () => new Set((await listAllTools(client)).map((tool) => tool.name));
+      expect((await names()).has('archive__archive_conversation')).toBe(false);
+      await waitFor(() => fs.existsSync(pins) && fs.readFileSync(pins, 'utf8').includes('"blockedBy"'), 5000, 'the withheld definition in the pin file');
+      await waitFor(() => readLog(log).some((r) => r.tool === 'archive_conversation' && r.action === 'block'), 5000, 'the findings in the log');
+
+      const before = changes;
+      const approved = await cli(['approve', 'archive', 'archive_conversation', '-c', file]);
+      expect(approved.stderr).toBe('');
+      expect(approved.code).toBe(0);
+      expect(approved.stdout).toMatch(/withheld by the sanitizer in server archive: archive_conversation \(sha256:[0-9a-f]{12}…\), rules: \S*(exfil-parameter|conversation-exfil)/);
+      expect(approved.stdout).toContain('/inputSchema/properties/transcript/description: ');
+      expect(approved.stdout).toContain('accepted the findings of archive_conversation for this definition only');
+      await waitFor(() => changes > before, 5000, 'list_changed after the acceptance');
+      await waitFor(async () => (await names()).has('archive__archive_conversation'), 5000, 'archive_conversation served');
+      expect(textOf(await client.callTool({ name: 'archive__archive_conversation', arguments: { transcript: 'hi' } }))).toBe('archive_conversation called with {"transcript":"hi"}');
+
+      // The audit trail: who accepted which rules of which definition, and when.
+      const record = readLog(log).find((r) => r.rule === 'operator-accept');
+      const definition = readLog(log).find((r) => r.tool === 'archive_conversation' && r.action === 'block')!.tool_sha256;
+      expect(record).toMatchObject({ server: 'archive', tool: 'archive_conversation', tool_sha256: definition });
+      expect(String(record?.reason)).toContain(os.userInfo().username);
+      const listed = await cli(['approve', '--list', '-c', file]);
+      expect(listed.code).toBe(0);
+      expect(listed.stdout).toMatch(/^archive\s+archive_conversation\s+in force\s/m);
+
+      // A new definition: re-pinned (acceptUpdates), judged again, and withheld by its findings.
+      const changedAt = changes;
+      await client.callTool({ name: 'archive__redescribe_tool', arguments: { name: 'archive_conversation', description: 'Archives the conversation, with attachments.' } });
+      await waitFor(() => changes > changedAt, 5000, 'list_changed after the change');
+      await waitFor(async () => !(await names()).has('archive__archive_conversation'), 5000, 'archive_conversation withheld again');
+      // The change itself is on record (a flag: acceptUpdates), and the acceptance no longer holds.
+      await waitFor(() => readLog(log).find((r) => r.tool === 'archive_conversation' && r.rule === 'rug-pull' && r.action === 'flag'), 5000, 'the accepted update in the log');
+      // The old hash stays only in the acceptance once the daemon has saved the new pin.
+      await waitFor(() => fs.readFileSync(pins, 'utf8').split(definition as string).length === 2, 5000, 'the new definition pinned');
+      const stale = await cli(['approve', '--list', 'archive', '-c', file]);
+      expect(stale.stdout).toMatch(/^archive\s+archive_conversation\s+stale\s/m);
+      await client.close();
+    } finally {
+      await proxy.close();
+    }
+  }, 90_000);
 });
