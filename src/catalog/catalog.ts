@@ -4,7 +4,7 @@ import type { ServerConfig, SwitchboardConfig } from '../config/types.js';
 import { tryStringify, type JsonObject } from '../jsonrpc/messages.js';
 import type { ListKind, ServerIdentity, ServerLists } from '../upstream/types.js';
 import { assignNames, type NamingRule } from './names.js';
-import { compileTemplate, type CompiledTemplate } from './uri-template.js';
+import { ResourceOwners, type Ownership } from './resource-owners.js';
 import { SHOW_ALL, applyBudget, type ToolCost, type ViewPolicy } from './view-policy.js';
 import { ServerVisibility } from './server-visibility.js';
 import { estimateToolTokens } from './token-estimate.js';
@@ -111,10 +111,9 @@ export class Catalog {
   private prefixedTools = new Map<string, NamedItem[]>();
   private prefixedPrompts = new Map<string, NamedItem[]>();
   private readonly views = new Map<string, { view: View; refs: number }>();
-  private templates: Array<{ server: string; pattern: CompiledTemplate }> = [];
   /** Estimated tokens per client-facing definition, computed once per listing (budgets, `tools`, `check`). */
   private readonly tokenCache = new WeakMap<JsonObject, number>();
-  private resourceOwners = new Map<string, string>();
+  private readonly resourceOwners: ResourceOwners;
   /** The search index over every tool (search-mode views); one per catalog, never per session. */
   private index: BuiltIndex | undefined;
   private indexPending = false;
@@ -130,6 +129,7 @@ export class Catalog {
     /** The sanitizer over the whole catalog; undefined shows lists as listed (only for tools that need no policy). */
     private readonly review: CatalogReview | undefined = undefined,
   ) {
+    this.resourceOwners = new ResourceOwners(log);
     for (const server of config.servers) if (!server.disabled) this.servers.set(server.name, emptyEntry(server));
   }
 
@@ -272,21 +272,25 @@ export class Catalog {
   }
 
   /**
-   * The server that owns a URI within a view: one that listed it, else the first (config order)
-   * whose template matches, else the only server of the view that serves resources.
+   * The server that owns a URI within a view (resource-owners.ts); undefined for a URI no server
+   * owns, one outside the view's resource rules, or one the sanitizer withheld.
    */
   resourceOwner(view: View, uri: string): string | undefined {
-    const owner = this.ownerIn(view, uri);
-    // A URI outside the view's resource rules is unknown to it, like one no server owns.
-    return owner !== undefined && view.scope.policy.allowsResource(uri, owner) ? owner : undefined;
+    const owner = this.ownership(view, uri);
+    return owner !== undefined && 'server' in owner ? owner.server : undefined;
   }
 
-  private ownerIn(view: View, uri: string): string | undefined {
-    const listed = this.resourceOwners.get(uri);
-    if (listed !== undefined && view.servers.includes(listed)) return listed;
-    for (const { server, pattern } of this.templates) if (view.servers.includes(server) && pattern.test(uri)) return server;
-    const withResources = view.servers.filter((name) => this.servers.get(name)?.identity?.capabilities.resources !== undefined);
-    return withResources.length === 1 ? withResources[0] : undefined;
+  /** True when a URI of the view is a resource the sanitizer withheld, or lies under a withheld template. */
+  withheldResource(view: View, uri: string): boolean {
+    const owner = this.ownership(view, uri);
+    return owner !== undefined && 'withheldBy' in owner;
+  }
+
+  private ownership(view: View, uri: string): Ownership {
+    const owner = this.resourceOwners.owner(view.servers, uri, (name) => this.servers.get(name)?.identity?.capabilities.resources !== undefined);
+    if (owner === undefined) return undefined;
+    // A URI outside the view's resource rules is unknown to it, like one no server owns.
+    return view.scope.policy.allowsResource(uri, 'server' in owner ? owner.server : owner.withheldBy) ? owner : undefined;
   }
 
   /** Capabilities a client of this view is offered: what the servers behind it offer (unknown counts as offered). */
@@ -336,8 +340,6 @@ export class Catalog {
     const takenPrompts = new Set<string>();
     this.prefixedTools = new Map();
     this.prefixedPrompts = new Map();
-    this.templates = [];
-    this.resourceOwners = new Map();
     const prefixes = [...this.servers.values()].map((entry) => entry.config.alias + separator);
     for (const [name, entry] of this.servers) {
       const prefix = entry.config.alias + separator;
@@ -347,18 +349,9 @@ export class Catalog {
       if (lists === undefined) continue;
       this.prefixedTools.set(name, this.nameItems(name, rule, visibleTools(lists.tools, entry.identity), takenTools));
       this.prefixedPrompts.set(name, this.nameItems(name, rule, lists.prompts, takenPrompts));
-      for (const resource of lists.resources) {
-        const uri = resource.uri;
-        if (typeof uri !== 'string') continue;
-        const owner = this.resourceOwners.get(uri);
-        if (owner === undefined) this.resourceOwners.set(uri, name);
-        else if (owner !== name) this.log.warn({ uri, owner, alsoListedBy: name }, 'two servers list the same resource URI; reads go to the first');
-      }
-      for (const template of lists.resourceTemplates) {
-        const pattern = typeof template.uriTemplate === 'string' ? compileTemplate(template.uriTemplate) : undefined;
-        if (pattern !== undefined) this.templates.push({ server: name, pattern });
-      }
     }
+    const sources = [...this.servers].flatMap(([name, entry]) => (entry.lists === undefined ? [] : [{ name, lists: entry.lists, withheld: entry.review?.withheld ?? [] }]));
+    this.resourceOwners.rebuild(sources);
     this.prefixedNames = new Map();
     for (const [server, items] of this.prefixedTools) for (const item of items) this.prefixedNames.set(`${server}\u0000${item.original}`, item.emitted);
     this.visibility.relist(

@@ -3,7 +3,7 @@
 // logged once. Runs when a list changes, never per request.
 import fs from 'node:fs';
 import { LRUCache } from 'lru-cache';
-import { Throttle } from '../throttle.js';
+import { FindingsLog, type FindingNote } from './findings-log.js';
 import { watchFile } from '../file-watch.js';
 import { NameLookups, changedNames } from './name-lookups.js';
 import { dirname } from 'node:path';
@@ -11,6 +11,7 @@ import type { Logger } from '../log.js';
 import type { ServerConfig, SwitchboardConfig } from '../config/types.js';
 import type { JsonObject } from '../jsonrpc/messages.js';
 import type { ServerLists } from '../upstream/types.js';
+import { blockingRules, entityName, pinIdentity, pinKey, sameBlockingRules, withAcceptedUpdate } from './review-policy.js';
 import {
   AuditLog,
   CatalogIndex,
@@ -18,9 +19,8 @@ import {
   canonicalHash,
   isServerSuspect,
   sanitizeEntity,
-  serverId,
-  sha256,
-  rugPullFinding,
+  acceptanceCovers,
+  withAcceptance,
   toRecords,
   withPinCheck,
   type AuditRecord,
@@ -52,14 +52,7 @@ export interface Reviewed {
   readonly suspect: boolean;
 }
 
-/** A finding as operators watch it (status page, metrics). */
-export interface FindingNote {
-  readonly server: string;
-  readonly tool: string;
-  readonly rule: string;
-  readonly action: string;
-  readonly time: string;
-}
+export type { FindingNote } from './findings-log.js';
 
 export interface ReviewOptions {
   readonly pins: PinStore;
@@ -96,15 +89,9 @@ interface Verdict {
 
 /** Verdicts remembered by entity JSON; more than a few catalogs' worth only bounds a hostile server. */
 const MAX_MEMO_ENTRIES = 20_000;
-/** Log records per entity and rule per window (10 min); the rest are counted (see withinBudget). */
-const FINDINGS_PER_ENTITY = 20;
-const FINDINGS_WINDOW_MS = 10 * 60_000;
 
-/** Finding keys remembered when no log file dedupes them. */
-const MAX_SEEN_KEYS = 100_000;
 
 export class CatalogReview {
-  private readonly seen = new Set<string>();
   private currentPins: PinStore;
   private indexSignature = '';
   /** Bumped whenever any server's names change: remembered verdicts are then checked against the change. */
@@ -119,8 +106,6 @@ export class CatalogReview {
   private readonly memo = new LRUCache<string, Verdict>({ max: MAX_MEMO_ENTRIES });
   private saving = false;
   private saveAgain = false;
-  private readonly findingBudget = new Throttle(FINDINGS_PER_ENTITY, FINDINGS_WINDOW_MS, 100_000);
-  private readonly dropWarnings = new Throttle(1, 60_000);
   /** The pin save in flight; close() waits for it, so a stop never leaves a half-written temp file. */
   private saved: Promise<void> = Promise.resolve();
   /** Bumped whenever the pins change under the memo (a reload of the file, an approval). */
@@ -128,8 +113,11 @@ export class CatalogReview {
   /** Told of each finding the first time it is seen (the status page, metrics). */
   onFinding: ((note: FindingNote) => void) | undefined;
 
+  private readonly findingsLog: FindingsLog;
+
   constructor(private readonly options: ReviewOptions) {
     this.currentPins = options.pins;
+    this.findingsLog = new FindingsLog(options.auditLog, options.log);
   }
 
   /** Pins of this store; replaced when the file changes on disk (an approval). */
@@ -199,7 +187,7 @@ export class CatalogReview {
   async close(): Promise<void> {
     this.watcher?.close();
     while (this.saving) await this.saved;
-    await this.options.auditLog?.close();
+    await this.findingsLog.close();
   }
 
   /** Reviews every server against the names of all of them; cross-server rules need the whole catalog. */
@@ -226,7 +214,7 @@ export class CatalogReview {
     const records: AuditRecord[] = [];
     for (const input of inputs) out.set(input.config.name, this.reviewServer(input, pinIdentity(input.config, configured), index, records));
     if (this.options.persistPins && this.currentPins.changed) this.savePins();
-    if (records.length > 0) this.writeLog(records);
+    if (records.length > 0) this.findingsLog.write(records, this.onFinding);
     return out;
   }
 
@@ -344,6 +332,10 @@ export class CatalogReview {
       verdict.pin = { generation: this.pinsGeneration, id, check: { ...check, status: 'same', pinnedSha256: check.sha256, changedFields: [] } };
       result = withAcceptedUpdate(verdict.result, check, item);
     } else result = withPinCheck(verdict.result, check, item);
+    // An operator accepted this very definition's findings (`switchboard approve SERVER TOOL`):
+    // served, its findings flagged. Any other definition, or a rule not accepted, is judged anew.
+    const acceptance = result.blocked ? this.currentPins.acceptance(id, key) : undefined;
+    if (acceptanceCovers(acceptance, check.sha256, blockingRules(result))) result = withAcceptance(result, acceptance);
     return { result, pinned: { sha: check.pinnedSha256, diff: check.changedFields } };
   }
 
@@ -370,64 +362,9 @@ export class CatalogReview {
       listing: input.listing,
     });
   }
-
-  /** Appends in the background: a slow or full disk never delays a listing. */
-  /**
-   * At most FINDINGS_PER_ENTITY records per entity and rule per window reach the log: a server that
-   * rewrites a tool in a loop (a counter in its description) makes a new finding each time, and
-   * those must not rotate the earlier, real findings out of the log. The next record logged for
-   * that entity and rule says how many were left out.
-   */
-  private withinBudget(records: readonly AuditRecord[]): AuditRecord[] {
-    const out: AuditRecord[] = [];
-    for (const record of records) {
-      const verdict = this.findingBudget.take(`${record.server_id}\u0000${record.entity}\u0000${record.tool}\u0000${record.rule}`);
-      if (!verdict.allowed) continue;
-      out.push(verdict.dropped > 0 ? { ...record, suppressed: verdict.dropped } : record);
-    }
-    return out;
-  }
-
-  private writeLog(records: AuditRecord[]): void {
-    const auditLog = this.options.auditLog;
-    // The log learns a key only when its append completes, and listings can follow each other
-    // faster (each server's first listing reviews the whole catalog): keys are remembered here too,
-    // bounded; past the bound a finding may be reported twice, never written twice.
-    const fresh = records.filter((record) => !this.seen.has(record.key) && auditLog?.has(record.key) !== true);
-    if (this.seen.size > MAX_SEEN_KEYS) this.seen.clear();
-    for (const record of fresh) this.seen.add(record.key);
-    for (const record of fresh) this.onFinding?.({ server: record.server, tool: record.tool, rule: record.rule, action: record.action, time: record.time });
-    if (auditLog === undefined) return;
-    const logged = this.withinBudget(fresh);
-    if (logged.length === 0) return;
-    void auditLog.append(logged).then((result) => {
-      if (result.ok) {
-        if (result.dropped !== undefined && this.dropWarnings.take('queue').allowed) {
-          this.options.log.warn({ dropped: auditLog.dropped, file: auditLog.path }, 'sanitization log writes are falling behind; findings were left out of the log');
-        }
-        return;
-      }
-      this.options.log.error({ err: result.error.message, file: auditLog.path }, 'could not write the sanitization log');
-      // Not written: the next listing tries these records again.
-      for (const record of fresh) this.seen.delete(record.key);
-    });
-  }
 }
 
-/** An accepted update (acceptUpdates) as a finding: the rug-pull finding, flagged, the tool forwarded. */
-function withAcceptedUpdate<T>(result: SanitizeResult<T>, check: PinCheck, entity: unknown): SanitizeResult<T> {
-  const drift = rugPullFinding(check, entity);
-  if (drift === undefined) return result;
-  const accepted: Finding = {
-    ...drift,
-    action: 'flag',
-    severity: 'low',
-    afterSha256: drift.beforeSha256,
-    after: drift.before,
-    reason: `${drift.reason}; accepted (acceptUpdates)`,
-  };
-  return { ...result, findings: [...result.findings, accepted], outcome: result.outcome === 'none' ? 'flag' : result.outcome };
-}
+export { pinIdentity, pinKey } from './review-policy.js';
 
 /** Opens the pin store and the log named by the config; a corrupt pin file is an error, not an empty store. */
 export async function openReview(
@@ -449,44 +386,3 @@ export async function openReview(
   });
 }
 
-/**
- * The identity a server's tools are pinned under: its command line (SANITIZE.md: a renamed server
- * keeps its pins, a changed command does not). Two configured servers with the same command line
- * (the same package with different env, say) are told apart by name, or each would pin the
- * other's tools and both would read as rug pulls.
- */
-export function pinIdentity(server: ServerConfig, configured: readonly ServerConfig[]): string {
-  const id = commandId(server);
-  const twin = configured.some((other) => other.name !== server.name && !other.disabled && commandId(other) === id);
-  return twin ? sha256(`${id}\u0000${server.name}`) : id;
-}
-
-/** A child's command line, or a remote server's URL (its headers are credentials, not identity). */
-function commandId(server: ServerConfig): string {
-  return server.remote === undefined ? serverId(server.command, server.args, server.cwd) : serverId(server.remote.url);
-}
-
-/** The rules that withhold an entity whatever its pin says (none when it is served). */
-function blockingRules(result: SanitizeResult<unknown>): string[] {
-  return result.blocked ? [...new Set(result.findings.filter((f) => f.action === 'block').map((f) => f.rule))] : [];
-}
-
-function sameBlockingRules(a: SanitizeResult<unknown>, b: SanitizeResult<unknown>): boolean {
-  const before = blockingRules(a);
-  const after = blockingRules(b);
-  return before.length === after.length && before.every((rule, i) => rule === after[i]);
-}
-
-/**
- * The key an entity is pinned under within its server: a tool's name as before (pin files written
- * by earlier versions stay valid), other kinds prefixed so a prompt and a tool may share a name.
- */
-export function pinKey(kind: EntityKind, name: string): string {
-  return kind === 'tool' ? name : `${kind}:${name}`;
-}
-
-/** What identifies an entity within its server: a resource's URI and a template's URI template, else its name. */
-function entityName(kind: EntityKind, item: JsonObject): string {
-  const id = kind === 'resource' ? item.uri : kind === 'resourceTemplate' ? item.uriTemplate : item.name;
-  return typeof id === 'string' ? id : typeof item.name === 'string' ? item.name : '';
-}

@@ -58,7 +58,7 @@ export async function runAudit(args: string[]): Promise<number> {
     log = values.log.join(', ');
     files = (await Promise.all(values.log.map((file) => logFiles(file, LOG_KEEP_SEARCHED)))).flat();
   } else {
-    const { config, unit } = loadConfigAsServed(values.config ?? 'proxy.config.json');
+    const { config, unit } = loadConfigAsServed(values.config ?? 'proxy.config.json', { secrets: 'none' });
     // The daemon's log, not this shell's: a unit serving this config names its state directory.
     if (unit !== undefined && values.json !== true) process.stderr.write(`switchboard: reading the log of ${unit}\n`);
     log = config.sanitize.log;

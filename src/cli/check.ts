@@ -21,6 +21,8 @@ then the withheld entities with their rules, what each profile would see (tools,
 its budget leaves out; for a search-mode profile what the model is given, and how many tools
 search reaches) and the config's warnings. Every server is stopped before it prints.
 It sanitizes against the daemon's pins but writes neither pins nor the sanitization log.
+The daemon's own secrets (auth tokens, the OAuth client secret, the TLS key) are not needed:
+one this shell cannot read is a warning. The servers' secrets are needed to start them.
 
 Exit codes: 0 all servers ready, 1 a server failed, 2 bad flag or config.
 

@@ -128,10 +128,14 @@ export function unitWords(value: string): string[] {
   return words.map((w) => w.replaceAll('%%', '%').replaceAll('$$', '$'));
 }
 
-/** `loadConfig` for the commands that read the daemon's state (approve, audit, check, tools). */
+/**
+ * `loadConfig` for the commands that read the daemon's state (approve, audit, check, tools). None
+ * of them serves a client, so the daemon's own secrets are not required (`options.secrets`, by
+ * default `servers`): under systemd they live in the service's environment, not the operator's shell.
+ */
 export function loadConfigAsServed(file: string, options: LoadOptions = {}): { readonly config: SwitchboardConfig; readonly unit: string | undefined } {
   const state = stateEnvironment(file);
-  return { config: loadConfig(file, state.env, options), unit: state.unit };
+  return { config: loadConfig(file, state.env, { secrets: 'servers', ...options }), unit: state.unit };
 }
 
 /** One line naming the state files a command reads, and the unit they were found through. */

@@ -8,6 +8,7 @@ import { describeValue, type Findings, type PathSegment } from './errors.js';
 import { substitute } from './interpolate.js';
 import type { RawTop } from './schema.js';
 import type { ListenConfig } from './types.js';
+import { secretSink, type SecretSink } from './secret-sink.js';
 
 export interface ListenContext {
   readonly dir: string;
@@ -17,6 +18,8 @@ export interface ListenContext {
   readonly tokenCount: number;
   /** `auth.oauth` is configured: tokens from an identity provider guard the port. */
   readonly oauth: boolean;
+  /** false: a TLS key this user cannot read is a warning (commands that do not listen). */
+  readonly keyNeeded: boolean;
 }
 
 /** A DNS name or IPv4 address, or a bracketed IPv6 address; lower case, no scheme, no port. */
@@ -58,16 +61,16 @@ export function resolveListen(listen: RawTop['listen'], ctx: ListenContext): Lis
     const file = (key: 'cert' | 'key', written: string): string =>
       path.resolve(ctx.dir, substitute(written, ['listen', 'tls', key], ctx.env, report).value);
     tls = { cert: file('cert', listen.tls.cert), key: file('key', listen.tls.key) };
-    checkTls(tls, findings);
+    checkTls(tls, findings, secretSink(findings, ctx.keyNeeded));
   }
   const publicUrl = resolvePublicUrl(listen.publicUrl, ctx.env, findings);
   return { host, port: listen.port, tls, allowedHosts, publicUrl };
 }
 
 /** Parses both files now, so a wrong path or a key of another certificate fails `check`, not the first client. */
-function checkTls(tls: { readonly cert: string; readonly key: string }, findings: Findings): void {
+function checkTls(tls: { readonly cert: string; readonly key: string }, findings: Findings, keyMissing: SecretSink): void {
   const certText = readPem(tls.cert, ['listen', 'tls', 'cert'], findings);
-  const keyText = readPem(tls.key, ['listen', 'tls', 'key'], findings);
+  const keyText = readPem(tls.key, ['listen', 'tls', 'key'], findings, keyMissing);
   let cert: X509Certificate | undefined;
   let key: KeyObject | undefined;
   if (certText !== undefined) {
@@ -90,7 +93,8 @@ function checkTls(tls: { readonly cert: string; readonly key: string }, findings
   }
 }
 
-function readPem(file: string, at: readonly PathSegment[], findings: Findings): string | undefined {
+/** `missing` hears of a file that is not there or not readable by this user (a key readable only by the service). */
+function readPem(file: string, at: readonly PathSegment[], findings: Findings, missing?: SecretSink): string | undefined {
   try {
     if (!fs.statSync(file).isFile()) {
       findings.error(at, `not a regular file: ${file}`);
@@ -100,7 +104,8 @@ function readPem(file: string, at: readonly PathSegment[], findings: Findings): 
   } catch (e) {
     const code = typeof e === 'object' && e !== null && 'code' in e ? String(e.code) : '';
     const problem = code === 'ENOENT' ? 'no such file' : code === 'EACCES' || code === 'EPERM' ? 'permission denied' : 'unreadable';
-    findings.error(at, `${problem}: ${file}`);
+    if (missing !== undefined && problem !== 'unreadable') missing(at, `${problem}: ${file}`);
+    else findings.error(at, `${problem}: ${file}`);
     return undefined;
   }
 }

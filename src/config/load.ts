@@ -14,6 +14,7 @@ import { resolveServer, type ResolvedServer } from './servers.js';
 import { checkNoLiteralTokens, resolveTokens } from './tokens.js';
 import { resolveOAuth } from './oauth.js';
 import { stateDir } from './state-dir.js';
+import type { SecretNeed } from './secret-sink.js';
 
 export { stateDir } from './state-dir.js';
 import type { ListenConfig, OAuthConfig, SanitizeConfig, ServerConfig, SkippedServer, SwitchboardConfig } from './types.js';
@@ -28,6 +29,8 @@ export interface LoadOptions {
   readonly listen?: { readonly host?: string | undefined; readonly port?: number | undefined };
   /** true (`--strict`): one unusable server entry refuses the whole file instead of skipping that server. */
   readonly strict?: boolean;
+  /** Which secrets the command needs (secret-sink.ts); default `all`. The rest are read if they can be, else warned about. */
+  readonly secrets?: SecretNeed;
 }
 
 export function loadConfig(file: string, env: NodeJS.ProcessEnv = process.env, options: LoadOptions = {}): SwitchboardConfig {
@@ -69,6 +72,8 @@ export function resolveConfig(
 ): SwitchboardConfig {
   const findings = new Findings(origin.file);
   const dir = path.resolve(origin.dir);
+  const needs = options.secrets ?? 'all';
+  const daemonSecrets = needs === 'all';
   if (!isPlainObject(written)) {
     findings.error([], 'expected a JSON object with "mcpServers"');
     throw new ConfigError(origin.file, findings.problems);
@@ -99,7 +104,7 @@ export function resolveConfig(
       // Each entry's problems are its own: like Claude Desktop, one unusable server (a remote
       // `url`, a command that is not installed) is skipped with its reason and the rest start.
       const own = new Findings(origin.file);
-      const server = resolveServer(name, value, { dir, env, findings: own });
+      const server = resolveServer(name, value, { dir, env, findings: own, secretsNeeded: needs !== 'none' });
       findings.warnings.push(...own.warnings);
       if (own.count === 0 && server !== undefined) resolved.push(server);
       else {
@@ -121,17 +126,19 @@ export function resolveConfig(
   const servers: ServerConfig[] = resolved.map((r) => r.config);
 
   const report = (p: readonly PathSegment[], problem: string): void => findings.error(p, problem);
-  const listen = resolveListen(top.listen, { dir, env, findings, tokenCount, oauth: top.auth.oauth !== undefined });
+  const listen = resolveListen(top.listen, { dir, env, findings, tokenCount, oauth: top.auth.oauth !== undefined, keyNeeded: daemonSecrets });
   const allowedOrigins = top.allowedOrigins.map((o, i) => substitute(o, ['allowedOrigins', i], env, report).value);
 
   const serverNames = new Set([...servers.map((s) => s.name), ...skipped.map((s) => s.name)]);
   const profiles = resolveProfiles(raw['profiles'], top.profiles, { env, findings, serverNames });
   const defaultProfile = top.defaultProfile;
   checkProfileRef(defaultProfile, profiles, ['defaultProfile'], findings);
-  const tokens = resolveTokens(raw['auth'], top.auth.tokens, { dir, env, findings, profiles, defaultProfile });
-  const oauth = resolveOAuth(raw['auth'], top.auth.oauth, { dir, env, findings, profiles });
+  const tokens = resolveTokens(raw['auth'], top.auth.tokens, { dir, env, findings, profiles, defaultProfile, needed: daemonSecrets });
+  const oauth = resolveOAuth(raw['auth'], top.auth.oauth, { dir, env, findings, profiles, secretNeeded: daemonSecrets });
   if (oauth !== undefined) checkOAuthReach(oauth, listen, defaultProfile, findings);
-  if (tokens.length > 0 && !tokens.some((token) => token.admin) && (oauth === undefined || oauth.adminValues.length === 0)) {
+  // Judged on the tokens as written: one left unread (its secret is not needed here) still counts.
+  const anyAdmin = top.auth.tokens.some((token) => token.admin || token.profile === null || (token.profile === undefined && defaultProfile === undefined));
+  if (top.auth.tokens.length > 0 && !anyAdmin && (oauth === undefined || oauth.adminValues.length === 0)) {
     findings.warn(
       ['auth', 'tokens'],
       'no token can read /metrics, /status.json, the status page or /readyz detail (each is bound to a profile); give an operator\'s token "admin": true, or "profile": null to see everything',

@@ -10,6 +10,7 @@ import { checkProfileRef } from './profiles.js';
 import { KNOWN_KEYS, type RawOAuth } from './schema.js';
 import { Secret } from './secret.js';
 import { readSecretFile } from './tokens.js';
+import { secretSink, substitutionSink } from './secret-sink.js';
 import type { OAuthConfig, ProfileConfig } from './types.js';
 import { isPlainObject, refuseUnknownKeys } from './validate.js';
 
@@ -18,6 +19,8 @@ export interface OAuthContext {
   readonly env: NodeJS.ProcessEnv;
   readonly findings: Findings;
   readonly profiles: Readonly<Record<string, ProfileConfig>>;
+  /** false: an unavailable client secret is a warning (commands that verify no token). */
+  readonly secretNeeded: boolean;
 }
 
 const AT: readonly PathSegment[] = ['auth', 'oauth'];
@@ -97,20 +100,20 @@ function clientSecret(parsed: RawOAuth, ctx: OAuthContext): Secret | undefined {
       : 'set only one of "clientSecretEnv" and "clientSecretFile"');
     return undefined;
   }
+  const missing = secretSink(findings, ctx.secretNeeded);
   if (parsed.clientSecretEnv !== undefined) {
     const value = ctx.env[parsed.clientSecretEnv];
     if (value === undefined || value.trim() === '') {
-      findings.error([...AT, 'clientSecretEnv'], `environment variable ${parsed.clientSecretEnv} is not set`);
+      missing([...AT, 'clientSecretEnv'], `environment variable ${parsed.clientSecretEnv} is not set`);
       return undefined;
     }
     return new Secret(value.trim());
   }
   const at: PathSegment[] = [...AT, 'clientSecretFile'];
-  const report = (p: readonly PathSegment[], problem: string): void => findings.error(p, problem);
   const before = findings.count;
-  const file = path.resolve(ctx.dir, substitute(parsed.clientSecretFile ?? '', at, ctx.env, report).value);
-  if (findings.count !== before) return undefined;
-  const text = readSecretFile(file, at, findings)?.trim();
+  const file = path.resolve(ctx.dir, substitute(parsed.clientSecretFile ?? '', at, ctx.env, substitutionSink(findings, missing)).value);
+  if (findings.count !== before || missing.count > 0) return undefined;
+  const text = readSecretFile(file, at, findings, missing)?.trim();
   if (text === undefined) return undefined;
   if (text === '') {
     findings.error(at, `file ${file} is empty`);

@@ -11,6 +11,7 @@ import type { RemoteConfig, RemoteOAuthConfig, ServerConfig } from './types.js';
 import { stateDir } from './state-dir.js';
 import { isLoopbackHost } from './listen.js';
 import { Secret } from './secret.js';
+import { secretSink, substitutionSink } from './secret-sink.js';
 
 /**
  * What a child inherits from the daemon: enough to run a shell tool and find user files, nothing
@@ -37,6 +38,8 @@ export interface ServerContext {
   readonly dir: string;
   readonly env: NodeJS.ProcessEnv;
   readonly findings: Findings;
+  /** false: env values, headers and OAuth client secrets that cannot be read are warnings (nothing is started). */
+  readonly secretsNeeded?: boolean;
 }
 
 
@@ -86,11 +89,14 @@ export function resolveServer(name: string, raw: unknown, ctx: ServerContext): R
     return { ...result, clean: findings.count === before };
   };
 
-  const remote = server.url === undefined ? undefined : resolveRemote(server as typeof server & { url: string }, name, at, ctx, sub, disabled);
+  // Values that are commonly credentials: a command that starts nothing does not need them.
+  const secretProblems = ctx.secretsNeeded === false && !disabled ? substitutionSink(findings, secretSink(findings, false)) : sink;
+  const subSecret = (text: string, ...rest: PathSegment[]): Substituted => substitute(text, [...at, ...rest], ctx.env, secretProblems);
+  const remote = server.url === undefined ? undefined : resolveRemote(server as typeof server & { url: string }, name, at, ctx, sub, subSecret, disabled);
   if (server.url !== undefined && remote === undefined) return undefined;
   const command = sub(server.command ?? '', 'command');
   const args = server.args.map((a, i) => sub(a, 'args', i).value);
-  const configuredEnv = Object.entries(server.env).map(([k, v]) => [k, sub(v, 'env', k).value] as const);
+  const configuredEnv = Object.entries(server.env).map(([k, v]) => [k, subSecret(v, 'env', k).value] as const);
   const roots = server.roots.map((r, i) => pathToFileURL(path.resolve(ctx.dir, sub(r, 'roots', i).value)).href);
 
   let alias = defaultAlias(name);
@@ -177,6 +183,7 @@ function resolveRemote(
   at: readonly PathSegment[],
   ctx: ServerContext,
   sub: Substitute,
+  subSecret: (text: string, ...rest: PathSegment[]) => Substituted,
   disabled: boolean,
 ): RemoteConfig | undefined {
   const { findings } = ctx;
@@ -209,7 +216,7 @@ function resolveRemote(
       findings.error([...at, 'headers', name], 'is not a valid HTTP header name');
       continue;
     }
-    const expanded = sub(value, 'headers', name).value;
+    const expanded = subSecret(value, 'headers', name).value;
     // A header value is visible Latin-1 and tabs: a line break would start another header.
     if (/[^\t\x20-\x7e\x80-\xff]/.test(expanded)) findings.error([...at, 'headers', name], 'holds a control character or a character outside Latin-1 after substituting variables');
     headers[name.toLowerCase()] = new Secret(expanded);
@@ -230,7 +237,7 @@ function resolveRemote(
   if (server.oauth !== undefined) {
     const secretName = server.oauth.clientSecretEnv;
     const secret = secretName === undefined ? undefined : ctx.env[secretName];
-    if (secretName !== undefined && secret === undefined && !disabled) findings.error([...at, 'oauth', 'clientSecretEnv'], `environment variable ${secretName} is not set`);
+    if (secretName !== undefined && secret === undefined && !disabled) secretSink(findings, ctx.secretsNeeded !== false)([...at, 'oauth', 'clientSecretEnv'], `environment variable ${secretName} is not set`);
     if (headers['authorization'] !== undefined) findings.error([...at, 'oauth'], 'and an Authorization header both set the credentials: keep one');
     oauth = {
       scope: server.oauth.scope,

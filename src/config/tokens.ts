@@ -8,6 +8,7 @@ import { substitute } from './interpolate.js';
 import { checkProfileRef } from './profiles.js';
 import { KNOWN_KEYS, type RawToken } from './schema.js';
 import { Secret } from './secret.js';
+import { secretSink, substitutionSink, type SecretSink } from './secret-sink.js';
 import type { ProfileConfig, TokenConfig } from './types.js';
 import { isPlainObject, refuseUnknownKeys } from './validate.js';
 
@@ -30,6 +31,8 @@ export interface TokenContext {
   readonly findings: Findings;
   readonly profiles: Readonly<Record<string, ProfileConfig>>;
   readonly defaultProfile: string | undefined;
+  /** false: an unavailable token is a warning and left out (commands that serve no client). */
+  readonly needed: boolean;
 }
 
 function rawTokens(rawAuth: unknown): readonly unknown[] {
@@ -117,22 +120,22 @@ function readToken(token: RawToken, at: readonly PathSegment[], ctx: TokenContex
   let where: string;
   let keyPath: PathSegment[];
   let file: string | undefined;
+  const missing = secretSink(findings, ctx.needed);
   if (token.tokenEnv !== undefined) {
     keyPath = [...at, 'tokenEnv'];
     where = `environment variable ${token.tokenEnv}`;
     text = ctx.env[token.tokenEnv];
     if (text === undefined) {
-      findings.error(keyPath, `${where} is not set`);
+      missing(keyPath, `${where} is not set`);
       return undefined;
     }
   } else {
     keyPath = [...at, 'tokenFile'];
-    const report = (p: readonly PathSegment[], problem: string): void => findings.error(p, problem);
     const before = findings.count;
-    file = path.resolve(ctx.dir, substitute(token.tokenFile ?? '', keyPath, ctx.env, report).value);
-    if (findings.count !== before) return undefined;
+    file = path.resolve(ctx.dir, substitute(token.tokenFile ?? '', keyPath, ctx.env, substitutionSink(findings, missing)).value);
+    if (findings.count !== before || missing.count > 0) return undefined;
     where = `file ${file}`;
-    text = readSecretFile(file, keyPath, findings);
+    text = readSecretFile(file, keyPath, findings, missing);
     if (text === undefined) return undefined;
   }
   // Editors and `echo` end files with a newline; a bearer token never holds whitespace anyway.
@@ -146,13 +149,18 @@ function readToken(token: RawToken, at: readonly PathSegment[], ctx: TokenContex
   return undefined;
 }
 
-/** A one-line secret file's text: refused when missing, not a file or too large; warned about when others may read it. */
-export function readSecretFile(file: string, at: readonly PathSegment[], findings: Findings): string | undefined {
+/**
+ * A one-line secret file's text: refused when missing, not a file or too large; warned about when
+ * others may read it. `missing` hears of a file that is not there or not readable by this user
+ * (a service's secret, readable only by the service, is no mistake of a command run by another).
+ */
+export function readSecretFile(file: string, at: readonly PathSegment[], findings: Findings, missing: SecretSink = secretSink(findings, true)): string | undefined {
   let stat: fs.Stats;
   try {
     stat = fs.statSync(file);
-  } catch {
-    findings.error(at, `no such file: ${file}`);
+  } catch (e) {
+    const code = typeof e === 'object' && e !== null && 'code' in e ? String(e.code) : '';
+    missing(at, code === 'EACCES' || code === 'EPERM' ? `cannot read ${file}: permission denied` : `no such file: ${file}`);
     return undefined;
   }
   if (!stat.isFile()) {
@@ -171,7 +179,8 @@ export function readSecretFile(file: string, at: readonly PathSegment[], finding
     return fs.readFileSync(file, 'utf8');
   } catch (e) {
     const code = typeof e === 'object' && e !== null && 'code' in e ? String(e.code) : 'unreadable';
-    findings.error(at, `cannot read ${file}: ${code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code}`);
+    if (code === 'EACCES' || code === 'EPERM') missing(at, `cannot read ${file}: permission denied`);
+    else findings.error(at, `cannot read ${file}: ${code}`);
     return undefined;
   }
 }

@@ -255,8 +255,13 @@ export class Router {
   private ownerOf(view: View, uri: unknown): string {
     if (typeof uri !== 'string' || uri === '') throw new SwitchboardError(ErrorCode.InvalidParams, 'uri must be a non-empty string');
     const owner = this.catalog.resourceOwner(view, uri);
-    if (owner === undefined) throw new SwitchboardError(ErrorCode.ResourceNotFound, 'Resource not found', { uri });
-    return owner;
+    if (owner !== undefined) return owner;
+    // Withheld means unreadable, as a withheld tool is uncallable: its server would answer with
+    // what the sanitizer kept from the list. Said plainly, so nobody takes it for a server bug.
+    if (this.catalog.withheldResource(view, uri)) {
+      throw new SwitchboardError(ErrorCode.ResourceNotFound, 'Resource withheld by the proxy\'s sanitizer (its definition was blocked or changed since approval)', { uri });
+    }
+    throw new SwitchboardError(ErrorCode.ResourceNotFound, 'Resource not found', { uri });
   }
 
   private forward(session: Session, request: ClientRequest, server: string): void {

@@ -26,3 +26,4 @@ export {
   type SanitizeResult,
   type Severity,
 } from './types.js';
+export { UNACCEPTABLE_RULES, acceptanceCovers, withAcceptance, type Acceptance, type AcceptanceEntry, type WithheldDefinition } from './acceptances.js';

@@ -6,6 +6,7 @@ import { basename, dirname, join } from 'node:path';
 import { excerpt } from './escape.js';
 import { canonicalHash, canonicalJson } from './hash.js';
 import type { Finding, SanitizeResult } from './types.js';
+import { isAcceptance, type Acceptance, type AcceptanceEntry, type WithheldDefinition } from './acceptances.js';
 
 export type PinStatus = 'new' | 'same' | 'changed';
 
@@ -27,6 +28,8 @@ interface Pinned {
   approvedAt: string;
   /** The approved definition as received, for `approve` to show a diff; absent when too large or pinned by an older version. */
   definition?: unknown;
+  /** Rules that withhold the pinned definition itself (a tool withheld since first seen), for `approve`. */
+  blockedBy?: string[];
   /** The latest differing definition, waiting for approval. */
   pending?: {
     sha256: string;
@@ -63,7 +66,7 @@ function kept(entity: unknown): unknown {
 
 interface PinFile {
   v: 1;
-  servers: Record<string, { name?: string; entries: Record<string, Pinned> }>;
+  servers: Record<string, { name?: string; entries: Record<string, Pinned>; accepted?: Record<string, Acceptance> }>;
 }
 
 /** $XDG_STATE_HOME/mcp-switchboard/pins.json, or ~/.local/state/mcp-switchboard/pins.json. */
@@ -163,6 +166,7 @@ export class PinStore {
       if ((key !== undefined && k !== key) || !pin.pending) continue;
       const approved: Pinned = { sha256: pin.pending.sha256, fields: pin.pending.fields, firstSeen: pin.firstSeen, approvedAt: now() };
       if (pin.pending.definition !== undefined) approved.definition = pin.pending.definition;
+      if (pin.pending.blockedBy !== undefined) approved.blockedBy = pin.pending.blockedBy;
       server.entries[k] = approved;
       n++;
     }
@@ -188,6 +192,44 @@ export class PinStore {
       });
     }
     return out;
+  }
+
+  /** Entities whose pinned definition the sanitizer withholds (no pending change), with any acceptance. */
+  withheld(serverId: string): WithheldDefinition[] {
+    const server = this.data.servers[serverId];
+    if (!server) return [];
+    return Object.entries(server.entries)
+      .filter(([, p]) => p.pending === undefined && (p.blockedBy?.length ?? 0) > 0)
+      .map(([key, p]) => ({ key, sha256: p.sha256, rules: p.blockedBy ?? [], definition: p.definition, accepted: this.acceptance(serverId, key) }));
+  }
+
+  /** The operator's acceptance of an entity's findings, whatever definition it was for. */
+  acceptance(serverId: string, key: string): Acceptance | undefined {
+    const found = this.data.servers[serverId]?.accepted?.[key];
+    return isAcceptance(found) ? found : undefined;
+  }
+
+  /** Records an acceptance (replacing an earlier one of the entity). */
+  accept(serverId: string, key: string, acceptance: Acceptance): void {
+    const server = (this.data.servers[serverId] ??= { entries: {} });
+    (server.accepted ??= {})[key] = { ...acceptance, rules: [...acceptance.rules].sort() };
+    this.touch();
+  }
+
+  /** Removes an acceptance; false when there was none. */
+  revoke(serverId: string, key: string): boolean {
+    const accepted = this.data.servers[serverId]?.accepted;
+    if (accepted?.[key] === undefined) return false;
+    delete accepted[key];
+    this.touch();
+    return true;
+  }
+
+  /** Every acceptance, of every server (a server's config name as last recorded). */
+  acceptances(): AcceptanceEntry[] {
+    return Object.entries(this.data.servers).flatMap(([serverId, server]) =>
+      Object.entries(server.accepted ?? {}).flatMap(([key, a]) => (isAcceptance(a) ? [{ ...a, serverId, server: server.name, key }] : [])),
+    );
   }
 
   get changed(): boolean {
@@ -239,6 +281,7 @@ export class PinStore {
       const pinned: Pinned = { sha256: hash, fields, firstSeen: at, approvedAt: at };
       const definition = entity === undefined ? undefined : kept(entity);
       if (definition !== undefined) pinned.definition = definition;
+      if (blockedBy.length > 0) pinned.blockedBy = [...blockedBy].sort();
       server.entries[key] = pinned;
       this.touch();
       return { status: 'new', sha256: hash, pinnedSha256: null, changedFields: [] };
@@ -246,6 +289,12 @@ export class PinStore {
     if (pin.sha256 === hash) {
       if (pin.pending) {
         delete pin.pending; // reverted to the approved definition
+        this.touch();
+      }
+      const blocked = [...blockedBy].sort();
+      if ((pin.blockedBy ?? []).join() !== blocked.join()) {
+        if (blocked.length > 0) pin.blockedBy = blocked;
+        else delete pin.blockedBy;
         this.touch();
       }
       return { status: 'same', sha256: hash, pinnedSha256: pin.sha256, changedFields: [] };

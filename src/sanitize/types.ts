@@ -35,7 +35,10 @@ export type RuleId =
   | 'lookalike-name'
   | 'name-collision'
   | 'annotation-mismatch'
-  | 'rug-pull';
+  | 'rug-pull'
+  /** Not sanitizer rules: an operator accepted or revoked an entity's findings (`switchboard approve`). */
+  | 'operator-accept'
+  | 'operator-revoke';
 
 export type HiddenKind = 'tags' | 'selectors' | 'bidi-reversed' | 'base64' | 'hex' | 'escape-payload';
 

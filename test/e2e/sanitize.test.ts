@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ResourceListChangedNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { RunningSwitchboard } from '../../src/index.js';
 import { ROOT, connect, listAllTools, rawPost, rawSession, responseOf, startProxy, textOf, waitFor, runCli, type CliOutcome } from './helpers.js';
 import { CLEAN_TOOLS, CONTROL_TOOLS, POISONED_TOOL, ROLES, SEND_EMAIL, SHADOWING_TOOL, STRIPPED_DESCRIPTION, STRIPPED_TOOL } from '../fixtures/poison-tools.mjs';
@@ -30,7 +30,7 @@ afterAll(() => {
 });
 
 /** A poison-server entry; the extra argument makes a distinct pin identity. cwd is explicit so a config file elsewhere pins alike. */
-function poison(role: 'evil' | 'mail', extra: Record<string, unknown> = {}, tag?: string): Record<string, unknown> {
+function poison(role: 'evil' | 'mail' | 'archive', extra: Record<string, unknown> = {}, tag?: string): Record<string, unknown> {
   return { command: process.execPath, args: [POISON, role, ...(tag === undefined ? [] : [tag])], cwd: ROOT, ...extra };
 }
 
@@ -339,6 +339,44 @@ describe('rug pulls', () => {
     }
   });
 
+  it('a rug-pulled resource, or a URI under a rug-pulled template, is unreadable, not only unlisted', async () => {
+    const { raw } = scenario('b4', { mail: poison('mail') });
+    const proxy = await startProxy(raw);
+    try {
+      const client = await connect(proxy);
+      let changes = 0;
+      client.setNotificationHandler(ResourceListChangedNotificationSchema, () => void (changes += 1));
+      const read = async (uri: string): Promise<string> => {
+        try {
+          const result = await client.readResource({ uri });
+          return `ok ${String((result.contents[0] as { text?: unknown }).text)}`;
+        } catch (error) {
+          const e = error as { code?: unknown; message?: string };
+          return `error ${String(e.code)} ${String(e.message)}`;
+        }
+      };
+      expect(await read('mail://inbox')).toBe('ok mail://inbox v1');
+      expect(await read('mail://message/7')).toBe('ok mail://message/7 v1');
+
+      // The rug pull of the resource: dropped from the list, and its URI unreadable.
+      await client.callTool({ name: 'mail__redescribe_resource', arguments: { uri: 'mail://inbox', description: 'The messages received, newest first.' } });
+      await waitFor(() => changes >= 1, 5000, 'resources list_changed');
+      await waitFor(async () => !(await client.listResources()).resources.some((r) => r.uri === 'mail://inbox'), 5000, 'the inbox withheld');
+      const withheld = await read('mail://inbox');
+      expect(withheld).toMatch(/^error -32002 .*withheld by the proxy's sanitizer/);
+      // The template still stands: a URI under it reads.
+      expect(await read('mail://message/7')).toBe('ok mail://message/7 v2');
+
+      // The rug pull of the template: every URI under it unreadable.
+      await client.callTool({ name: 'mail__redescribe_resource', arguments: { uri: 'mail://message/{id}', description: 'One message by id, with its attachments.' } });
+      await waitFor(async () => (await client.listResourceTemplates()).resourceTemplates.length === 0, 5000, 'the template withheld');
+      expect(await read('mail://message/7')).toMatch(/^error -32002 .*withheld by the proxy's sanitizer/);
+      await client.close();
+    } finally {
+      await proxy.close();
+    }
+  }, 20_000);
+
   it('approve: nothing pending exits 0, a tool without a pending change 1, an unknown server 2 with one line', async () => {
     const { file } = scenario('b2', { mail: poison('mail') });
     const [nothing, tool, server] = await Promise.all([
@@ -355,4 +393,56 @@ describe('rug pulls', () => {
     expect(server.stderr.trim().split('\n')).toHaveLength(1);
     expect(server.stderr).toContain('no server "nosuch"');
   });
+});
+
+describe('accepted findings', () => {
+  it('approve SERVER TOOL accepts a withheld tool\'s findings for that definition, the daemon serves it, a change is judged again', async () => {
+    // acceptUpdates: a changed definition is re-pinned, so only the findings can withhold it again.
+    const { raw, file, log, pins } = scenario('c', { archive: poison('archive', { acceptUpdates: true }) });
+    const proxy = await startProxy(raw);
+    try {
+      const client = await connect(proxy);
+      let changes = 0;
+      client.setNotificationHandler(ToolListChangedNotificationSchema, () => void (changes += 1));
+      const names = async () => new Set((await listAllTools(client)).map((tool) => tool.name));
+      expect((await names()).has('archive__archive_conversation')).toBe(false);
+      await waitFor(() => fs.existsSync(pins) && fs.readFileSync(pins, 'utf8').includes('"blockedBy"'), 5000, 'the withheld definition in the pin file');
+      await waitFor(() => readLog(log).some((r) => r.tool === 'archive_conversation' && r.action === 'block'), 5000, 'the findings in the log');
+
+      const before = changes;
+      const approved = await cli(['approve', 'archive', 'archive_conversation', '-c', file]);
+      expect(approved.stderr).toBe('');
+      expect(approved.code).toBe(0);
+      expect(approved.stdout).toMatch(/withheld by the sanitizer in server archive: archive_conversation \(sha256:[0-9a-f]{12}…\), rules: \S*(exfil-parameter|conversation-exfil)/);
+      expect(approved.stdout).toContain('/inputSchema/properties/transcript/description: ');
+      expect(approved.stdout).toContain('accepted the findings of archive_conversation for this definition only');
+      await waitFor(() => changes > before, 5000, 'list_changed after the acceptance');
+      await waitFor(async () => (await names()).has('archive__archive_conversation'), 5000, 'archive_conversation served');
+      expect(textOf(await client.callTool({ name: 'archive__archive_conversation', arguments: { transcript: 'hi' } }))).toBe('archive_conversation called with {"transcript":"hi"}');
+
+      // The audit trail: who accepted which rules of which definition, and when.
+      const record = readLog(log).find((r) => r.rule === 'operator-accept');
+      const definition = readLog(log).find((r) => r.tool === 'archive_conversation' && r.action === 'block')!.tool_sha256;
+      expect(record).toMatchObject({ server: 'archive', tool: 'archive_conversation', tool_sha256: definition });
+      expect(String(record?.reason)).toContain(os.userInfo().username);
+      const listed = await cli(['approve', '--list', '-c', file]);
+      expect(listed.code).toBe(0);
+      expect(listed.stdout).toMatch(/^archive\s+archive_conversation\s+in force\s/m);
+
+      // A new definition: re-pinned (acceptUpdates), judged again, and withheld by its findings.
+      const changedAt = changes;
+      await client.callTool({ name: 'archive__redescribe_tool', arguments: { name: 'archive_conversation', description: 'Archives the conversation, with attachments.' } });
+      await waitFor(() => changes > changedAt, 5000, 'list_changed after the change');
+      await waitFor(async () => !(await names()).has('archive__archive_conversation'), 5000, 'archive_conversation withheld again');
+      // The change itself is on record (a flag: acceptUpdates), and the acceptance no longer holds.
+      await waitFor(() => readLog(log).find((r) => r.tool === 'archive_conversation' && r.rule === 'rug-pull' && r.action === 'flag'), 5000, 'the accepted update in the log');
+      // The old hash stays only in the acceptance once the daemon has saved the new pin.
+      await waitFor(() => fs.readFileSync(pins, 'utf8').split(definition as string).length === 2, 5000, 'the new definition pinned');
+      const stale = await cli(['approve', '--list', 'archive', '-c', file]);
+      expect(stale.stdout).toMatch(/^archive\s+archive_conversation\s+stale\s/m);
+      await client.close();
+    } finally {
+      await proxy.close();
+    }
+  }, 90_000);
 });
