@@ -97,4 +97,27 @@ describe('lists during a server’s first start', () => {
       await proxy.close();
     }
   }, 20_000);
+
+  it('holds the lists of a view whose tool rule will hide the starting server, and answers them without it', async () => {
+    // Before it lists, the server is judged by the server rule alone (it might list no tools), so
+    // the view waits for it; once listed, its tools say the view hides it, prompts and all.
+    const proxy = await startProxy(
+      { mcpServers: { slow: fixture('slow', {}, { FIXTURE_INIT_DELAY_MS: '1500' }), fast: fixture('fast') }, profiles: { fastOnly: { tools: { allow: ['fast__*'] } } } },
+      { waitReady: false },
+    );
+    try {
+      expect(proxy.core.upstreams.primaryOf('slow')?.state).toBe('starting');
+      const client = await connect(proxy, { path: '/mcp?profile=fastOnly' });
+      const prompts = await client.listPrompts();
+      expect(proxy.core.upstreams.primaryOf('slow')?.state).toBe('ready');
+      expect(names(prompts.prompts)).toContain('fast__greet');
+      expect(names(prompts.prompts).filter((name) => !name.startsWith('fast__'))).toEqual([]);
+      expect(names(await listAllTools(client)).filter((name) => !name.startsWith('fast__'))).toEqual([]);
+      const own = await rawPost(proxy, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } }, { path: '/s/slow/mcp?profile=fastOnly' });
+      expect(own.status).toBe(404);
+      await client.close();
+    } finally {
+      await proxy.close();
+    }
+  }, 20_000);
 });
