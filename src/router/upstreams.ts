@@ -97,8 +97,8 @@ export class Upstreams {
     for (const server of [...diff.changed, ...diff.added]) {
       const old = this.primary.get(server.name);
       // A changed server's last lists stay in the catalog meanwhile; an added one has none yet (nor
-      // one redefined before it ever came up).
-      const handle = this.create(server, undefined, old !== undefined && old.firstStart === undefined);
+      // one redefined before it ever came up: still in its first start, or down since it failed).
+      const handle = this.create(server, undefined, old?.listsKnown === true);
       this.primary.set(server.name, handle);
       handle.start();
       // A redefined server: the old child finishes what it is doing (as on a graceful stop) while
@@ -116,7 +116,7 @@ export class Upstreams {
   restart(name: string, graceMs: number): { readonly old: ServerHandle; readonly fresh: ServerHandle; readonly stopped: Promise<void> } | undefined {
     const old = this.primary.get(name);
     if (old === undefined) return undefined;
-    const fresh = this.create(old.config, undefined, old.firstStart === undefined);
+    const fresh = this.create(old.config, undefined, old.listsKnown);
     this.primary.set(name, fresh);
     fresh.start();
     return { old, fresh, stopped: old.retire(fresh, graceMs) };

@@ -134,8 +134,8 @@ export class UpstreamConnection {
       },
       onExit: (exit) => this.onExit(exit),
     }, options.shutdown);
-    // Every request to this child has the same timeout, so the pending map's insertion order is
-    // deadline order and one sweep from the front replaces a timer per request.
+    // Requests have the server's timeout (the era probe's is shorter, but is alone in flight), so
+    // insertion order is deadline order and one sweep from the front replaces a timer per request.
     const sweepEvery = Math.min(1000, Math.max(10, Math.floor(server.timeoutMs / 20)));
     this.sweeper = setInterval(() => this.expire(Date.now()), sweepEvery);
     this.sweeper.unref();

@@ -1,6 +1,13 @@
 // Paces re-list passes per list kind: at most one start per spacing over any period, and a change
 // announced meanwhile always leads to one more pass (leading and trailing edge).
 
+/**
+ * Least time between two re-list passes of one kind after a pass, ms: a burst of list_changed is one
+ * or two passes; a flood is at most 5 per second (the catalog, the sanitizer and every session's
+ * list_changed are then paced, while a real change is still shown within a fifth of a second).
+ */
+export const RELIST_SPACING_MS = 200;
+
 interface Slot {
   /** The pass to run for the latest change. */
   pass: () => Promise<void>;

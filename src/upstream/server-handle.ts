@@ -13,7 +13,7 @@ import {
 import type { ChildExit, ShutdownTimings } from './child.js';
 import { UpstreamConnection, describeExit, type Pending } from './connection.js';
 import type { Caller, ListKind, ServerIdentity, ServerLists } from './types.js';
-import { RelistPacer } from './relist-pacer.js';
+import { RELIST_SPACING_MS, RelistPacer } from './relist-pacer.js';
 
 export type ServerState = 'starting' | 'ready' | 'backoff' | 'stopped';
 
@@ -96,6 +96,11 @@ export class ServerHandle {
   private readonly relists = new RelistPacer(RELIST_SPACING_MS);
   /** A reload replaced this instance; it only finishes what it has in flight. */
   private retiring = false;
+  /**
+   * The catalog holds lists of this server: created so (a restart or redefinition of one that had
+   * listed), or it came up. A successor of one that never listed (down since its first start) holds lists.
+   */
+  private listed: boolean;
   /** Resolved when the first start attempt ends (up and listed, failed, stopped, or timeoutMs passed). */
   private firstAttempt: { readonly ended: Promise<void>; readonly end: () => void; timer: NodeJS.Timeout | undefined } | undefined;
 
@@ -107,7 +112,8 @@ export class ServerHandle {
     /** The session this instance belongs to when the server is isolated per session. */
     readonly owner: string | undefined = undefined,
   ) {
-    if (options.listsKnown !== true) {
+    this.listed = options.listsKnown === true;
+    if (!this.listed) {
       let end!: () => void;
       const ended = new Promise<void>((resolve) => (end = resolve));
       this.firstAttempt = { ended, end, timer: undefined };
@@ -120,6 +126,11 @@ export class ServerHandle {
    */
   get firstStart(): Promise<void> | undefined {
     return this.firstAttempt?.ended;
+  }
+
+  /** See `listed`: a successor's start holds no list request. */
+  get listsKnown(): boolean {
+    return this.listed;
   }
 
   private endFirstAttempt(): void {
@@ -259,6 +270,7 @@ export class ServerHandle {
       'server ready',
     );
     this.setState('ready');
+    this.listed = true;
     this.events.onLists(this, ['tools', 'prompts', 'resources', 'resourceTemplates']);
     // After onLists: lists held for this start are answered with these in the catalog.
     this.endFirstAttempt();
@@ -380,13 +392,6 @@ export class ServerHandle {
     this.events.onStateChange?.(this, state);
   }
 }
-
-/**
- * Least time between two re-list passes of one kind after a pass, ms: a burst of list_changed is one
- * or two passes; a flood is at most 5 per second (the catalog, the sanitizer and every session's
- * list_changed are then paced, while a real change is still shown within a fifth of a second).
- */
-export const RELIST_SPACING_MS = 200;
 
 const LIST_CHANGED = new Map<string, readonly ListKind[]>([
   ['notifications/tools/list_changed', ['tools']],

@@ -1,8 +1,8 @@
 // Lists asked for while a server of the client's view is in its first start wait for it (up to its
 // timeoutMs): a client that lists once, right after the daemon listens, sees every server.
 import { describe, expect, it } from 'vitest';
-import type { RunningSwitchboard } from '../../src/index.js';
-import { connect, fixture, listAllTools, rawPost, responseOf, startProxy } from './helpers.js';
+import { resolveConfig, type RunningSwitchboard } from '../../src/index.js';
+import { ROOT, connect, fixture, listAllTools, rawPost, responseOf, startProxy, waitFor } from './helpers.js';
 
 const MODERN = '2026-07-28';
 const MODERN_META = {
@@ -74,6 +74,48 @@ describe('lists during a server’s first start', () => {
       expect(names(await listAllTools(pair))).toContain('fast__echo');
       expect(proxy.core.upstreams.primaryOf('slow')?.state).toBe('starting');
       await Promise.all([own.close(), pair.close()]);
+    } finally {
+      await proxy.close();
+    }
+  }, 20_000);
+
+  it('holds lists for a server redefined while it is down since its first start failed: the catalog never listed it', async () => {
+    const retryLate = { restart: { initialDelayMs: 60_000, maxDelayMs: 60_000 } };
+    const proxy = await startProxy({ mcpServers: { late: fixture('late', retryLate, { FIXTURE_FAIL_START: '1' }), fast: fixture('fast') } }, { waitReady: false });
+    try {
+      await waitFor(() => proxy.core.upstreams.primaryOf('late')?.isDown, 10_000, 'late down after its failed first start');
+      // The operator fixes it: the new definition starts, slowly, and is the server's first listing.
+      const fixed = resolveConfig({ mcpServers: { late: fixture('late', {}, { FIXTURE_INIT_DELAY_MS: '3000' }) } }, { file: '<inline>', dir: ROOT }, process.env).servers[0];
+      if (fixed === undefined) throw new Error('no server in the fixed config');
+      const current = proxy.core.config;
+      proxy.reload({ ...current, servers: current.servers.map((server) => (server.name === 'late' ? fixed : server)) });
+      expect(proxy.core.upstreams.primaryOf('late')?.state).toBe('starting');
+      const client = await connect(proxy);
+      expect(names(await listAllTools(client))).toEqual(expect.arrayContaining(['late__echo', 'fast__echo']));
+      await client.close();
+    } finally {
+      await proxy.close();
+    }
+  }, 20_000);
+
+  it('holds the lists of a view whose tool rule will hide the starting server, and answers them without it', async () => {
+    // Before it lists, the server is judged by the server rule alone (it might list no tools), so
+    // the view waits for it; once listed, its tools say the view hides it, prompts and all.
+    const proxy = await startProxy(
+      { mcpServers: { slow: fixture('slow', {}, { FIXTURE_INIT_DELAY_MS: '1500' }), fast: fixture('fast') }, profiles: { fastOnly: { tools: { allow: ['fast__*'] } } } },
+      { waitReady: false },
+    );
+    try {
+      expect(proxy.core.upstreams.primaryOf('slow')?.state).toBe('starting');
+      const client = await connect(proxy, { path: '/mcp?profile=fastOnly' });
+      const prompts = await client.listPrompts();
+      expect(proxy.core.upstreams.primaryOf('slow')?.state).toBe('ready');
+      expect(names(prompts.prompts)).toContain('fast__greet');
+      expect(names(prompts.prompts).filter((name) => !name.startsWith('fast__'))).toEqual([]);
+      expect(names(await listAllTools(client)).filter((name) => !name.startsWith('fast__'))).toEqual([]);
+      const own = await rawPost(proxy, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } }, { path: '/s/slow/mcp?profile=fastOnly' });
+      expect(own.status).toBe(404);
+      await client.close();
     } finally {
       await proxy.close();
     }
