@@ -14,6 +14,8 @@ import type { Slot } from './walk.js';
 export interface FieldOptions {
   readonly server: string;
   readonly own: ReadonlySet<string>;
+  /** The entity's own parameter names (walk.ts parameterNames). */
+  readonly params: ReadonlySet<string>;
   readonly index: CatalogIndexLike | undefined;
   readonly limits: Limits;
   readonly blocking: boolean;
@@ -72,7 +74,7 @@ export function sanitizeField(slot: Slot, opts: FieldOptions): FieldOutcome {
   // Semantic layer on the shadow of the full original (SANITIZE.md "Policy" 3).
   let source = identifier ? identifierWords(value) : value;
   let shadow = buildShadow(source);
-  const scanOpts = { parameter: slot.parameterText, identifier, propertyName: slot.cls === 'key', server: opts.server, own: opts.own, index: opts.index };
+  const scanOpts = { parameter: slot.parameterText, identifier, propertyName: slot.cls === 'key', server: opts.server, own: opts.own, params: opts.params, index: opts.index };
   let hits = scan(shadow, scanOpts);
   if (!identifier && stripped.removals.length > 0) {
     // Invisibles between letters read as spaces too ("ignore<ZWSP>all<ZWSP>previous"): the same

@@ -144,9 +144,11 @@ export const SINK =
 export const CONV_TARGET = [
   '(?:a |the )?(?:full |complete |verbatim |word-for-word |whole )?(?:copy|transcript|record|dump) of (?:the |this |our |your )?(?:current |whole |entire |full )?(?:conversation|chat|session|thread|context)',
   "(?:the user's )?(?:clipboard(?: contents)?|terminal output|shell history|bash_history|command history|browser history)",
-  '(?:the |this |our |your )?(?:full|entire|whole|complete|verbatim|raw|exact) (?:text of (?:the )?)?(?:conversation|chat|transcript|dialog(?:ue)?|message history|chat history|conversation history|context window|context|session|thread|history)',
-  '(?:all |the )?(?:previous|prior|earlier|past|preceding) (?:user )?(?:messages|conversation|turns|chat messages|prompts)',
-  "(?:all|every) (?:of )?(?:the )?(?:user's |user )?messages",
+  // "the full history" or "the full transcript" of what? A version history and a meeting's
+  // transcript are data a tool returns; only the conversation's own words are the target.
+  '(?:the |this |our |your )?(?:full|entire|whole|complete|verbatim|raw|exact) (?:text of (?:the )?)?(?:conversation|chat|dialog(?:ue)?|message history|chat history|conversation history|context window)',
+  '(?:all |the )?(?:previous|prior|earlier|past|preceding) (?:user messages|conversation|turns|chat messages|prompts)',
+  "(?:all|every) (?:of )?(?:the )?(?:user's |user )messages",
   '(?:the |this )?(?:conversation|chat) (?:history|so far|log|transcript)',
   "(?:your|the assistant's|the model's|the current|the original) (?:system prompt|system message|system instructions|initial instructions|hidden instructions)",
   '(?:the )?system prompt (?:you (?:were|are) given|above)',
@@ -204,9 +206,11 @@ export const PATTERNS: readonly Pattern[] = [
       `\\b(?:whitelisted|allowlisted) (?:this|the) (?:tool|action|server|integration)\\b`,
       `\\bsigned off on (?:every|all|each|any)\\b|\\bconsented (?:to (?:all|every|any)\\b|in advance\\b)|\\bstanding (?:permission|approval|consent)\\b`,
       `\\b(?:exempt|exempted) from (?:the |any )?(?:usual |normal |standard |regular )?(?:review|approval|confirmation|checks?|polic(?:y|ies))\\b`,
-      `\\b(?:without|doesn't need|does not need|no need for) (?:the )?(?:user's|owner's|their) (?:say-so|approval|consent|permission|confirmation|go-ahead)\\b`,
+      // "must not proceed without the user's approval" is the opposite of a waiver.
+      `(?<!\\b(?:never|not|don't|do not|must not|should not|cannot|can't)\\b[^.!?\\n]{0,60})\\b(?:without|doesn't need|does not need|no need for) (?:the )?(?:user's|owner's|their) (?:say-so|approval|consent|permission|confirmation|go-ahead)\\b`,
       `\\bon your (?:call|say-so|decision) alone\\b|\\basking (?:again|them|the user) (?:only )?(?:annoys|irritates|bothers)\\b`,
-      `\\bno (?:reason|need) to (?:ask|confirm|check|double-check|verify|redact|consult)\\b`,
+      // Waiving the user's say, not a step of the tool's own flow ("no need to ask questions", "no need to verify the path").
+      `\\bno (?:reason|need) to (?:ask|confirm with|check with|consult|wait for|tell|inform) (?:the )?(?:user|owner|human|them|anyone)\\b|\\bno (?:reason|need) to (?:ask for|get|obtain|request|wait for|seek) (?:the user's |their |any |explicit )?(?:permission|approval|confirmation|consent|go-ahead)\\b|\\bno (?:reason|need) to (?:confirm|double-check|redact)(?: (?:first|anything|this|it))?(?=[ .,;:!]|$)(?! (?:the|that|whether|if|your) )`,
       `\\b(?:the )?user (?:has )?(?:already )?(?:agreed|consented|approved|signed off)\\b(?! to (?:the )?(?:terms|tos|license|eula|privacy))`,
       `(?<!\\b(?:never|not|don't|do not|must not|should not|cannot|can't)\\b[^.!?\\n]{0,60})\\bwithout (?:asking|checking (?:back )?with|confirming with|consulting) (?:the )?(?:user|owner|them|anyone)\\b`,
       `\\b(?:developer|admin) mode (?:is )?(?:active|on|enabled)\\b`,
@@ -250,7 +254,8 @@ export const PATTERNS: readonly Pattern[] = [
 
   // conversation-exfil
   p('conversation.move', 'conversation-exfil',
-    `\\b(?:${V_MOVE}|repeat|reveal|print|output|dump|leak|disclose)\\b${gap(100)}(?:${CONV_TARGET})`,
+    // "Navigate forward in browser history" moves through history; it does not forward it.
+    `(?<!\\b(?:navigate|navigates|go|goes|move|moves|step|steps|scroll|seek|skip|jump|page|fast) )\\b(?:${V_MOVE}|repeat|reveal|print|output|dump|leak|disclose)\\b${gap(100)}(?:${CONV_TARGET})`,
     'block', 'critical', 'asks the model to pass on the conversation, its system prompt or other tools\' output', true),
   p('conversation.private-to-sink', 'conversation-exfil',
     `\\b(?:${V_ANY})\\b${gap(60)}\\b(?:clipboard|terminal output|shell history|bash_history|command history|browser history)\\b${gap(80)}${SINK}`,

@@ -29,6 +29,8 @@ export interface ScanOptions {
   readonly server: string;
   /** Lower-case names of the server's own tools. */
   readonly own: ReadonlySet<string>;
+  /** Lower-case parameter names of the entity itself. */
+  readonly params?: ReadonlySet<string>;
   readonly index?: CatalogIndexLike;
 }
 
@@ -39,7 +41,7 @@ const PROPERTY_NAME_PATTERNS = [...IDENTIFIER_PATTERN, ...SECRET_NAME_PATTERNS];
 
 export function scan(view: { skel: string; plain: string }, opts: ScanOptions): Hit[] {
   const hits = [...staticHits(view, opts.parameter, opts.identifier, opts.propertyName === true)];
-  for (const h of crossServer(view.skel, opts.index, opts.server, opts.own)) {
+  for (const h of crossServer(view.skel, opts.index, opts.server, opts.own, opts.params)) {
     hits.push({ ...h, id: h.rule, severity: h.action === 'block' ? 'critical' : 'info' });
   }
   return quotedAsData(view.skel, hits);

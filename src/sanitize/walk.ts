@@ -196,3 +196,32 @@ function setAt(node: unknown, path: readonly (string | number)[], i: number, val
   if (isObject(node)) return { ...node, [key]: setAt(node[String(key)], path, i + 1, value) };
   return node;
 }
+
+const SCHEMA_DEPTH = 32;
+
+/**
+ * The entity's own vocabulary: its parameter names at any depth (lower case). A tool that quotes
+ * `query` or `search` is naming its own parameter, not another server's tool of that name.
+ */
+export function parameterNames(kind: EntityKind, entity: unknown): ReadonlySet<string> {
+  const names = new Set<string>();
+  if (!isObject(entity)) return names;
+  const visit = (node: unknown, depth: number): void => {
+    if (depth > SCHEMA_DEPTH) return;
+    if (Array.isArray(node)) {
+      for (const item of node) visit(item, depth + 1);
+      return;
+    }
+    if (!isObject(node)) return;
+    const props = node['properties'];
+    if (isObject(props)) for (const key of Object.keys(props)) names.add(key.toLowerCase());
+    for (const value of Object.values(node)) if (typeof value === 'object' && value !== null) visit(value, depth + 1);
+  };
+  if (kind === 'tool') {
+    visit(entity['inputSchema'], 0);
+    visit(entity['outputSchema'], 0);
+  } else if (kind === 'prompt' && Array.isArray(entity['arguments'])) {
+    for (const arg of entity['arguments']) if (isObject(arg) && typeof arg['name'] === 'string') names.add(arg['name'].toLowerCase());
+  }
+  return names;
+}
