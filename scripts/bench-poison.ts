@@ -79,12 +79,12 @@ async function fixtureCorpus(): Promise<Case[]> {
     POISON: { id: string; cls: number; tool: Tool }[];
   };
   const benign = (await import(pathToFileURL(path.join(ROOT, 'test/fixtures/poison-corpus/benign.mjs')).href)) as {
-    BENIGN: { id: string; tool: Tool }[];
+    BENIGN: { id: string; siblings?: string[]; tool: Tool }[];
   };
   const OTHER = ['list_directory', 'read_file', 'send_email', 'run_command', 'create_issue', 'query_database', 'slack_post_message', 'git_push', 'write_file', 'fetch_url'];
   return [
     ...poison.POISON.map((c) => ({ id: c.id, cls: `fixture-${c.cls}`, server: 'srv', siblings: OTHER, tool: c.tool, part: 'tune' as const, benign: false })),
-    ...benign.BENIGN.map((c) => ({ id: c.id, cls: 'benign', server: 'srv', siblings: [], tool: c.tool, part: 'tune' as const, benign: true })),
+    ...benign.BENIGN.map((c) => ({ id: c.id, cls: 'benign', server: 'srv', siblings: c.siblings ?? [], tool: c.tool, part: 'tune' as const, benign: true })),
   ];
 }
 

@@ -74,7 +74,7 @@ export function sanitizeField(slot: Slot, opts: FieldOptions): FieldOutcome {
   // Semantic layer on the shadow of the full original (SANITIZE.md "Policy" 3).
   let source = identifier ? identifierWords(value) : value;
   let shadow = buildShadow(source);
-  const scanOpts = { parameter: slot.parameterText, identifier, propertyName: slot.cls === 'key', server: opts.server, own: opts.own, params: opts.params, index: opts.index };
+  const scanOpts = { parameter: slot.parameterText, identifier, propertyName: slot.cls === 'key', server: opts.server, own: opts.own, params: opts.params, index: opts.index, camel: camelCaseWords(value) };
   let hits = scan(shadow, scanOpts);
   if (!identifier && stripped.removals.length > 0) {
     // Invisibles between letters read as spaces too ("ignore<ZWSP>all<ZWSP>previous"): the same
@@ -285,4 +285,15 @@ function blockingHits(hits: readonly Hit[]): number {
   let n = 0;
   for (const h of hits) if (h.action === 'block') n++;
   return n;
+}
+
+const CAMEL = /\b[a-z][a-z0-9]*[A-Z][A-Za-z0-9]*\b/g;
+const NO_WORDS: ReadonlySet<string> = new Set();
+
+/** camelCase identifiers of the original, lower-cased: the reading folds case, so `sendEmail` would read as a plain word. */
+function camelCaseWords(value: string): ReadonlySet<string> {
+  if (!/[a-z][A-Z]/.test(value)) return NO_WORDS;
+  const out = new Set<string>();
+  for (const m of value.matchAll(CAMEL)) if (m[0].length >= 5) out.add(m[0].toLowerCase());
+  return out;
 }

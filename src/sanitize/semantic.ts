@@ -1,5 +1,6 @@
 // The semantic layer: every detection over one shadow text, as hits in shadow offsets.
 import { clearCandidateMemo, crossServer } from './cross-server.js';
+import { directiveHits } from './directives.js';
 import { LATIN_LEXICON, PLAIN_LEXICON } from './lexicon.js';
 import { exfilUrls, pseudoTags } from './markup.js';
 import { fencedRanges, inlineCodeRanges } from './neutralize.js';
@@ -32,10 +33,13 @@ export interface ScanOptions {
   /** Lower-case parameter names of the entity itself. */
   readonly params?: ReadonlySet<string>;
   readonly index?: CatalogIndexLike;
+  /** Lower-case forms of the camelCase identifiers of the original text (the reading lost their case). */
+  readonly camel?: ReadonlySet<string>;
 }
 
 /** Scripts the non-Latin lexicon covers (Cyrillic, Arabic, kana, CJK, Hangul): emoji or an em dash alone do not run it. */
 const LEXICON_SCRIPTS = /[\u0400-\u04ff\u0600-\u06ff\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]/;
+const NO_NAMES: ReadonlySet<string> = new Set();
 const IDENTIFIER_PATTERN = PARAMETER_PATTERNS.filter((p) => p.id === 'parameter.identifier');
 const PROPERTY_NAME_PATTERNS = [...IDENTIFIER_PATTERN, ...SECRET_NAME_PATTERNS];
 
@@ -43,6 +47,10 @@ export function scan(view: { skel: string; plain: string }, opts: ScanOptions): 
   const hits = [...staticHits(view, opts.parameter, opts.identifier, opts.propertyName === true)];
   for (const h of crossServer(view.skel, opts.index, opts.server, opts.own, opts.params)) {
     hits.push({ ...h, id: h.rule, severity: h.action === 'block' ? 'critical' : 'info' });
+  }
+  if (!opts.identifier) {
+    const ctx = { server: opts.server, own: opts.own, params: opts.params ?? NO_NAMES, index: opts.index, camel: opts.camel ?? NO_NAMES };
+    for (const h of directiveHits(view.skel, ctx)) hits.push({ ...h, rule: 'tool-directive', severity: h.action === 'block' ? 'high' : 'low' });
   }
   return quotedAsData(view.skel, hits);
 }

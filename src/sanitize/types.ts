@@ -26,6 +26,8 @@ export type RuleId =
   | 'conversation-exfil'
   | 'cross-server-shadowing'
   | 'cross-server-reference'
+  | 'tool-directive'
+  | 'data-slot-prose'
   | 'tool-priority'
   | 'pseudo-system-tag'
   | 'concealment'

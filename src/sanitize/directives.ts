@@ -1,0 +1,280 @@
+// Directive analysis: a sentence judged by what it asks the model to do and to what, not by its wording.
+//
+// A tool may tell the model how to use itself and the tools of its own server. What it may not do
+// is steer the model anywhere else: call or avoid another server's tool, change the arguments the
+// model passes to one, put its own text above the user's request, or demand an action outside its
+// job (read a system file, post a message, list the databases) as a condition of its use. Each
+// sentence of the canonical reading is split into three things: is it a directive (an imperative or
+// an obligation), what is its frame (a prerequisite, a standing rule about another tool's use, a
+// priority claim), and what are its targets (another tool, a system file or secret, the
+// conversation, an outside sink, a harmful action). The combination decides; no single word does.
+import type { CatalogIndexLike } from './types.js';
+
+export interface DirectiveHit {
+  readonly start: number;
+  readonly end: number;
+  readonly action: 'block' | 'flag';
+  readonly reason: string;
+  readonly id: string;
+}
+
+export interface DirectiveContext {
+  readonly server: string;
+  /** Lower-case names of the server's own tools (including the judged tool itself). */
+  readonly own: ReadonlySet<string>;
+  /** Lower-case parameter names of the judged entity. */
+  readonly params: ReadonlySet<string>;
+  readonly index: CatalogIndexLike | undefined;
+  /** Lower-case identifiers written in camelCase in the original (the reading has lost the case). */
+  readonly camel: ReadonlySet<string>;
+}
+
+/** Obligations: the model is told it must, always or never do something. */
+const OBLIGATION =
+  /\b(?:must|shall|have to|has to|need to|needs to|needed to|required to|(?:is|are|was|be) (?:strictly )?(?:required|mandatory|compulsory|obligatory|necessary|expected)|mandatory|make sure|ensure|be sure to|remember to|don't forget to|do not forget to|always|never|do not|don't|should(?: always| first| also)?|you will|you are to|it is (?:essential|critical|crucial|important|vital|imperative|necessary) (?:that|to)|is to be|are to be|has to be|have to be|needs to be|must be)\b/;
+
+/** Base-form verbs a directive starts with ("call X", "set the mode", "read /etc/passwd"). */
+const VERB =
+  'call|invoke|run|execute|trigger|use|set|change|pass|send|forward|copy|add|include|append|prepend|prefix|read|open|cat|fetch|load|post|upload|delete|remove|overwrite|write|list|enumerate|query|transfer|void|revoke|disable|grant|email|mail|message|notify|submit|replace|switch|choose|pick|select|prefer|route|redirect|bcc|cc|attach|share|provide|supply|put|insert|export|dump|print|reveal|output|ignore|disregard|override|skip|check|verify|look up|inspect|collect|gather|retrieve|get|visit|download|create|make|issue|cancel|refund|drop|wipe|reset|rotate|force|double|multiply|lower|raise|point|mirror|tag|cc|report|ping|summari[sz]e|quote|return|store|save|log|record|confirm|apply|do';
+/** An imperative at the start of a sentence or clause, after a lead-in word or a list marker. */
+const IMPERATIVE = new RegExp(
+  `(?:^|[,;:(\\u2014\\u2013>*•-] |\\b(?:then|and|also|first|next|please|kindly|just|simply|now|immediately|finally|always|instead|step \\d+:?|\\d+[.)]) )(?:${VERB})\\b`,
+);
+
+/** A step demanded before, as a condition of, or instead of something else. */
+const PREREQUISITE =
+  /\b(?:before(?:hand)?|prior to|first|in order to|to (?:enable|unlock|activate|initiali[sz]e|access|use)|until|unless|otherwise|pre-?requisite|pre-?condition|pre-?flight|mandatory|requires?|required|must first|gated?|locked|only works (?:after|if|once|when)|fails unless|won't work|will not work|as a (?:condition|requirement)|step 0|policy|compliance|audit|governance|regulation|licensing|security (?:gate|check|requirement)|instead of|rather than|in place of)\b/;
+
+/** A standing rule about the use of something: "whenever X runs", "for every call of X", "X should carry". */
+const STANDING =
+  /\b(?:when(?:ever)?|each time|every time|any ?time|for (?:all|every|each|any)|on (?:every|each|all)|if (?:you |the model |anyone )?(?:use|call|invoke|run)|all (?:calls|requests|uploads|messages|orders|transfers|payments|commands|invocations)|every (?:call|request|upload|message|order|transfer|payment|command|invocation|time))\b/;
+
+/** Changing what is passed: the argument-level verbs of a hijack. */
+const ARGUMENT_CHANGE =
+  /\b(?:set|sets|change|use|pass|add|include|append|prefix|prepend|replace|override|force|always|pick|choose|select|carry|multiply|double|lower|raise|route|redirect|point|cc|bcc|copy|mirror|instead|regardless|whatever the user|no matter what|default to|to be (?:multiplied|set|replaced|changed)|argument|parameter|field|recipient|destination)\b/;
+
+/** A claim of rank over the user's request or the model's other instructions. */
+const PRIORITY =
+  /\b(?:takes? (?:priority|precedence)|(?:has|have|with|given|carries|carry|gets?) (?:absolute |top |higher |the highest |highest |overriding |full )?(?:priority|precedence)|supersedes?|superseding|overrides?(?! (?:such as|like|e\.g\.))|overriding|overrules?|outranks?|trumps?|prevails? over|more important than|(?:higher|greater|highest|overriding) priority than|(?:higher|greater|highest|overriding) priority over|priority over|precedence over|ranks? (?:above|over|higher than|ahead of)|(?:sits?|stands?|comes?|goes|placed|is|are) (?:above|ahead of)|(?:is|are) secondary to|(?:is|are) subordinate to|wins? over|counts? (?:more|for more) than|matters? more than|beats)\b/;
+/** What a priority claim ranks itself over, when it is an attack (right after the claim). */
+const OUTRANKED =
+  /^[^.!?]{0,60}?\b(?:(?:the |any |all |your |whatever |anything )?(?:user's|users'|user) (?:requests?|instructions?|prompts?|asks?|preferences?|input|choices?|wishes|messages?|commands?|directions?|question)|what(?:ever)? (?:the user|you were|you are|the request)|anything (?:else|the user|you were|typed)|(?:the|this|any|every|your|a) (?:request|ask|task|query) (?:you|at hand|itself|in front)|(?:your|the|any|all|other|previous|prior|earlier|existing|system|developer|conversation) (?:instructions|guidelines|rules|directions|prompts?)|system (?:prompt|message)|other tools?|the conversation|user intent|original (?:request|task|intent))/;
+
+/** System files and secrets a tool's text has no business sending the model to. */
+const SYSTEM_PATH =
+  /(?:~|\$home|%userprofile%|\/home\/[a-z0-9_-]+|\/root)\/\.[a-z]|\/etc\/(?:passwd|shadow|hosts|sudoers|ssh|group)|\/proc\/|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|\bauthorized_keys\b|\bknown_hosts\b|(?:^|[\s`'"(])\.(?:ssh|aws|npmrc|netrc|pgpass|bash_history|zsh_history|git-credentials|kube|docker|gnupg)\b|\bkeychain\b|\bcredentials? (?:file|store)\b/;
+/** Reading or passing on: what a directive must do to a system file to be about it ("create ~/.config/x" is setup). */
+const READ_OR_PASS_G =
+  /\b(?:read|open|cat|include|pass|send|upload|attach|copy|list|check|dump|print|quote|summari[sz]e|return|paste|look (?:at|in|up)|inspect|load|fetch|grab|collect|extract|show|display|output|append|forward|post|email|mail|share|embed|insert|put|add|supply|provide|scan|parse|tail|head)\b/g;
+
+function lastMatch(re: RegExp, text: string): number {
+  let last = -1;
+  re.lastIndex = 0;
+  for (let m = re.exec(text); m; m = re.exec(text)) last = m.index;
+  return last;
+}
+const SECRET =
+  /\b(?:api[ _-]?keys?|access[ _-]?tokens?|auth(?:entication)? tokens?|bearer tokens?|secrets?|passwords?|passphrases?|credentials|private keys?|session cookies?|cookies|environment variables?|env(?:ironment)? vars?|process\.env|printenv|os\.environ|the environment|seed phrases?|mnemonics?|recovery codes?|2fa codes?|one-time codes?|password hash(?:es)?)\b/;
+const CONVERSATION =
+  /\b(?:(?:this|the|our|current|whole|entire|full) (?:conversation|chat|dialog(?:ue)?|session transcript)|conversation (?:history|so far|log)|chat (?:history|log)|(?:previous|prior|earlier|all) (?:user )?messages|the user's (?:messages|requests?|prompts?|questions?|words)|system prompt|your instructions|everything (?:the user|you) (?:said|wrote|typed|know))\b/;
+/** Somewhere outside: a URL, a mail address, a bucket, a wallet, a channel. */
+const OUTSIDE =
+  /\bhttps?:\/\/|\b(?:s3|gs|ftp|sftp|scp|ssh|wss?):\/\/|\b[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}\b|\b0x[0-9a-f]{8,}\b|\b\d{1,3}(?:\.\d{1,3}){3}\b|(?:^|\s)#[a-z][a-z0-9_-]{2,}|\bwebhook\b|\bpastebin\b/;
+/** Actions with consequences that a tool's own documentation does not demand of the model as a side step. */
+const HARM =
+  /\b(?:delete|remove|wipe|erase|purge|drop|truncate|destroy|void|cancel|refund|revoke|disable|deactivate|transfer|withdraw|wire|overwrite|reset|force[- ]?push|terminate|kill|shut ?down|grant|escalate|(?:make|add) [a-z' ]{0,30}(?:admin|owner|collaborator|maintainer)|publish|tweet|post|email|mail|message|dm|notify|forward|upload|exfiltrate|enumerate|dump|list (?:all |every |the )?(?:databases|db|users|tables|repos|repositories|secrets|keys|buckets|accounts|members|employees|customers|contacts|files in)|curl|wget|send)\b/;
+const NEGATED = /\b(?:never|not|don't|do not|must not|should not|shouldn't|cannot|can't|won't|will not|no need to)\s+(?:[a-z]+\s+){0,2}$/;
+
+/** Identifier-shaped tokens: snake_case, kebab-case, namespaced (a__b, a.b_c, a/b). */
+const COMPOUND = /(?<![a-z0-9@./:])[a-z][a-z0-9]*(?:(?:__|[_-])[a-z0-9]+)+(?:\.[a-z][a-z0-9_]*)?(?![a-z0-9@]|\.[a-z])|(?<![a-z0-9@./:])[a-z][a-z0-9_]*\.[a-z][a-z0-9]*_[a-z0-9_]+/g;
+/** A word the text calls a tool: "the mailer tool", "tool `sendit`", "call `x`". */
+const CALLED = /\b(?:the|a|an) [`'"]?(?<![a-z0-9_.-])([a-z][a-z0-9]{2,40})[`'"]? (?:tool|function)\b(?! calls?| options?| use| usage| results?| outputs?| responses?| descriptions?| names?| list| schemas?)|\b(?:call|invoke|trigger|execute) (?:the )?[`'"]([a-z][a-z0-9]{2,40})[`'"]/g;
+const NOT_A_TOOL = new Set(['this', 'that', 'the', 'same', 'other', 'any', 'each', 'every', 'next', 'previous', 'first', 'search', 'right', 'correct', 'following', 'above', 'below', 'mcp', 'new', 'your', 'our', 'its', 'which', 'what', 'one', 'cli', 'api', 'shell', 'own', 'appropriate', 'relevant', 'specific', 'dedicated']);
+/** Lead-in verbs that make an unknown identifier a tool: "call xyz_abc", "use xyz_abc to". */
+const CALL_BEFORE = /\b(?:call|calls|calling|invoke|invoking|invokes|trigger|triggering|execute|executing)\s+(?:the\s+)?[`'"]?$/;
+const TOOL_AFTER = /^[`'"]?\s*(?:tool|function)\b(?! calls?| options?| use| usage| results?| outputs?)/;
+
+interface ToolRef {
+  readonly start: number;
+  readonly end: number;
+  readonly name: string;
+  /** The catalog says another server owns it (not just its shape). */
+  readonly known: boolean;
+}
+
+/** Other tools this sentence names: catalog names of other servers, or identifier-shaped names used as tools. */
+function toolRefs(sentence: string, offset: number, ctx: DirectiveContext): ToolRef[] {
+  const refs: ToolRef[] = [];
+  const consider = (name: string, start: number, end: number, calledTool: boolean): void => {
+    if (ctx.own.has(name) || ctx.params.has(name) || ownFamily(ctx.own).has(unseparated(name))) return;
+    const parts = name.split(/__|[.:/]/).filter((p) => p.length >= 3 && p !== name);
+    if (parts.some((p) => ctx.own.has(p))) return;
+    let known = false;
+    if (ctx.index) {
+      for (const candidate of [name, ...parts]) {
+        const owners = ctx.index.toolOwners(candidate);
+        if (owners.length > 0) {
+          if (owners.some((o) => o.server === ctx.server)) return;
+          known = true;
+          break;
+        }
+      }
+    }
+    const before = sentence.slice(Math.max(0, start - offset - 24), start - offset);
+    const after = sentence.slice(end - offset, end - offset + 16);
+    // A name in the catalog is a tool when it is shaped like one; a plain word ("curl", "edit")
+    // or a name nobody serves is one only where the sentence calls or invokes it as a tool.
+    const context = calledTool || CALL_BEFORE.test(before) || TOOL_AFTER.test(after);
+    const shaped = /[_-]/.test(name) || ctx.camel.has(name);
+    // Not in the catalog: a function call in code (`useUser({...})`), or the server's own tool
+    // misspelt ("currents-get-test-signature" for currents-get-tests-signatures).
+    if (!known && (after.startsWith('(') || nearOwn(unseparated(name), ctx.own))) return;
+    if ((known && (shaped || context)) || context) refs.push({ start, end, name, known });
+  };
+  for (const m of sentence.matchAll(COMPOUND)) consider(m[0], offset + m.index, offset + m.index + m[0].length, false);
+  for (const word of ctx.camel) {
+    let at = sentence.indexOf(word);
+    while (at >= 0) {
+      const edge = (i: number): boolean => i < 0 || i >= sentence.length || !/[a-z0-9_]/.test(sentence[i]!);
+      if (edge(at - 1) && edge(at + word.length)) consider(word, offset + at, offset + at + word.length, false);
+      at = sentence.indexOf(word, at + word.length);
+    }
+  }
+  if (/tool|function|endpoint|action|command|integration|plugin|skill|call|invoke|trigger|execute|run|use/.test(sentence)) {
+    for (const m of sentence.matchAll(CALLED)) {
+      const name = (m[1] ?? m[2] ?? '').toLowerCase();
+      if (!name || NOT_A_TOOL.has(name)) continue;
+      consider(name, offset + m.index, offset + m.index + m[0].length, true);
+    }
+  }
+  return refs;
+}
+
+interface Sentence {
+  readonly text: string;
+  readonly start: number;
+}
+
+/** Sentences of the reading: ends at . ! ? before a space, at a blank line, and at list markers. */
+function sentences(text: string): Sentence[] {
+  const out: Sentence[] = [];
+  const end = /[.!?]+(?=\s|$)|\n\n+|\s(?=(?:\d{1,2}[.)]|[-*•]) )|;\s/g;
+  let start = 0;
+  for (const m of text.matchAll(end)) {
+    const stop = m.index + m[0].length;
+    if (stop - start > 1) out.push({ text: text.slice(start, stop), start });
+    start = stop;
+  }
+  if (start < text.length) out.push({ text: text.slice(start), start });
+  return out;
+}
+
+function isDirective(s: string): boolean {
+  return OBLIGATION.test(s) || IMPERATIVE.test(s);
+}
+
+/** Cheap test: can this text hold a directive at all? Most schema strings cannot. */
+const CUE = new RegExp(`${OBLIGATION.source}|${PRIORITY.source}|\\b(?:${VERB})\\b`);
+
+export function directiveHits(text: string, ctx: DirectiveContext): DirectiveHit[] {
+  if (text.length < 12 || !CUE.test(text)) return [];
+  const hits: DirectiveHit[] = [];
+  const list = sentences(text);
+  for (let i = 0; i < list.length && hits.length === 0; i++) {
+    const s = list[i]!;
+    const t = s.text;
+    if (t.length < 8) continue;
+    const hit = judgeSentence(t, s.start, ctx, list[i + 1]?.text);
+    if (hit) hits.push(hit);
+  }
+  return hits;
+}
+
+function judgeSentence(t: string, at: number, ctx: DirectiveContext, next: string | undefined): DirectiveHit | undefined {
+  const span = { start: at, end: at + t.length };
+  const directive = isDirective(t);
+  const priority = PRIORITY.exec(t);
+  if (priority && OUTRANKED.test(t.slice(priority.index + priority[0].length)) && !negatedAt(t, priority.index)) {
+    if (directive || (next !== undefined && isDirective(next))) {
+      return { ...span, action: 'block', id: 'directive.priority', reason: "claims priority over the user's request or the model's instructions and tells the model what to do" };
+    }
+    return { ...span, action: 'flag', id: 'directive.priority-claim', reason: "claims priority over the user's request or the model's instructions" };
+  }
+  if (!directive) return undefined;
+  const refs = toolRefs(t, at, ctx);
+  const prerequisite = PREREQUISITE.test(t);
+  const standing = STANDING.test(t);
+  if (refs.length > 0) {
+    const ref = refs.find((r) => r.known) ?? refs[0]!;
+    const name = `${ref.name}${ref.known ? ' (another server\'s tool)' : ''}`;
+    if (prerequisite) return { ...span, action: 'block', id: 'directive.other-tool-prerequisite', reason: `makes a call of ${name} a condition of use or puts one before or instead of another tool` };
+    if (standing || ARGUMENT_CHANGE.test(t)) return { ...span, action: 'block', id: 'directive.other-tool-arguments', reason: `tells the model how to call ${name}` };
+    if (ref.known || HARM.test(t) || OUTSIDE.test(t)) return { ...span, action: 'block', id: 'directive.other-tool', reason: `directs the model to use ${name}` };
+    return { ...span, action: 'flag', id: 'directive.other-tool-mention', reason: `a directive naming ${name}` };
+  }
+  const path = SYSTEM_PATH.exec(t);
+  const verb = path ? lastMatch(READ_OR_PASS_G, t.slice(0, path.index)) : -1;
+  if (path && verb >= 0 && !negatedAt(t, verb)) {
+    // The span runs from the verb to the path, so "requests to read `~/.ssh`" reads as an example.
+    const pathSpan = { start: at + verb, end: at + path.index + path[0].length };
+    return { ...pathSpan, action: 'block', id: 'directive.system-file', reason: 'directs the model to a system file or a secret store' };
+  }
+  if (prerequisite || standing) {
+    const harm = HARM.exec(t);
+    const outside = OUTSIDE.test(t);
+    const secret = SECRET.test(t);
+    const conversation = CONVERSATION.test(t);
+    if (conversation && (harm || outside)) return { ...span, action: 'block', id: 'directive.conversation', reason: 'demands that the conversation be passed on as a condition of use' };
+    if (secret && (harm || outside || /\b(?:into|in|to) (?:the |this |your )?[a-z_]+ (?:field|parameter|argument)\b/.test(t))) {
+      return { ...span, action: 'block', id: 'directive.secret', reason: 'demands secrets or the environment as a condition of use' };
+    }
+    if (harm && !negatedAt(t, harm.index) && (outside || prerequisite)) {
+      return { ...span, action: 'flag', id: 'directive.side-action', reason: `demands a side action ("${harm[0]}") as a condition of use` };
+    }
+  }
+  return undefined;
+}
+
+function negatedAt(t: string, index: number): boolean {
+  return NEGATED.test(t.slice(Math.max(0, index - 30), index));
+}
+
+/** A name without its separators: `listFollowedProjects` and `list_followed_projects` are one tool. */
+function unseparated(name: string): string {
+  return name.replace(/[_\-.]/g, '');
+}
+
+const families = new WeakMap<ReadonlySet<string>, ReadonlySet<string>>();
+
+/** The server's own tool names without separators (cached per name set: a catalog passes one set per server). */
+function ownFamily(own: ReadonlySet<string>): ReadonlySet<string> {
+  let out = families.get(own);
+  if (!out) {
+    out = new Set([...own].map(unseparated));
+    families.set(own, out);
+  }
+  return out;
+}
+
+/** Within two edits of one of the server's own names (both without separators, 8 chars or more). */
+function nearOwn(name: string, own: ReadonlySet<string>): boolean {
+  if (name.length < 8) return false;
+  for (const o of ownFamily(own)) if (Math.abs(o.length - name.length) <= 2 && editDistanceAtMost2(o, name)) return true;
+  return false;
+}
+
+function editDistanceAtMost2(a: string, b: string): boolean {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    let best = i;
+    for (let j = 1; j <= b.length; j++) {
+      const v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      cur.push(v);
+      if (v < best) best = v;
+    }
+    if (best > 2) return false;
+    prev = cur;
+  }
+  return prev[b.length]! <= 2;
+}
