@@ -58,7 +58,9 @@ function readJsonl(file: string, part: Case['part']): Case[] {
     out.push({
       id: String(raw['id']),
       cls,
-      server: typeof raw['server'] === 'string' ? raw['server'] : 'srv',
+      // A poisoned case's server is its own, never one of the real catalog's (whose tools it would
+      // then own); a benign case adapted from a real server keeps that server's name and tools.
+      server: cls === 'benign' ? String(raw['server'] ?? 'srv') : `case-${typeof raw['server'] === 'string' ? raw['server'] : 'srv'}`,
       siblings: Array.isArray(raw['siblings']) ? (raw['siblings'] as unknown[]).map(String) : [],
       tool: raw['tool'] as Tool,
       part,

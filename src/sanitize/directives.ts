@@ -31,7 +31,7 @@ export interface DirectiveContext {
 
 /** Obligations: the model is told it must, always or never do something. */
 const OBLIGATION =
-  /\b(?:must|shall|have to|has to|need to|needs to|needed to|required to|(?:is|are|was|be) (?:strictly )?(?:required|mandatory|compulsory|obligatory|necessary|expected)|mandatory|make sure|ensure|be sure to|remember to|don't forget to|do not forget to|always|never|do not|don't|should(?: always| first| also)?|you will|you are to|it is (?:essential|critical|crucial|important|vital|imperative|necessary) (?:that|to)|is to be|are to be|has to be|have to be|needs to be|must be)\b/;
+  /\b(?:must|shall|have to|has to|need to|needs to|needed to|required to|(?:is|are|was|be) (?:strictly )?(?:required|mandatory|compulsory|obligatory|necessary|expected)|mandatory|make sure|ensure|be sure to|remember to|don't forget to|do not forget to|always|never|do not|don't|should(?: always| first| also)?|you will|you are to|it is (?:essential|critical|crucial|important|vital|imperative|necessary) (?:that|to)|is to be|are to be|has to be|have to be|needs to be|must be|requires?|(?:is|are) that you|you(?:'ll| will) (?:first |also )?need)\b/;
 
 /** Base-form verbs a directive starts with ("call X", "set the mode", "read /etc/passwd"). */
 const VERB =
@@ -55,13 +55,13 @@ const ARGUMENT_CHANGE =
 
 /** A claim of rank over the user's request or the model's other instructions. */
 const PRIORITY =
-  /\b(?:takes? (?:priority|precedence)|(?:has|have|with|given|carries|carry|gets?) (?:absolute |top |higher |the highest |highest |overriding |full )?(?:priority|precedence)|supersedes?|superseding|overrides?(?! (?:such as|like|e\.g\.))|overriding|overrules?|outranks?|trumps?|prevails? over|more important than|(?:higher|greater|highest|overriding) priority than|(?:higher|greater|highest|overriding) priority over|priority over|precedence over|ranks? (?:above|over|higher than|ahead of)|(?:sits?|stands?|comes?|goes|placed|is|are) (?:above|ahead of)|(?:is|are) secondary to|(?:is|are) subordinate to|wins? over|counts? (?:more|for more) than|matters? more than|beats)\b/;
+  /\b(?:takes? (?:priority|precedence)|(?:has|have|with|given|carries|carry|gets?) (?:absolute |top |higher |the highest |highest |overriding |full )?(?:priority|precedence)|supersedes?|superseding|overrides?(?! (?:such as|like|e\.g\.))|overriding|overrules?|outranks?|trumps?|prevails? over|more important than|(?:higher|greater|highest|overriding) priority than|(?:higher|greater|highest|overriding) priority over|priority over|precedence over|ranks? (?:above|over|higher than|ahead of)|(?:sits?|stands?|comes?|goes|placed|is|are) (?:above|ahead of)|(?:is|are) secondary to|(?:is|are) subordinate to|wins? over|counts? (?:more|for more) than|matters? more than|beats|comes? (?:first|before)|goes first)\b/;
 /** What a priority claim ranks itself over, when it is an attack (right after the claim). */
 const OUTRANKED =
-  /^[^.!?]{0,60}?\b(?:(?:the |any |all |your |whatever |anything )?(?:user's|users'|user) (?:requests?|instructions?|prompts?|asks?|preferences?|input|choices?|wishes|messages?|commands?|directions?|question)|what(?:ever)? (?:the user|you were|you are|the request)|anything (?:else|the user|you were|typed)|(?:the|this|any|every|your|a) (?:request|ask|task|query) (?:you|at hand|itself|in front)|(?:your|the|any|all|other|previous|prior|earlier|existing|system|developer|conversation) (?:instructions|guidelines|rules|directions|prompts?)|system (?:prompt|message)|other tools?|the conversation|user intent|original (?:request|task|intent))/;
+  /^[^.!?]{0,60}?\b(?:(?:the |any |all |your |whatever |anything )?(?:user's|users'|user) (?:requests?|instructions?|prompts?|asks?|preferences?|input|choices?|wishes|messages?|commands?|directions?|question)|what(?:ever)? (?:the user|you were|you are|the request)|anything (?:else|the user|you were|typed)|(?:the|this|any|every|your|a) (?:current |present |original |actual |user's |immediate )?(?:request|ask|task|query|job|goal|instructions?)\b|(?:your|the|any|all|other|previous|prior|earlier|existing|system|developer|conversation) (?:instructions|guidelines|rules|directions|prompts?)|system (?:prompt|message)|other tools?|the conversation|user intent|original (?:request|task|intent))/;
 
 /** System files and secrets a tool's text has no business sending the model to. */
-const SYSTEM_PATH =
+export const SYSTEM_PATH =
   /(?:~|\$home|%userprofile%|\/home\/[a-z0-9_-]+|\/root)\/\.[a-z]|\/etc\/(?:passwd|shadow|hosts|sudoers|ssh|group)|\/proc\/|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|\bauthorized_keys\b|\bknown_hosts\b|(?:^|[\s`'"(])\.(?:ssh|aws|npmrc|netrc|pgpass|bash_history|zsh_history|git-credentials|kube|docker|gnupg)\b|\bkeychain\b|\bcredentials? (?:file|store)\b/;
 /** Reading or passing on: what a directive must do to a system file to be about it ("create ~/.config/x" is setup). */
 const READ_OR_PASS_G =
@@ -73,16 +73,25 @@ function lastMatch(re: RegExp, text: string): number {
   for (let m = re.exec(text); m; m = re.exec(text)) last = m.index;
   return last;
 }
-const SECRET =
+export const SECRET =
   /\b(?:api[ _-]?keys?|access[ _-]?tokens?|auth(?:entication)? tokens?|bearer tokens?|secrets?|passwords?|passphrases?|credentials|private keys?|session cookies?|cookies|environment variables?|env(?:ironment)? vars?|process\.env|printenv|os\.environ|the environment|seed phrases?|mnemonics?|recovery codes?|2fa codes?|one-time codes?|password hash(?:es)?)\b/;
 const CONVERSATION =
   /\b(?:(?:this|the|our|current|whole|entire|full) (?:conversation|chat|dialog(?:ue)?|session transcript)|conversation (?:history|so far|log)|chat (?:history|log)|(?:previous|prior|earlier|all) (?:user )?messages|the user's (?:messages|requests?|prompts?|questions?|words)|system prompt|your instructions|everything (?:the user|you) (?:said|wrote|typed|know))\b/;
 /** Somewhere outside: a URL, a mail address, a bucket, a wallet, a channel. */
-const OUTSIDE =
-  /\bhttps?:\/\/|\b(?:s3|gs|ftp|sftp|scp|ssh|wss?):\/\/|\b[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}\b|\b0x[0-9a-f]{8,}\b|\b\d{1,3}(?:\.\d{1,3}){3}\b|(?:^|\s)#[a-z][a-z0-9_-]{2,}|\bwebhook\b|\bpastebin\b/;
+export const OUTSIDE =
+  /\b(?:on|to|in|via|into) (?:slack|discord|teams|telegram|whatsapp|twitter|signal|pastebin|a (?:public )?(?:channel|gist|paste))\b|\bhttps?:\/\/|\b(?:s3|gs|ftp|sftp|scp|ssh|wss?):\/\/|\b[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}\b|\b0x[0-9a-f]{8,}\b|\b\d{1,3}(?:\.\d{1,3}){3}\b|(?:^|\s)#[a-z][a-z0-9_-]{2,}|\bwebhook\b|\bpastebin\b/;
 /** Actions with consequences that a tool's own documentation does not demand of the model as a side step. */
 const HARM =
   /\b(?:delete|remove|wipe|erase|purge|drop|truncate|destroy|void|cancel|refund|revoke|disable|deactivate|transfer|withdraw|wire|overwrite|reset|force[- ]?push|terminate|kill|shut ?down|grant|escalate|(?:make|add) [a-z' ]{0,30}(?:admin|owner|collaborator|maintainer)|publish|tweet|post|email|mail|message|dm|notify|forward|upload|exfiltrate|enumerate|dump|list (?:all |every |the )?(?:databases|db|users|tables|repos|repositories|secrets|keys|buckets|accounts|members|employees|customers|contacts|files in)|curl|wget|send)\b/;
+/** Taking stock of what is there: the reconnaissance a poisoned prerequisite asks for. */
+const RECON =
+  /\b(?:enumerate|dump|(?:list|collect|gather|catalog) (?:all |every |each |the )?(?:of the )?(?:databases|dbs|users|tables|repos|repositories|secrets|keys|buckets|accounts|members|employees|customers|contacts|admins|hosts|servers|processes|credentials))\b/;
+/** Secrets that are not the user's own key for this tool: someone else's, all of them, the environment. */
+export const OTHERS_SECRET =
+  /\b(?:all|any|every|each|admin|administrator|root|stored|saved|other|system|the user's|users'|everyone's|customer|service account)(?: [a-z]+){0,2} (?:api[ _-]?keys?|tokens?|secrets?|passwords?|password hash(?:es)?|credentials|private keys?|cookies|recovery codes?)\b|\b(?:the|your|process|shell|whole|entire|full) environment\b|\benvironment variables\b|\bprintenv\b|\bprocess\.env\b|\bos\.environ\b/;
+/** Fetching something and acting on it: remote instructions. */
+const REMOTE =
+  /\b(?:fetch|fetching|download|downloading|visit|visiting|load|loading|retrieve|retrieving|curl|wget|get|open|opening)\b[^.!?]{0,80}\bhttps?:\/\//;
 const NEGATED = /\b(?:never|not|don't|do not|must not|should not|shouldn't|cannot|can't|won't|will not|no need to)\s+(?:[a-z]+\s+){0,2}$/;
 
 /** Identifier-shaped tokens: snake_case, kebab-case, namespaced (a__b, a.b_c, a/b). */
@@ -92,6 +101,11 @@ const CALLED = /\b(?:the|a|an) [`'"]?(?<![a-z0-9_.-])([a-z][a-z0-9]{2,40})[`'"]?
 const NOT_A_TOOL = new Set(['this', 'that', 'the', 'same', 'other', 'any', 'each', 'every', 'next', 'previous', 'first', 'search', 'right', 'correct', 'following', 'above', 'below', 'mcp', 'new', 'your', 'our', 'its', 'which', 'what', 'one', 'cli', 'api', 'shell', 'own', 'appropriate', 'relevant', 'specific', 'dedicated']);
 /** Lead-in verbs that make an unknown identifier a tool: "call xyz_abc", "use xyz_abc to". */
 const CALL_BEFORE = /\b(?:call|calls|calling|invoke|invoking|invokes|trigger|triggering|execute|executing)\s+(?:the\s+)?[`'"]?$/;
+const PLAIN_AFTER_VERB =
+  /\b(?:run|use|using|uses|unlock|enable|activate|issue|before|after|prior to|instead of|rather than|via|through|call|invoke|trigger|execute)\s+(?:the\s+)?[`'"]?([a-z][a-z0-9]{2,40})\b/g;
+const NAME_END = /^[`'"]?(?:\s*(?:[,.;:!?)]|$)|\s+(?:to|with|for|on|first|before|after|and|then|tool|function|once|again|instead|now)\b)/;
+/** For names the catalog knows: the verbs that use a tool by its plain name ("unlock transfer", "first issue refund"). */
+const KNOWN_BEFORE = /\b(?:run|use|using|uses|unlock|enable|activate|issue|before|after|prior to|instead of|rather than|via|through)\s+(?:the\s+)?[`'"]?$/;
 const TOOL_AFTER = /^[`'"]?\s*(?:tool|function)\b(?! calls?| options?| use| usage| results?| outputs?)/;
 
 interface ToolRef {
@@ -124,7 +138,7 @@ function toolRefs(sentence: string, offset: number, ctx: DirectiveContext): Tool
     const after = sentence.slice(end - offset, end - offset + 16);
     // A name in the catalog is a tool when it is shaped like one; a plain word ("curl", "edit")
     // or a name nobody serves is one only where the sentence calls or invokes it as a tool.
-    const context = calledTool || CALL_BEFORE.test(before) || TOOL_AFTER.test(after);
+    const context = calledTool || CALL_BEFORE.test(before) || TOOL_AFTER.test(after) || (known && KNOWN_BEFORE.test(before));
     const shaped = /[_-]/.test(name) || ctx.camel.has(name);
     // Not in the catalog: a function call in code (`useUser({...})`), or the server's own tool
     // misspelt ("currents-get-test-signature" for currents-get-tests-signatures).
@@ -140,7 +154,19 @@ function toolRefs(sentence: string, offset: number, ctx: DirectiveContext): Tool
       at = sentence.indexOf(word, at + word.length);
     }
   }
-  if (/tool|function|endpoint|action|command|integration|plugin|skill|call|invoke|trigger|execute|run|use/.test(sentence)) {
+  if (ctx.index) {
+    // Plain words the catalog serves as tools, where a verb uses them as one ("unlock transfer").
+    for (const m of sentence.matchAll(PLAIN_AFTER_VERB)) {
+      const word = m[1]!;
+      if (NOT_A_TOOL.has(word) || ctx.index.toolOwners(word).length === 0) continue;
+      const end = offset + m.index + m[0].length;
+      // "use query format" names a format; "unlock transfer, then..." names a tool.
+      if (!NAME_END.test(sentence.slice(end - offset, end - offset + 12))) continue;
+      const start = end - word.length;
+      consider(word, start, start + word.length, false);
+    }
+  }
+  if (/tool|function|call|invoke|trigger|execute/.test(sentence)) {
     for (const m of sentence.matchAll(CALLED)) {
       const name = (m[1] ?? m[2] ?? '').toLowerCase();
       if (!name || NOT_A_TOOL.has(name)) continue;
@@ -158,14 +184,18 @@ interface Sentence {
 /** Sentences of the reading: ends at . ! ? before a space, at a blank line, and at list markers. */
 function sentences(text: string): Sentence[] {
   const out: Sentence[] = [];
-  const end = /[.!?]+(?=\s|$)|\n\n+|\s(?=(?:\d{1,2}[.)]|[-*•]) )|;\s/g;
+  const end = /[.!?]+(?=\s|$)|[\u3002\uff01\uff1f]|\n\n+|\s(?=(?:\d{1,2}[.)]|[-*•]) )|;\s/g;
   let start = 0;
+  const push = (from: number, to: number): void => {
+    while (from < to && text.charCodeAt(from) === 0x20) from++;
+    if (to - from > 1) out.push({ text: text.slice(from, to), start: from });
+  };
   for (const m of text.matchAll(end)) {
     const stop = m.index + m[0].length;
-    if (stop - start > 1) out.push({ text: text.slice(start, stop), start });
+    push(start, stop);
     start = stop;
   }
-  if (start < text.length) out.push({ text: text.slice(start), start });
+  push(start, text.length);
   return out;
 }
 
@@ -174,44 +204,61 @@ function isDirective(s: string): boolean {
 }
 
 /** Cheap test: can this text hold a directive at all? Most schema strings cannot. */
-const CUE = new RegExp(`${OBLIGATION.source}|${PRIORITY.source}|\\b(?:${VERB})\\b`);
+const CUE = new RegExp(`${OBLIGATION.source}|${PRIORITY.source}|${PREREQUISITE.source}|${STANDING.source}|\\b(?:${VERB})`);
 
 export function directiveHits(text: string, ctx: DirectiveContext): DirectiveHit[] {
   if (text.length < 12 || !CUE.test(text)) return [];
-  const hits: DirectiveHit[] = [];
+  // The first block, else the first flag: one finding per field is what the log keeps.
+  let flag: DirectiveHit | undefined;
   const list = sentences(text);
-  for (let i = 0; i < list.length && hits.length === 0; i++) {
+  for (let i = 0; i < list.length; i++) {
     const s = list[i]!;
-    const t = s.text;
-    if (t.length < 8) continue;
-    const hit = judgeSentence(t, s.start, ctx, list[i + 1]?.text);
-    if (hit) hits.push(hit);
+    if (s.text.length < 8) continue;
+    const hit = judgeSentence(s.text, s.start, ctx, list[i + 1]?.text);
+    if (hit?.action === 'block') return [hit];
+    flag ??= hit;
   }
-  return hits;
+  return flag ? [flag] : [];
 }
 
 function judgeSentence(t: string, at: number, ctx: DirectiveContext, next: string | undefined): DirectiveHit | undefined {
   const span = { start: at, end: at + t.length };
   const directive = isDirective(t);
+  const refs = CUE_TOOL.test(t) ? toolRefs(t, at, ctx) : NO_REFS;
   const priority = PRIORITY.exec(t);
   if (priority && OUTRANKED.test(t.slice(priority.index + priority[0].length)) && !negatedAt(t, priority.index)) {
-    if (directive || (next !== undefined && isDirective(next))) {
+    if (directive || refs.length > 0 || (next !== undefined && isDirective(next))) {
       return { ...span, action: 'block', id: 'directive.priority', reason: "claims priority over the user's request or the model's instructions and tells the model what to do" };
     }
     return { ...span, action: 'flag', id: 'directive.priority-claim', reason: "claims priority over the user's request or the model's instructions" };
   }
-  if (!directive) return undefined;
-  const refs = toolRefs(t, at, ctx);
   const prerequisite = PREREQUISITE.test(t);
   const standing = STANDING.test(t);
-  if (refs.length > 0) {
-    const ref = refs.find((r) => r.known) ?? refs[0]!;
-    const name = `${ref.name}${ref.known ? ' (another server\'s tool)' : ''}`;
-    if (prerequisite) return { ...span, action: 'block', id: 'directive.other-tool-prerequisite', reason: `makes a call of ${name} a condition of use or puts one before or instead of another tool` };
-    if (standing || ARGUMENT_CHANGE.test(t)) return { ...span, action: 'block', id: 'directive.other-tool-arguments', reason: `tells the model how to call ${name}` };
-    if (ref.known || HARM.test(t) || OUTSIDE.test(t)) return { ...span, action: 'block', id: 'directive.other-tool', reason: `directs the model to use ${name}` };
-    return { ...span, action: 'flag', id: 'directive.other-tool-mention', reason: `a directive naming ${name}` };
+  if (I18N_PRIORITY.test(t) && I18N_OUTRANKED.test(t) && next !== undefined && (isDirective(next) || I18N_DIRECTIVE.test(next))) {
+    return { ...span, action: 'block', id: 'directive.priority', reason: "claims priority over the user's request or the model's instructions and tells the model what to do" };
   }
+  if (refs.length > 0 && (directive || prerequisite || standing)) {
+    const ref = refs.find((r) => r.known) ?? refs[0]!;
+    const name = `${ref.name}${ref.known ? " (another server's tool)" : ''}`;
+    // Conditions on another tool ("X only works after Y is called", "X is locked until Y") are
+    // directives in effect, whatever the grammar.
+    if (prerequisite && (directive || ref.known || refs.length > 1)) {
+      return { ...span, action: 'block', id: 'directive.other-tool-prerequisite', reason: `makes a call of ${name} a condition of use or puts one before or instead of another tool` };
+    }
+    if (standing && (directive || ARGUMENT_CHANGE.test(t) || OUTSIDE.test(t))) {
+      return { ...span, action: 'block', id: 'directive.other-tool-arguments', reason: `tells the model how to call ${name}` };
+    }
+    if (directive) {
+      if (ARGUMENT_CHANGE.test(t)) return { ...span, action: 'block', id: 'directive.other-tool-arguments', reason: `tells the model how to call ${name}` };
+      if (ref.known || HARM.test(t) || OUTSIDE.test(t)) return { ...span, action: 'block', id: 'directive.other-tool', reason: `directs the model to use ${name}` };
+      return { ...span, action: 'flag', id: 'directive.other-tool-mention', reason: `a directive naming ${name}` };
+    }
+  }
+  if (refs.length > 0) {
+    const named = namedToolDirective(t, at, refs);
+    if (named) return named;
+  }
+  if (!directive) return undefined;
   const path = SYSTEM_PATH.exec(t);
   const verb = path ? lastMatch(READ_OR_PASS_G, t.slice(0, path.index)) : -1;
   if (path && verb >= 0 && !negatedAt(t, verb)) {
@@ -219,21 +266,56 @@ function judgeSentence(t: string, at: number, ctx: DirectiveContext, next: strin
     const pathSpan = { start: at + verb, end: at + path.index + path[0].length };
     return { ...pathSpan, action: 'block', id: 'directive.system-file', reason: 'directs the model to a system file or a secret store' };
   }
-  if (prerequisite || standing) {
-    const harm = HARM.exec(t);
-    const outside = OUTSIDE.test(t);
-    const secret = SECRET.test(t);
-    const conversation = CONVERSATION.test(t);
-    if (conversation && (harm || outside)) return { ...span, action: 'block', id: 'directive.conversation', reason: 'demands that the conversation be passed on as a condition of use' };
-    if (secret && (harm || outside || /\b(?:into|in|to) (?:the |this |your )?[a-z_]+ (?:field|parameter|argument)\b/.test(t))) {
-      return { ...span, action: 'block', id: 'directive.secret', reason: 'demands secrets or the environment as a condition of use' };
-    }
-    if (harm && !negatedAt(t, harm.index) && (outside || prerequisite)) {
-      return { ...span, action: 'flag', id: 'directive.side-action', reason: `demands a side action ("${harm[0]}") as a condition of use` };
-    }
+  if (!prerequisite && !standing) return undefined;
+  const harm = HARM.exec(t);
+  const outside = OUTSIDE.test(t);
+  if (CONVERSATION.test(t) && (harm || outside)) return { ...span, action: 'block', id: 'directive.conversation', reason: 'demands that the conversation be passed on as a condition of use' };
+  if (OTHERS_SECRET.test(t) || (SECRET.test(t) && (outside || /\b(?:into|in|to) (?:the |this |your )?[a-z_]+ (?:field|parameter|argument)\b/.test(t)))) {
+    return { ...span, action: 'block', id: 'directive.secret', reason: 'demands secrets or the environment as a condition of use' };
+  }
+  const recon = RECON.exec(t);
+  if (recon && !negatedAt(t, recon.index)) return { ...span, action: 'block', id: 'directive.reconnaissance', reason: `demands a survey of the system ("${recon[0]}") as a condition of use` };
+  if (REMOTE.test(t)) return { ...span, action: 'block', id: 'directive.remote', reason: 'demands that something be fetched from outside as a condition of use' };
+  if (harm && !negatedAt(t, harm.index)) {
+    if (outside) return { ...span, action: 'block', id: 'directive.side-action', reason: `demands a side action ("${harm[0]}") towards an outside address as a condition of use` };
+    return { ...span, action: 'flag', id: 'directive.side-action', reason: `demands a side action ("${harm[0]}") as a condition of use` };
   }
   return undefined;
 }
+
+const NO_REFS: readonly ToolRef[] = [];
+
+/**
+ * Obligations and orders in the other languages tool text is written in (de, es, fr, pt, zh, ja,
+ * ko): with another server's tool named in the same sentence they are a directive about it.
+ */
+const I18N_DIRECTIVE =
+  /\b(?:immer|stets|muss|müssen|musst|zuerst|vorher|bevor|zunächst|unbedingt|pflicht|siempre|debe|deben|debes|antes|primero|obligatori[oa]|nunca|toujours|doit|doivent|devez|avant|d'abord|obligatoire|jamais|utilisez|sempre|deve|devem|primeiro|obrigatóri[oa])\b|必须|务必|一律|总是|始终|之前|必ず|常に|前に|ください|반드시|항상|하세요/;
+const I18N_PRIORITY =
+  /vorrang|steht über|wichtiger als|prevalece|prioridad|más peso|por encima de|prévaut|l'emporte|prioritaire|supérieure? aux|prioridade|vale mais|优先|高于|優先|우선/;
+const I18N_OUTRANKED = /nutzer|benutzer|anweisung|usuario|instrucci|utilisateur|instruction|usuário|instruç|用户|系统|ユーザー|システム|사용자|시스템|system/;
+/** Arguments spelt out for a named tool: `tool: key=value`, `tool → region=x`, `{"key": ...}`. */
+const ASSIGNMENT = /\b[a-z_][a-z0-9_]{1,40} ?[=:] ?[^\s]|→|->|=>|\{ ?["'][a-z_]/;
+
+/**
+ * Whatever the language or the grammar: a sentence that names another server's tool (by the
+ * catalog, in an identifier's shape) and also orders, spells out arguments, ranks itself above
+ * the user, or names an outside address is about that tool's use.
+ */
+function namedToolDirective(t: string, at: number, refs: readonly ToolRef[]): DirectiveHit | undefined {
+  const ref = refs.find((r) => r.known && /[_-]/.test(r.name));
+  if (!ref) return undefined;
+  const why = I18N_PRIORITY.test(t) ? 'ranks itself above the user'
+    : I18N_DIRECTIVE.test(t) ? 'orders the model'
+    : OUTSIDE.test(t) ? 'names an outside address'
+    : ASSIGNMENT.test(t.slice(ref.end - at)) ? 'spells out its arguments'
+    : undefined;
+  if (!why) return undefined;
+  return { start: at, end: at + t.length, action: 'block', id: 'directive.named-tool', reason: `names ${ref.name} (another server's tool) and ${why}` };
+}
+
+/** Can the sentence name a tool at all (an identifier, or a tool/call word)? */
+const CUE_TOOL = /[a-z0-9][_-][a-z0-9]|\b(?:tool|function|call|invoke|trigger|execute|unlock|enable|activate|issue|run|use|using|uses|before|after|prior|instead|rather|via|through)\b/;
 
 function negatedAt(t: string, index: number): boolean {
   return NEGATED.test(t.slice(Math.max(0, index - 30), index));

@@ -60,8 +60,8 @@ export function sanitizeEntity<T>(kind: EntityKind, entity: T, ctx: SanitizeCont
   const fieldOpts = { server: ctx.server, own, params: parameterNames(kind, entity), index: ctx.otherServers, limits, blocking };
 
   // Values remembered as quiet are skipped before a slot is even built (they are most of a schema).
-  const skip = (cls: Parameters<typeof knownQuiet>[0], param: boolean, value: string): boolean =>
-    value.length <= limits.other && knownQuiet(cls, param, value);
+  const skip = (cls: Parameters<typeof knownQuiet>[0], param: boolean, value: string, data: boolean): boolean =>
+    value.length <= limits.other && knownQuiet(cls, param, value, data);
   const tooDeep: string[] = [];
   const outcomes: FieldOutcome[] = slotsOf(kind, entity, skip, tooDeep).map((slot) => sanitizeField(slot, fieldOpts));
   const findings: Finding[] = outcomes.flatMap((o) => o.findings);

@@ -113,7 +113,7 @@ function quotedAsData(skel: string, hits: Hit[]): Hit[] {
     const framedFrom = quote === undefined ? h.start : quote;
     // The frame may be a list's lead-in ("Built-in suites:\n- `dan`: \"...\""): back to a paragraph or sentence end.
     const before = skel.slice(Math.max(0, framedFrom - 200), framedFrom);
-    const frame = before.slice(Math.max(before.lastIndexOf('\n\n'), before.lastIndexOf('. ')) + 1);
+    const frame = before.slice(Math.max(before.lastIndexOf('\n\n'), lastSentenceEnd(before)) + 1);
     // Unquoted, only a frame right before the match counts ("requests to read `~/.ssh`").
     const framed = quote !== undefined ? DATA_FRAME.test(frame) : /\b(?:requests?|attempts?|instructions?|tries|asking) to $/.test(frame);
     if (!framed) return h;
@@ -181,4 +181,12 @@ function downgradeQuotedTokens(skel: string, hits: Hit[]): Hit[] {
 /** Splits an identifier into words so patterns can read it: `contentFromReading_ssh-id.rsa` -> `content from reading ssh id rsa`. */
 export function identifierWords(name: string): string {
   return name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_\-.\s]+/g, ' ');
+}
+
+/** Where the last sentence before `text`'s end ended: ". " that is not the dot of "e.g." or "i.e.". */
+function lastSentenceEnd(text: string): number {
+  for (let at = text.lastIndexOf('. '); at >= 0; at = text.lastIndexOf('. ', at - 1)) {
+    if (!/\b(?:e\.g|i\.e|etc|vs|cf)$/.test(text.slice(Math.max(0, at - 4), at))) return at;
+  }
+  return -1;
 }
