@@ -13,10 +13,9 @@
 // Trains on:
 // - poison (1): bench/poison/tune/*.jsonl lines whose class is not "benign", and POISON of
 //   test/fixtures/poison-corpus/poison.mjs. One string per tool: the one at the line's `where`
-//   path; a case without `where` (the seed lines, the fixtures) takes the string a first model,
-//   trained on the located cases, scores highest (for a seed line that is almost always the
-//   description; for a fixture it finds the enum member or property name the attack sits in).
-//   The other strings of a located case are benign examples.
+//   path; a case without `where` (the seed lines, the fixtures) is one bag of all its strings
+//   (see Windows below), so its enum member or property name can be the poison. The other
+//   strings of a located case are benign examples.
 // - benign (0): every model-visible string of the real tools of bench/discovery/catalog/*.json
 //   (1,087 tools of 58 servers), the "benign" lines of bench/poison/tune/*.jsonl and BENIGN of
 //   test/fixtures/poison-corpus/benign.mjs. Benign strings are deduplicated.
@@ -29,11 +28,18 @@
 // highest such score plus a margin. It reports poison recall (per tool, maximum over its strings)
 // at that threshold and at the thresholds that would let 1 and 3 real validation tools through.
 //
+// Windows: a string is cut into sentences and scored per window (one sentence, or two consecutive
+// ones); it scores its highest window. Every window of a benign string is a negative; a poisoned
+// string is a bag whose highest-scoring window is the positive (multiple-instance learning), so a
+// case without `where` can be one bag of all its strings' windows.
+//
 // Writes src/sanitize/classifier-weights.json (non-zero weights rounded to 4 decimals, the
 // threshold, the feature version and the training date). Retrain after changing the features
 // (bump FEATURE_VERSION) or the corpora: run the command above, check the summary, commit the
-// JSON. Nothing is downloaded, at training or at run time: the scorer reads only the JSON it is
-// built with.
+// JSON (about 140 KiB; 20 s on one core). `--dry-run` prints without writing; L2, EPOCHS, LR0
+// and POS override the hyper-parameters below for experiments, DEBUG=1 also prints the highest
+// real validation strings. Nothing is downloaded, at training or at run time: the scorer reads
+// only the JSON it is built with.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -182,14 +188,15 @@ const inValidation = (key: string, mod: number): boolean => tokenHash(key) % mod
 // ---- vectors and the model ----
 
 /** One window of a text: its hashed occurrences (signed), their weight, and its dense features. */
-interface Vec {
+export interface Vec {
   idx: Int32Array;
   scale: number;
   dense: Float64Array;
 }
 const names = new Map<number, Map<string, number>>();
 const fx = newFeatures();
-function windowsOf(text: string, nameBuckets = false): Vec[] {
+/** A text's windows as the trainer sees them (exported for the test that scoring agrees). */
+export function windowsOf(text: string, nameBuckets = false): Vec[] {
   extractFeatures(text, fx, nameBuckets ? (b, label) => {
     const m = names.get(b) ?? new Map<string, number>();
     m.set(label, (m.get(label) ?? 0) + 1);
@@ -204,20 +211,25 @@ function windowsOf(text: string, nameBuckets = false): Vec[] {
   return out;
 }
 
+/** The trainer's logit of one window (exported for the test that scoring agrees). */
+export function windowLogit(w: Float64Array, wd: Float64Array, bias: number, v: Vec): number {
+  let s = 0;
+  for (let i = 0; i < v.idx.length; i++) {
+    const b = v.idx[i]!;
+    s += b >= 0 ? w[b]! : -w[~b]!;
+  }
+  let z = bias + s * v.scale;
+  for (let j = 0; j < N_DENSE; j++) z += wd[j]! * v.dense[j]!;
+  return z;
+}
+
 class Model {
   readonly w = new Float64Array(BUCKETS);
   readonly wd = new Float64Array(N_DENSE);
   b = 0;
 
   logit(v: Vec): number {
-    let s = 0;
-    for (let i = 0; i < v.idx.length; i++) {
-      const b = v.idx[i]!;
-      s += b >= 0 ? this.w[b]! : -this.w[~b]!;
-    }
-    let z = this.b + s * v.scale;
-    for (let j = 0; j < N_DENSE; j++) z += this.wd[j]! * v.dense[j]!;
-    return z;
+    return windowLogit(this.w, this.wd, this.b, v);
   }
   /** A text scores its highest window. */
   best(windows: Vec[]): { z: number; at: number } {
@@ -395,6 +407,13 @@ async function main(): Promise<void> {
     const ps = [...poisonScores].sort((a, b) => b.score - a.score);
     lines.push(`  poison scores: ${ps.map((p) => p.score.toFixed(3)).join(' ')}`);
   }
+  const trainScores: Scored[] = realTrain.map((r) => ({ id: `${r.server}/${r.tool.name}`, score: toolScore(r.tool) }));
+  trainScores.sort((a, b) => b.score - a.score);
+  const overTrain = trainScores.filter((s) => s.score > threshold);
+  lines.push(`real training tools above threshold: ${overTrain.length}/${trainScores.length}${overTrain.length ? ` (${overTrain.map((s) => `${s.id} ${s.score.toFixed(3)}`).join(', ')})` : ''}`);
+  const wholeTop = Math.max(top, trainScores[0]?.score ?? 0);
+  const wholeThreshold = sigmoid(logit(Math.min(wholeTop, 1 - 1e-9)) + MARGIN);
+  lines.push(`(for comparison, a threshold above every real tool, train and validation, ${wholeThreshold.toFixed(4)}: poison recall ${recallAt(wholeThreshold)})`);
   lines.push(`top real validation tools: ${realScores.slice(0, 5).map((s) => `${s.id} ${s.score.toFixed(3)}`).join(', ')}`);
   const missed = poisonScores.filter((p) => p.score <= threshold).map((p) => p.id);
   lines.push(`validation poison missed at threshold: ${missed.join(', ')}`);
@@ -445,7 +464,10 @@ async function main(): Promise<void> {
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
-main().catch((err: unknown) => {
-  process.stderr.write(`train-classifier: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
-  process.exit(1);
-});
+// Trains only when run, not when the test imports windowsOf and windowLogit.
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  main().catch((err: unknown) => {
+    process.stderr.write(`train-classifier: ${err instanceof Error ? err.stack ?? err.message : String(err)}\n`);
+    process.exit(1);
+  });
+}

@@ -4,7 +4,7 @@
 // server needs a sentence addressed to the model there, a credential file, an outside address in
 // prose, or another server's tool name. Each of those is withheld (SANITIZE.md `data-slot-prose`).
 // A bare URL or path as a default (`https://api.example.com`, `./output`) is data and passes.
-import { OTHERS_SECRET, OUTSIDE, SECRET, SYSTEM_PATH } from './directives.js';
+import { OTHERS_SECRET, OUTSIDE_ADDRESS, SECRET, SYSTEM_PATH } from './directives.js';
 import type { Hit, ScanOptions } from './semantic.js';
 import type { Slot } from './walk.js';
 
@@ -71,7 +71,7 @@ function judge(skel: string, slot: Slot, opts: ScanOptions): Hit | undefined {
   if (n < 4) return undefined;
   // Prose from here on: four words or more besides any address.
   if (TO_THE_MODEL.test(text)) return hit('holds a sentence addressed to the model', 'data-slot.addressed');
-  if (slot.cls !== 'key' && (OUTSIDE.test(text) || PHONE.test(text))) return hit('holds an outside address inside a sentence', 'data-slot.outside');
+  if (slot.cls !== 'key' && (OUTSIDE_ADDRESS.test(text) || PHONE.test(text))) return hit('holds an outside address inside a sentence', 'data-slot.outside');
   if (slot.cls !== 'key' && !isTitle(slot) && MOVE_TO.test(prose) && !exampleQuery(slot, text)) return hit('asks for data to be sent somewhere', 'data-slot.move');
   if (SECRET.test(text) && (ADDRESSED.test(text) || slot.cls === 'key')) return hit('asks for secrets', 'data-slot.secret');
   if (CONVERSATION_WORDS.test(text)) return hit('asks for the conversation', 'data-slot.conversation');

@@ -67,6 +67,8 @@ export const SYSTEM_PATH =
 const READ_OR_PASS_G =
   /\b(?:read|open|cat|include|pass|send|upload|attach|copy|list|check|dump|print|quote|summari[sz]e|return|paste|look (?:at|in|up)|inspect|load|fetch|grab|collect|extract|show|display|output|append|forward|post|email|mail|share|embed|insert|put|add|supply|provide|scan|parse|tail|head)\b/g;
 
+const INTO_PATH = /\b(?:in|into|to|under|inside|at)\s+(?:your\s+|the\s+|a\s+)?[`'"]?$/;
+
 function lastMatch(re: RegExp, text: string): number {
   let last = -1;
   re.lastIndex = 0;
@@ -80,6 +82,9 @@ const CONVERSATION =
 /** Somewhere outside: a URL, a mail address, a bucket, a wallet, a channel. */
 export const OUTSIDE =
   /\b(?:on|to|in|via|into) (?:slack|discord|teams|telegram|whatsapp|twitter|signal|pastebin|a (?:public )?(?:channel|gist|paste))\b|\bhttps?:\/\/|\b(?:s3|gs|ftp|sftp|scp|ssh|wss?):\/\/|\b[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}\b|\b0x[0-9a-f]{8,}\b|\b\d{1,3}(?:\.\d{1,3}){3}\b|(?:^|\s)#[a-z][a-z0-9_-]{2,}|\bwebhook\b|\bpastebin\b/;
+/** An address itself (no words like "webhook"): what a data slot may not hold inside a sentence. */
+export const OUTSIDE_ADDRESS =
+  /\b(?:on|to|in|via|into) (?:slack|discord|teams|telegram|whatsapp|twitter|signal|pastebin|a (?:public )?(?:channel|gist|paste))\b|\bhttps?:\/\/|\b(?:s3|gs|ftp|sftp|scp|ssh|wss?):\/\/|\b[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}\b|\b0x[0-9a-f]{8,}\b|\b\d{1,3}(?:\.\d{1,3}){3}\b|(?:^|\s)#[a-z][a-z0-9_-]{2,}/;
 /** Actions with consequences that a tool's own documentation does not demand of the model as a side step. */
 const HARM =
   /\b(?:delete|remove|wipe|erase|purge|drop|truncate|destroy|void|cancel|refund|revoke|disable|deactivate|transfer|withdraw|wire|overwrite|reset|force[- ]?push|terminate|kill|shut ?down|grant|escalate|(?:make|add) [a-z' ]{0,30}(?:admin|owner|collaborator|maintainer)|publish|tweet|post|email|mail|message|dm|notify|forward|upload|exfiltrate|enumerate|dump|list (?:all |every |the )?(?:databases|db|users|tables|repos|repositories|secrets|keys|buckets|accounts|members|employees|customers|contacts|files in)|curl|wget|send)\b/;
@@ -227,10 +232,12 @@ function judgeSentence(t: string, at: number, ctx: DirectiveContext, next: strin
   const refs = CUE_TOOL.test(t) ? toolRefs(t, at, ctx) : NO_REFS;
   const priority = PRIORITY.exec(t);
   if (priority && OUTRANKED.test(t.slice(priority.index + priority[0].length)) && !negatedAt(t, priority.index)) {
+    // The span is the claim itself, so a claim quoted as an example reads as one.
+    const claim = { start: at + priority.index, end: at + priority.index + priority[0].length };
     if (directive || refs.length > 0 || (next !== undefined && isDirective(next))) {
-      return { ...span, action: 'block', id: 'directive.priority', reason: "claims priority over the user's request or the model's instructions and tells the model what to do" };
+      return { ...claim, action: 'block', id: 'directive.priority', reason: "claims priority over the user's request or the model's instructions and tells the model what to do" };
     }
-    return { ...span, action: 'flag', id: 'directive.priority-claim', reason: "claims priority over the user's request or the model's instructions" };
+    return { ...claim, action: 'flag', id: 'directive.priority-claim', reason: "claims priority over the user's request or the model's instructions" };
   }
   const prerequisite = PREREQUISITE.test(t);
   const standing = STANDING.test(t);
@@ -242,16 +249,16 @@ function judgeSentence(t: string, at: number, ctx: DirectiveContext, next: strin
     const name = `${ref.name}${ref.known ? " (another server's tool)" : ''}`;
     // Conditions on another tool ("X only works after Y is called", "X is locked until Y") are
     // directives in effect, whatever the grammar.
+    const at0 = { start: ref.start, end: ref.end };
     if (prerequisite && (directive || ref.known || refs.length > 1)) {
-      return { ...span, action: 'block', id: 'directive.other-tool-prerequisite', reason: `makes a call of ${name} a condition of use or puts one before or instead of another tool` };
+      return { ...at0, action: 'block', id: 'directive.other-tool-prerequisite', reason: `makes a call of ${name} a condition of use or puts one before or instead of another tool` };
     }
     if (standing && (directive || ARGUMENT_CHANGE.test(t) || OUTSIDE.test(t))) {
-      return { ...span, action: 'block', id: 'directive.other-tool-arguments', reason: `tells the model how to call ${name}` };
+      return { ...at0, action: 'block', id: 'directive.other-tool-arguments', reason: `tells the model how to call ${name}` };
     }
     if (directive) {
-      if (ARGUMENT_CHANGE.test(t)) return { ...span, action: 'block', id: 'directive.other-tool-arguments', reason: `tells the model how to call ${name}` };
-      if (ref.known || HARM.test(t) || OUTSIDE.test(t)) return { ...span, action: 'block', id: 'directive.other-tool', reason: `directs the model to use ${name}` };
-      return { ...span, action: 'flag', id: 'directive.other-tool-mention', reason: `a directive naming ${name}` };
+      if (ARGUMENT_CHANGE.test(t)) return { ...at0, action: 'block', id: 'directive.other-tool-arguments', reason: `tells the model how to call ${name}` };
+      if (ref.known || HARM.test(t) || OUTSIDE.test(t)) return { ...at0, action: 'block', id: 'directive.other-tool', reason: `directs the model to use ${name}` };
     }
   }
   if (refs.length > 0) {
@@ -261,7 +268,8 @@ function judgeSentence(t: string, at: number, ctx: DirectiveContext, next: strin
   if (!directive) return undefined;
   const path = SYSTEM_PATH.exec(t);
   const verb = path ? lastMatch(READ_OR_PASS_G, t.slice(0, path.index)) : -1;
-  if (path && verb >= 0 && !negatedAt(t, verb)) {
+  // "Copy the snippet into ~/.cursor/mcp.json": the file is where something is written (setup).
+  if (path && verb >= 0 && !negatedAt(t, verb) && !INTO_PATH.test(t.slice(verb, path.index))) {
     // The span runs from the verb to the path, so "requests to read `~/.ssh`" reads as an example.
     const pathSpan = { start: at + verb, end: at + path.index + path[0].length };
     return { ...pathSpan, action: 'block', id: 'directive.system-file', reason: 'directs the model to a system file or a secret store' };
@@ -311,7 +319,7 @@ function namedToolDirective(t: string, at: number, refs: readonly ToolRef[]): Di
     : ASSIGNMENT.test(t.slice(ref.end - at)) ? 'spells out its arguments'
     : undefined;
   if (!why) return undefined;
-  return { start: at, end: at + t.length, action: 'block', id: 'directive.named-tool', reason: `names ${ref.name} (another server's tool) and ${why}` };
+  return { start: ref.start, end: ref.end, action: 'block', id: 'directive.named-tool', reason: `names ${ref.name} (another server's tool) and ${why}` };
 }
 
 /** Can the sentence name a tool at all (an identifier, or a tool/call word)? */

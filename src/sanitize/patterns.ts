@@ -141,20 +141,37 @@ const ENV_CONTENT = `\\b(?:contents?|values?|variables|secrets|keys|tokens|data|
 export const SINK =
   "\\b(?:as|in|into|inside|within|to|via|through|using) (?:the |a |an |its |this |that |your )?(?:next )?(?:['\"`][^'\"`\\n]{1,40}['\"`]|[a-z0-9_]{1,40} (?:parameter|param|argument|arg|field|property)|(?:parameters?|params?|arguments?|args?|fields?|url|query|request|body|header|link|webhook|endpoint|metadata|notes?|sidenote|comment|message|tool call|response|reply|answer|output)\\b)";
 
-export const CONV_TARGET = [
-  '(?:a |the )?(?:full |complete |verbatim |word-for-word |whole )?(?:copy|transcript|record|dump) of (?:the |this |our |your )?(?:current |whole |entire |full )?(?:conversation|chat|session|thread|context)',
-  "(?:the user's )?(?:clipboard(?: contents)?|terminal output|shell history|bash_history|command history|browser history)",
-  // "the full history" or "the full transcript" of what? A version history and a meeting's
-  // transcript are data a tool returns; only the conversation's own words are the target.
-  '(?:the |this |our |your )?(?:full|entire|whole|complete|verbatim|raw|exact) (?:text of (?:the )?)?(?:conversation|chat|dialog(?:ue)?|message history|chat history|conversation history|context window)',
-  '(?:all |the )?(?:previous|prior|earlier|past|preceding) (?:user messages|conversation|turns|chat messages|prompts)',
-  "(?:all|every) (?:of )?(?:the )?(?:user's |user )messages",
+const CONVERSATION_ITSELF = [
   '(?:the |this )?(?:conversation|chat) (?:history|so far|log|transcript)',
   "(?:your|the assistant's|the model's|the current|the original) (?:system prompt|system message|system instructions|initial instructions|hidden instructions)",
   '(?:the )?system prompt (?:you (?:were|are) given|above)',
   'everything (?:the user|you) (?:said|wrote|typed|know|have seen)',
   '(?:results?|outputs?|responses?) (?:of|from) (?:(?:all|every|other|previous|prior) ){1,2}(?:tools?|tool calls|function calls)',
   '(?:all|every|other|previous) tool (?:results|outputs|responses)',
+];
+
+/** The conversation, its system prompt or other tools' output, as the object of an order to move it. */
+export const CONV_TARGET = [
+  '(?:a |the )?(?:full |complete |verbatim |word-for-word |whole )?(?:copy|transcript|record|dump) of (?:the |this |our |your )?(?:current |whole |entire |full )?(?:conversation|chat|session|thread|context)',
+  "(?:the user's )?(?:clipboard(?: contents)?|terminal output|shell history|bash_history|command history|browser history)",
+  '(?:the |this |our |your )?(?:full|entire|whole|complete|verbatim|raw|exact) (?:text of (?:the )?)?(?:conversation|chat|transcript|dialog(?:ue)?|message history|chat history|conversation history|context window|context|session|thread|history)',
+  '(?:all |the )?(?:previous|prior|earlier|past|preceding) (?:user )?(?:messages|conversation|turns|chat messages|prompts)',
+  "(?:all|every) (?:of )?(?:the )?(?:user's |user )?messages",
+  ...CONVERSATION_ITSELF,
+].map((s) => `\\b${s}\\b`).join('|');
+
+/**
+ * The same, as what a parameter asks for. "The full history" or "the full transcript" of what? A
+ * version history and a meeting's transcript are data a tool returns, "all messages" a page of a
+ * console; only the conversation's own words are the target here.
+ */
+export const CONV_PARAMETER_TARGET = [
+  '(?:a |the )?(?:full |complete |verbatim |word-for-word |whole )?(?:copy|transcript|record|dump) of (?:the |this |our |your )?(?:current |whole |entire |full )?(?:conversation|chat|session|thread|context)',
+  "(?:the user's )?(?:clipboard(?: contents)?|terminal output|shell history|bash_history|command history|browser history)",
+  '(?:the |this |our |your )?(?:full|entire|whole|complete|verbatim|raw|exact) (?:text of (?:the )?)?(?:conversation|chat|dialog(?:ue)?|message history|chat history|conversation history|context window)',
+  '(?:all |the )?(?:previous|prior|earlier|past|preceding) (?:user messages|conversation|turns|chat messages|prompts)',
+  "(?:all|every) (?:of )?(?:the )?(?:user's |user )messages",
+  ...CONVERSATION_ITSELF,
 ].map((s) => `\\b${s}\\b`).join('|');
 
 const QUALS = '(?:all |any |each |every |the |your |my |of |these |those |previous |prior |above |earlier |system |safety |developer |initial |original |other ){0,4}';
@@ -309,7 +326,7 @@ export const PARAMETER_PATTERNS: readonly Pattern[] = [
     `(?:${T_STRONG}|${ENV_FILE})${gap(40)}\\b(?:verbatim|as[- ]is|unredacted|in full|left in|unchanged|contents?)\\b`,
     'block', 'critical', 'a parameter asks for a credential file as it is'),
   p('parameter.secrets', 'exfil-parameter', `(?:${T_GENERIC})`, 'block', 'critical', 'a parameter asks for secrets'),
-  p('parameter.transcript', 'exfil-parameter', `(?:${CONV_TARGET})`, 'block', 'critical', 'a parameter asks for the conversation or system prompt'),
+  p('parameter.transcript', 'exfil-parameter', `(?:${CONV_PARAMETER_TARGET})`, 'block', 'critical', 'a parameter asks for the conversation or system prompt'),
   p('parameter.identifier', 'exfil-parameter',
     '\\b(?:content|contents|read|reading|dump|cat)\\b.{0,40}\\b(?:ssh id (?:rsa|dsa|ecdsa|ed25519)|aws credentials|netrc|git credentials|mcp json|claude desktop config)\\b',
     'block', 'critical', 'a parameter name spells out a credential file to read'),

@@ -48,7 +48,8 @@ export function scan(view: { skel: string; plain: string }, opts: ScanOptions): 
   for (const h of crossServer(view.skel, opts.index, opts.server, opts.own, opts.params)) {
     hits.push({ ...h, id: h.rule, severity: h.action === 'block' ? 'critical' : 'info' });
   }
-  if (!opts.identifier) {
+  // A text another rule already withholds needs no second reading.
+  if (!opts.identifier && !hits.some((h) => h.action === 'block')) {
     const ctx = { server: opts.server, own: opts.own, params: opts.params ?? NO_NAMES, index: opts.index, camel: opts.camel ?? NO_NAMES };
     for (const h of directiveHits(view.skel, ctx)) hits.push({ ...h, rule: 'tool-directive', severity: h.action === 'block' ? 'high' : 'low' });
   }
