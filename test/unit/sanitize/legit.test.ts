@@ -65,7 +65,6 @@ const LEGIT_DATA = [
   'claude_opus_4_7',
   'Find the webhook documentation page on this API docs site.',
   'What is the capital of Peru?',
-  'Send input to process',
   'Manage monday platform agent',
   'Admin: rotate keys',
   'cohere-rerank-3.5',
