@@ -144,21 +144,40 @@ function judgeReal(s: Sanitizer, real: RealServer[]): RealOutcome[] {
   return out;
 }
 
-/** Milliseconds to sanitize the real catalog once with every cache cold, median of several runs. */
-function cost(s: Sanitizer, real: RealServer[], runs = 7): number {
-  const index = realIndex(s, real);
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    s.clearSanitizeCaches();
-    const t0 = process.hrtime.bigint();
-    for (const r of real) {
-      const own = new Set(r.tools.map((t) => t.name));
-      for (const t of r.tools) s.sanitizeEntity('tool', t, { server: r.server, ownToolNames: own, otherServers: index, blocking: true });
-    }
-    times.push(Number(process.hrtime.bigint() - t0) / 1e6);
+/** Milliseconds to sanitize the real catalog once with every cache cold. */
+function onePass(s: Sanitizer, real: RealServer[], index: InstanceType<Sanitizer['CatalogIndex']>): number {
+  s.clearSanitizeCaches();
+  const t0 = process.hrtime.bigint();
+  for (const r of real) {
+    const own = new Set(r.tools.map((t) => t.name));
+    for (const t of r.tools) s.sanitizeEntity('tool', t, { server: r.server, ownToolNames: own, otherServers: index, blocking: true });
   }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)]!;
+  return Number(process.hrtime.bigint() - t0) / 1e6;
+}
+
+const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+/**
+ * Both sanitizers, warmed, then in alternating passes (ABBA) so that the machine's other load falls
+ * on both alike; the medians of each.
+ */
+function costs(a: Sanitizer, b: Sanitizer | undefined, real: RealServer[], rounds = 6): { a: number; b: number | undefined } {
+  const ia = realIndex(a, real);
+  const ib = b ? realIndex(b, real) : undefined;
+  for (let i = 0; i < 2; i++) {
+    onePass(a, real, ia);
+    if (b && ib) onePass(b, real, ib);
+  }
+  const ta: number[] = [];
+  const tb: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    const order = i % 2 === 0 ? ['a', 'b'] : ['b', 'a'];
+    for (const which of order) {
+      if (which === 'a') ta.push(onePass(a, real, ia));
+      else if (b && ib) tb.push(onePass(b, real, ib));
+    }
+  }
+  return { a: median(ta), b: b ? median(tb) : undefined };
 }
 
 async function baselineSanitizer(ref: string): Promise<Sanitizer | undefined> {
@@ -204,9 +223,10 @@ async function main(): Promise<void> {
   const withheld = outcomes.filter((o) => o.blocked);
   const flagged = outcomes.filter((o) => !o.blocked && o.findings.some((f) => f.action === 'flag'));
 
-  const msNow = cost(current, real);
   const base = BASELINE_REF === 'none' ? undefined : await baselineSanitizer(BASELINE_REF);
-  const msBase = base ? cost(base, real) : undefined;
+  const measured = costs(current, base, real);
+  const msNow = measured.a;
+  const msBase = measured.b;
   const baseOutcomes = base ? judgeReal(base, real) : undefined;
 
   const lines: string[] = [];
@@ -226,7 +246,7 @@ async function main(): Promise<void> {
   for (const o of flagged) {
     lines.push(`- flag ${o.server}/${o.tool}: ${o.findings.filter((f) => f.action === 'flag').map((f) => `${f.rule} at ${f.field}: ${f.reason}`).join('; ')}`);
   }
-  lines.push('', '## Cost (sanitizing the real catalog cold, median of 7)', '');
+  lines.push('', '## Cost (sanitizing the real catalog with cold caches; medians of 6 alternating passes each, after 2 warm-up passes)', '');
   const per1000 = (ms: number): string => `${((ms * 1000) / outcomes.length).toFixed(1)} ms`;
   lines.push(`this tree: ${per1000(msNow)} per 1,000 tools`);
   if (msBase !== undefined && baseOutcomes) {

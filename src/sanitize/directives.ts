@@ -145,10 +145,11 @@ function toolRefs(sentence: string, offset: number, ctx: DirectiveContext): Tool
     // or a name nobody serves is one only where the sentence calls or invokes it as a tool.
     const context = calledTool || CALL_BEFORE.test(before) || TOOL_AFTER.test(after) || (known && KNOWN_BEFORE.test(before));
     const shaped = /[_-]/.test(name) || ctx.camel.has(name);
+    if (!context && !(known && shaped)) return;
     // Not in the catalog: a function call in code (`useUser({...})`), or the server's own tool
     // misspelt ("currents-get-test-signature" for currents-get-tests-signatures).
     if (!known && (after.startsWith('(') || nearOwn(unseparated(name), ctx.own))) return;
-    if ((known && (shaped || context)) || context) refs.push({ start, end, name, known });
+    refs.push({ start, end, name, known });
   };
   for (const m of sentence.matchAll(COMPOUND)) consider(m[0], offset + m.index, offset + m.index + m[0].length, false);
   for (const word of ctx.camel) {
