@@ -167,7 +167,8 @@ export const CONV_TARGET = [
  */
 export const CONV_PARAMETER_TARGET = [
   '(?:a |the )?(?:full |complete |verbatim |word-for-word |whole )?(?:copy|transcript|record|dump) of (?:the |this |our |your )?(?:current |whole |entire |full )?(?:conversation|chat|session|thread|context)',
-  "(?:the user's )?(?:clipboard(?: contents)?|terminal output|shell history|bash_history|command history|browser history)",
+  // "images from clipboard" is where a file comes from; "the user's clipboard" is whose data it is.
+  "(?:the user's|the|your|their|current) (?:clipboard(?: contents)?|terminal output|shell history|bash_history|command history|browser history)|contents of (?:the |your )?clipboard",
   '(?:the |this |our |your )?(?:full|entire|whole|complete|verbatim|raw|exact) (?:text of (?:the )?)?(?:conversation|chat|dialog(?:ue)?|message history|chat history|conversation history|context window)',
   '(?:all |the )?(?:previous|prior|earlier|past|preceding) (?:user messages|conversation|turns|chat messages|prompts)',
   "(?:all|every) (?:of )?(?:the )?(?:user's |user )messages",

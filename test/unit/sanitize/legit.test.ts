@@ -131,3 +131,25 @@ describe('legitimate text passes byte-identical with no finding', () => {
     expect(r.forwarded['description']).toBe('ＡＢＣ１２３ ﬁle 﨑 done');
   });
 });
+
+// Definitions of popular servers the sanitizer once withheld (their own words, or close to them).
+describe('real tools once withheld are served', () => {
+  it('an image extractor whose parameter takes images from the clipboard saved to disk', () => {
+    const tool = {
+      name: 'extract_image_from_file',
+      description: 'Extract and analyze images from local file paths. Supports images from clipboard, screenshots and downloads.',
+      inputSchema: { type: 'object', properties: { file_path: { type: 'string', description: 'Path to the image file (e.g. images from clipboard saved to disk, screenshots)' } } },
+    };
+    expect(sanitizeEntity('tool', tool, CTX).blocked).toBe(false);
+  });
+
+  it('a docstring example that names the server\'s own tools', () => {
+    const tool = {
+      name: 'set_default_project',
+      description: 'Set default project in config. Requires restart to take effect.\n\nExample:\n    set_default_project("work-notes")\n    # Then use write_note or search_notes without the project argument',
+      inputSchema: { type: 'object', properties: { project_name: { type: 'string' } } },
+    };
+    const ctx = { ...CTX, server: 'memory', ownToolNames: new Set(['set_default_project', 'write_note', 'search_notes']) };
+    expect(sanitizeEntity('tool', tool, ctx).blocked).toBe(false);
+  });
+});
