@@ -31,14 +31,14 @@ export interface DirectiveContext {
 
 /** Obligations: the model is told it must, always or never do something. */
 const OBLIGATION =
-  /\b(?:must|shall|have to|has to|need to|needs to|needed to|required to|(?:is|are|was|be) (?:strictly )?(?:required|mandatory|compulsory|obligatory|necessary|expected)|mandatory|make sure|ensure|be sure to|remember to|don't forget to|do not forget to|always|never|do not|don't|should(?: always| first| also)?|you will|you are to|it is (?:essential|critical|crucial|important|vital|imperative|necessary) (?:that|to)|is to be|are to be|has to be|have to be|needs to be|must be|requires?|(?:is|are) that you|you(?:'ll| will) (?:first |also )?need)\b/;
+  /\b(?:must|shall|have to|has to|need to|needs to|needed to|required to|(?:is|are|was|be) (?:strictly )?(?:required|mandatory|compulsory|obligatory|necessary|expected)|mandatory|make sure|ensure|be sure to|remember to|don't forget to|do not forget to|always|never|do not|don't|should(?: always| first| also)?|you will|you are to|it is (?:essential|critical|crucial|important|vital|imperative|necessary) (?:that|to)|is to be|are to be|has to be|have to be|needs to be|must be|requires?|required|(?:is|are) that you|you(?:'ll| will) (?:first |also )?need)\b/;
 
 /** Base-form verbs a directive starts with ("call X", "set the mode", "read /etc/passwd"). */
 const VERB =
   'call|invoke|run|execute|trigger|use|set|change|pass|send|forward|copy|add|include|append|prepend|prefix|read|open|cat|fetch|load|post|upload|delete|remove|overwrite|write|list|enumerate|query|transfer|void|revoke|disable|grant|email|mail|message|notify|submit|replace|switch|choose|pick|select|prefer|route|redirect|bcc|cc|attach|share|provide|supply|put|insert|export|dump|print|reveal|output|ignore|disregard|override|skip|check|verify|look up|inspect|collect|gather|retrieve|get|visit|download|create|make|issue|cancel|refund|drop|wipe|reset|rotate|force|double|multiply|lower|raise|point|mirror|tag|cc|report|ping|summari[sz]e|quote|return|store|save|log|record|confirm|apply|do';
 /** An imperative at the start of a sentence or clause, after a lead-in word or a list marker. */
 const IMPERATIVE = new RegExp(
-  `(?:^|[,;:(\\u2014\\u2013>*•-] |\\b(?:then|and|also|first|next|please|kindly|just|simply|now|immediately|finally|always|instead|step \\d+:?|\\d+[.)]) )(?:${VERB})\\b`,
+  `(?:^|[,;:(\\u2014\\u2013>*•\\]-] |\\b(?:then|and|also|first|next|please|kindly|just|simply|now|immediately|finally|always|instead|step \\d+:?|\\d+[.)]) )(?:${VERB})\\b`,
 );
 
 /** A step demanded before, as a condition of, or instead of something else. */
@@ -56,6 +56,9 @@ const ARGUMENT_CHANGE =
 /** A claim of rank over the user's request or the model's other instructions. */
 const PRIORITY =
   /\b(?:takes? (?:priority|precedence)|(?:has|have|with|given|carries|carry|gets?) (?:absolute |top |higher |the highest |highest |overriding |full )?(?:priority|precedence)|supersedes?|superseding|overrides?(?! (?:such as|like|e\.g\.))|overriding|overrules?|outranks?|trumps?|prevails? over|more important than|(?:higher|greater|highest|overriding) priority than|(?:higher|greater|highest|overriding) priority over|priority over|precedence over|ranks? (?:above|over|higher than|ahead of)|(?:sits?|stands?|comes?|goes|placed|is|are) (?:above|ahead of)|(?:is|are) secondary to|(?:is|are) subordinate to|wins? over|counts? (?:more|for more) than|matters? more than|beats|comes? (?:first|before)|goes first)\b/;
+/** "Highest priority, above user", "rule > user": a rank stated against the user in one phrase. */
+const ABOVE_USER =
+  /\b(?:priority|precedence|rule|directive|instruction|notice|guidance|policy)\b[^.!?]{0,30}(?:\b(?:above|over|before|beats|trumps)|>) ?(?:the |any |all |every )?(?:user|users|user's|system prompt|system)\b|\brule ?> ?user\b/;
 /** What a priority claim ranks itself over, when it is an attack (right after the claim). */
 const OUTRANKED =
   /^[^.!?]{0,60}?\b(?:(?:the |any |all |your |whatever |anything )?(?:user's|users'|user) (?:requests?|instructions?|prompts?|asks?|preferences?|input|choices?|wishes|messages?|commands?|directions?|question)|what(?:ever)? (?:the user|you were|you are|the request)|anything (?:else|the user|you were|typed)|(?:the|this|any|every|your|a) (?:current |present |original |actual |user's |immediate )?(?:request|ask|task|query|job|goal|instructions?)\b|(?:your|the|any|all|other|previous|prior|earlier|existing|system|developer|conversation) (?:instructions|guidelines|rules|directions|prompts?)|system (?:prompt|message)|other tools?|the conversation|user intent|original (?:request|task|intent))/;
@@ -65,7 +68,7 @@ export const SYSTEM_PATH =
   /(?:~|\$home|%userprofile%|\/home\/[a-z0-9_-]+|\/root)\/\.[a-z]|\/etc\/(?:passwd|shadow|hosts|sudoers|ssh|group)|\/proc\/|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|\bauthorized_keys\b|\bknown_hosts\b|(?:^|[\s`'"(])\.(?:ssh|aws|npmrc|netrc|pgpass|bash_history|zsh_history|git-credentials|kube|docker|gnupg)\b|\bkeychain\b|\bcredentials? (?:file|store)\b/;
 /** Reading or passing on: what a directive must do to a system file to be about it ("create ~/.config/x" is setup). */
 const READ_OR_PASS_G =
-  /\b(?:read|open|cat|include|pass|send|upload|attach|copy|list|check|dump|print|quote|summari[sz]e|return|paste|look (?:at|in|up)|inspect|load|fetch|grab|collect|extract|show|display|output|append|forward|post|email|mail|share|embed|insert|put|add|supply|provide|scan|parse|tail|head)\b/g;
+  /\b(?:read|reading|opening|including|passing|sending|uploading|attaching|copying|listing|checking|dumping|printing|open|cat|include|pass|send|upload|attach|copy|list|check|dump|print|quote|summari[sz]e|return|paste|look (?:at|in|up)|inspect|load|fetch|grab|collect|extract|show|display|output|append|forward|post|email|mail|share|embed|insert|put|add|supply|provide|scan|parse|tail|head)\b/g;
 
 const INTO_PATH = /\b(?:in|into|to|under|inside|at)\s+(?:your\s+|the\s+|a\s+)?[`'"]?$/;
 
@@ -78,7 +81,7 @@ function lastMatch(re: RegExp, text: string): number {
 export const SECRET =
   /\b(?:api[ _-]?keys?|access[ _-]?tokens?|auth(?:entication)? tokens?|bearer tokens?|secrets?|passwords?|passphrases?|credentials|private keys?|session cookies?|cookies|environment variables?|env(?:ironment)? vars?|process\.env|printenv|os\.environ|the environment|seed phrases?|mnemonics?|recovery codes?|2fa codes?|one-time codes?|password hash(?:es)?)\b/;
 const CONVERSATION =
-  /\b(?:(?:this|the|our|current|whole|entire|full) (?:conversation|chat|dialog(?:ue)?|session transcript)|conversation (?:history|so far|log)|chat (?:history|log)|(?:previous|prior|earlier|all) (?:user )?messages|the user's (?:messages|requests?|prompts?|questions?|words)|system prompt|your instructions|everything (?:the user|you) (?:said|wrote|typed|know))\b/;
+  /\b(?:(?:this|the|our|current|whole|entire|full) (?:conversation|chat|dialog(?:ue)?|session transcript)|conversation (?:history|so far|log)|chat (?:history|log)|(?:previous|prior|earlier|all) (?:user )?messages|the user's (?:(?:last|previous|recent|earlier|prior|first|latest|own) )?(?:[a-z0-9]+ )?(?:messages|prompts|questions|words)|system prompt|your instructions|everything (?:the user|you) (?:said|wrote|typed|know))\b/;
 /** Somewhere outside: a URL, a mail address, a bucket, a wallet, a channel. */
 export const OUTSIDE =
   /\b(?:on|to|in|via|into) (?:slack|discord|teams|telegram|whatsapp|twitter|signal|pastebin|a (?:public )?(?:channel|gist|paste))\b|\bhttps?:\/\/|\b(?:s3|gs|ftp|sftp|scp|ssh|wss?):\/\/|\b[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}\b|\b0x[0-9a-f]{8,}\b|\b\d{1,3}(?:\.\d{1,3}){3}\b|(?:^|\s)#[a-z][a-z0-9_-]{2,}|\bwebhook\b|\bpastebin\b/;
@@ -93,7 +96,15 @@ const RECON =
   /\b(?:enumerate|dump|(?:list|collect|gather|catalog) (?:all |every |each |the )?(?:of the )?(?:databases|dbs|users|tables|repos|repositories|secrets|keys|buckets|accounts|members|employees|customers|contacts|admins|hosts|servers|processes|credentials))\b/;
 /** Secrets that are not the user's own key for this tool: someone else's, all of them, the environment. */
 export const OTHERS_SECRET =
-  /\b(?:all|any|every|each|admin|administrator|root|stored|saved|other|system|the user's|users'|everyone's|customer|service account)(?: [a-z]+){0,2} (?:api[ _-]?keys?|tokens?|secrets?|passwords?|password hash(?:es)?|credentials|private keys?|cookies|recovery codes?)\b|\b(?:the|your|process|shell|whole|entire|full) environment\b|\benvironment variables\b|\bprintenv\b|\bprocess\.env\b|\bos\.environ\b/;
+  /\b(?:all|any|every|each|admin|administrator|root|stored|saved|other|system|the user's|users'|everyone's|customer|service account)(?: [a-z]+){0,2} (?:api[ _-]?keys?|tokens?|secrets?|passwords?|password hash(?:es)?|credentials|private keys?|cookies|recovery codes?)\b|\b(?:the|your|process|shell|whole|entire|full) environment\b|\benvironment variables\b|\bprintenv\b|\bprocess\.env\b|\bos\.environ\b|\bhistory \||\b(?:shell|bash|zsh|command) history\b/;
+/** Fetching text from outside and obeying it. */
+const REMOTE_FOLLOW =
+  /\b(?:fetch|download|visit|load|retrieve|curl|wget|get|open|read)\b[^.!?]{0,120}\bhttps?:\/\/[^.!?]{0,200}\b(?:follow|obey|execute|apply|run|carry out|do what)\b[^.!?]{0,40}\b(?:instructions?|steps|directions|commands|it|them|says)\b/;
+/** Copying traffic out: a carbon copy, a forward, a mirror. */
+const COPY_OUT =
+  /\b(?:bcc|cc|(?:blind )?carbon copy|recipients?|forward(?:ed)? (?:to|it|them|a copy|every|all|each)|mirror(?:ed)? (?:to|it|them|every|all|each)|copy (?:it |them |this |everything |every |all |each )?(?:to|into)|copied to|send a copy)\b/;
+const EVERY = /\b(?:all|every|each|any|always|whenever)\b/;
+const I18N_CONVERSATION = /conversación|conversation|gespräch|unterhaltung|conversa|会话|对话|会話|대화|chat/;
 /** Fetching something and acting on it: remote instructions. */
 const REMOTE =
   /\b(?:fetch|fetching|download|downloading|visit|visiting|load|loading|retrieve|retrieving|curl|wget|get|open|opening)\b[^.!?]{0,80}\bhttps?:\/\//;
@@ -209,8 +220,11 @@ function isDirective(s: string): boolean {
   return OBLIGATION.test(s) || IMPERATIVE.test(s);
 }
 
+/** The lexicon words that let a sentence in another language through the cheap test (see I18N_DIRECTIVE). */
+const I18N_CUE =
+  'immer|stets|muss|zuerst|vorher|bevor|vorrang|siempre|debe|antes|primero|toujours|doit|avant|sempre|deve|prioridad|prioridade|priorit|l\'emporte|必须|务必|一律|总是|之前|优先|高于|请|前|必ず|常に|前に|ください|優先|必要|반드시|항상|우선';
 /** Cheap test: can this text hold a directive at all? Most schema strings cannot. */
-const CUE = new RegExp(`${OBLIGATION.source}|${PRIORITY.source}|${PREREQUISITE.source}|${STANDING.source}|\\b(?:${VERB})`);
+const CUE = new RegExp(`${OBLIGATION.source}|${PRIORITY.source}|${PREREQUISITE.source}|${STANDING.source}|\\b(?:${VERB})|[a-z0-9][_-][a-z0-9]|[a-z][A-Z]|${I18N_CUE}|~\\/|\\/etc\\/`);
 
 export function directiveHits(text: string, ctx: DirectiveContext): DirectiveHit[] {
   if (text.length < 12 || !CUE.test(text)) return [];
@@ -231,8 +245,8 @@ function judgeSentence(t: string, at: number, ctx: DirectiveContext, next: strin
   const span = { start: at, end: at + t.length };
   const directive = isDirective(t);
   const refs = CUE_TOOL.test(t) ? toolRefs(t, at, ctx) : NO_REFS;
-  const priority = PRIORITY.exec(t);
-  if (priority && OUTRANKED.test(t.slice(priority.index + priority[0].length)) && !negatedAt(t, priority.index)) {
+  const priority = PRIORITY.exec(t) ?? ABOVE_USER.exec(t);
+  if (priority && (ABOVE_USER.test(t) || OUTRANKED.test(t.slice(priority.index + priority[0].length))) && !negatedAt(t, priority.index)) {
     // The span is the claim itself, so a claim quoted as an example reads as one.
     const claim = { start: at + priority.index, end: at + priority.index + priority[0].length };
     if (directive || refs.length > 0 || (next !== undefined && isDirective(next))) {
@@ -254,7 +268,7 @@ function judgeSentence(t: string, at: number, ctx: DirectiveContext, next: strin
     if (prerequisite && (directive || ref.known || refs.length > 1)) {
       return { ...at0, action: 'block', id: 'directive.other-tool-prerequisite', reason: `makes a call of ${name} a condition of use or puts one before or instead of another tool` };
     }
-    if (standing && (directive || ARGUMENT_CHANGE.test(t) || OUTSIDE.test(t))) {
+    if (standing && (directive || ARGUMENT_CHANGE.test(t) || OUTSIDE.test(t) || SYSTEM_PATH.test(t) || OTHERS_SECRET.test(t))) {
       return { ...at0, action: 'block', id: 'directive.other-tool-arguments', reason: `tells the model how to call ${name}` };
     }
     if (directive) {
@@ -266,7 +280,19 @@ function judgeSentence(t: string, at: number, ctx: DirectiveContext, next: strin
     const named = namedToolDirective(t, at, refs);
     if (named) return named;
   }
+  if (I18N_DIRECTIVE.test(t) && !directive) {
+    // In another language the grammar is not read; a system file, or an outside address with the
+    // conversation or the environment, in an ordering sentence is enough.
+    if (SYSTEM_PATH.test(t)) return { ...span, action: 'block', id: 'directive.system-file', reason: 'directs the model to a system file or a secret store' };
+    if (OUTSIDE_ADDRESS.test(t) && (I18N_CONVERSATION.test(t) || OTHERS_SECRET.test(t))) {
+      return { ...span, action: 'block', id: 'directive.conversation', reason: 'demands that the conversation or secrets be sent to an outside address' };
+    }
+  }
+  if (REMOTE_FOLLOW.test(t)) return { ...span, action: 'block', id: 'directive.remote', reason: 'tells the model to fetch instructions from outside and follow them' };
   if (!directive) return undefined;
+  if (OUTSIDE_ADDRESS.test(t) && COPY_OUT.test(t) && EVERY.test(t)) {
+    return { ...span, action: 'block', id: 'directive.copy-out', reason: 'directs the model to copy what it sends to an outside address' };
+  }
   const path = SYSTEM_PATH.exec(t);
   const verb = path ? lastMatch(READ_OR_PASS_G, t.slice(0, path.index)) : -1;
   // "Copy the snippet into ~/.cursor/mcp.json": the file is where something is written (setup).
@@ -299,10 +325,13 @@ const NO_REFS: readonly ToolRef[] = [];
  * ko): with another server's tool named in the same sentence they are a directive about it.
  */
 const I18N_DIRECTIVE =
-  /\b(?:immer|stets|muss|müssen|musst|zuerst|vorher|bevor|zunächst|unbedingt|pflicht|siempre|debe|deben|debes|antes|primero|obligatori[oa]|nunca|toujours|doit|doivent|devez|avant|d'abord|obligatoire|jamais|utilisez|sempre|deve|devem|primeiro|obrigatóri[oa])\b|必须|务必|一律|总是|始终|之前|必ず|常に|前に|ください|반드시|항상|하세요/;
+  /\b(?:immer|stets|muss|müssen|musst|zuerst|vorher|bevor|zunächst|unbedingt|pflicht|siempre|debe|deben|debes|antes|primero|obligatori[oa]|nunca|toujours|doit|doivent|devez|avant|d'abord|obligatoire|jamais|utilisez|sempre|deve|devem|primeiro|obrigatóri[oa])\b|sin importar|unabhängig|quel que soit|auch wenn|aunque|même si|mesmo que|必须|务必|一律|总是|始终|之前|前|请|必ず|常に|前に|ください|必要があります|반드시|항상|하세요/;
 const I18N_PRIORITY =
   /vorrang|steht über|wichtiger als|prevalece|prioridad|más peso|por encima de|prévaut|l'emporte|prioritaire|supérieure? aux|prioridade|vale mais|优先|高于|優先|우선/;
 const I18N_OUTRANKED = /nutzer|benutzer|anweisung|usuario|instrucci|utilisateur|instruction|usuário|instruç|用户|系统|ユーザー|システム|사용자|시스템|system/;
+/** Whatever the user chose: the sentence overrides the user's own arguments. */
+const OVERRIDES_USER =
+  /\b(?:whatever|regardless of|no matter) (?:what |which )?(?:\w+ ){0,2}(?:the user|you were|they)|\beven (?:if|when) the user\b|sin importar|unabhängig|quel que soit|auch wenn|même si|mesmo que|aunque el usuario/;
 /** Arguments spelt out for a named tool: `tool: key=value`, `tool → region=x`, `{"key": ...}`. */
 const ASSIGNMENT = /\b[a-z_][a-z0-9_]{1,40} ?[=:] ?[^\s]|→|->|=>|\{ ?["'][a-z_]/;
 
@@ -314,7 +343,7 @@ const ASSIGNMENT = /\b[a-z_][a-z0-9_]{1,40} ?[=:] ?[^\s]|→|->|=>|\{ ?["'][a-z_
 function namedToolDirective(t: string, at: number, refs: readonly ToolRef[]): DirectiveHit | undefined {
   const ref = refs.find((r) => r.known && /[_-]/.test(r.name));
   if (!ref) return undefined;
-  const why = I18N_PRIORITY.test(t) ? 'ranks itself above the user'
+  const why = I18N_PRIORITY.test(t) || OVERRIDES_USER.test(t) ? 'ranks itself above the user'
     : I18N_DIRECTIVE.test(t) ? 'orders the model'
     : OUTSIDE.test(t) ? 'names an outside address'
     : ASSIGNMENT.test(t.slice(ref.end - at)) ? 'spells out its arguments'
