@@ -4,7 +4,7 @@
 // server needs a sentence addressed to the model there, a credential file, an outside address in
 // prose, or another server's tool name. Each of those is withheld (SANITIZE.md `data-slot-prose`).
 // A bare URL or path as a default (`https://api.example.com`, `./output`) is data and passes.
-import { OTHERS_SECRET, OUTSIDE_ADDRESS, SECRET, SYSTEM_PATH } from './directives.js';
+import { OTHERS_SECRET, OUTSIDE_ADDRESS, SECRET, SYSTEM_PATH } from './directive-lexicon.js';
 import type { Hit, ScanOptions } from './semantic.js';
 import type { Slot } from './walk.js';
 
