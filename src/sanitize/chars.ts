@@ -53,7 +53,8 @@ export function isLatinLetter(cp: number | undefined): boolean {
  * Invisible characters that may stand between two words where a space should be: detection reads
  * them both ways, as nothing ("ig<ZWSP>nore" is "ignore") and as a space ("ignore<ZWSP>all").
  */
-export const INVISIBLE_SEPARATORS = /(?<=\p{L})[\u00ad\u061c\u180e\u200b-\u200f\u2060-\u2064\ufeff]+(?=\p{L})/gu;
+// Hangul fillers and variation selectors too: "ignore<U+3164>all" and "send<U+FE00>the" are two words each.
+export const INVISIBLE_SEPARATORS = /(?<=\p{L})[\u00ad\u061c\u180e\u200b-\u200f\u2060-\u2064\ufeff\u115f\u1160\u3164\uffa0\ufe00-\ufe0f]+(?=\p{L})/gu;
 
 export function isVariationSelector(cp: number): boolean {
   return (cp >= 0xfe00 && cp <= 0xfe0f) || (cp >= 0xe0100 && cp <= 0xe01ef);

@@ -29,12 +29,14 @@ const QUOTED = /[`'"]([a-z0-9]{3,64})[`'"]/g;
 const DIRECTIVE =
   /\b(?:bcc|cc:|recipients?|redirect|reroute|forward(?:ed)? (?:to|all|every)|prefix(?:ed)?|prepend(?:ed)?|append(?:ed)?|instead|replaced?|change[sd]?|modif(?:y|ied)|rewrite|override|must (?:be|include|use|always|contain|start|send|go|first)|always (?:include|add|set|pass|send|bcc|cc|prefix|append|prepend|copy|forward|route)|also (?:pass|send|include|call|add|copy|forward|bcc|cc)|(?:set|change) (?:the |its )?[a-z_]{1,30} (?:parameter|argument|field|to)|do not (?:use|call)|don't (?:use|call)|never (?:use|call)|deprecated|disabled|broken|no longer (?:works|available)|should not be used|is (?:unsafe|compromised|malicious)|(?:when|after|once|if) [^.\n]{0,60} returns|(?:pass|send|copy|hand|pipe|feed|forward|mirror|route|give)(?:es|ed)? (?:its|the|their|all|every|that|this|what it) [^.\n]{0,40}?(?:to|into|here|as)|(?:must|should|is to|are to) (?:also )?be (?:passed|sent|copied|forwarded|handed|piped|mirrored|fed) (?:to|into|here)|copy [^.\n]{0,40}? here|(?:whatever|each time|every time|after every|after each) [^.\n]{0,60}? (?:returns|runs|is used|is called|call|prints))\b/;
 
+const NO_PARAMS: ReadonlySet<string> = new Set();
+
 interface Owned {
   readonly what: string;
 }
 
-function lookup(token: string, index: CatalogIndexLike, server: string, own: ReadonlySet<string>, servers: boolean): Owned | undefined {
-  if (own.has(token)) return undefined;
+function lookup(token: string, index: CatalogIndexLike, server: string, own: ReadonlySet<string>, params: ReadonlySet<string>, servers: boolean): Owned | undefined {
+  if (own.has(token) || params.has(token)) return undefined;
   const tools = index.toolOwners(token);
   if (tools.length > 0) {
     let other: NameOwner | undefined;
@@ -95,11 +97,11 @@ export function mayMention(skel: string): boolean {
 }
 
 /** Mentions of other servers' tools or servers in a shadow text. */
-export function mentions(skel: string, index: CatalogIndexLike, server: string, own: ReadonlySet<string>): Mention[] {
+export function mentions(skel: string, index: CatalogIndexLike, server: string, own: ReadonlySet<string>, params: ReadonlySet<string> = NO_PARAMS): Mention[] {
   const found: Mention[] = [];
   for (const c of candidates(skel)) {
     for (const token of c.tokens) {
-      const hit = lookup(token, index, server, own, c.servers);
+      const hit = lookup(token, index, server, own, params, c.servers);
       if (hit) {
         found.push({ start: c.start, end: c.end, what: hit.what });
         break;
@@ -124,10 +126,16 @@ function boundary(text: string, i: number): boolean {
   return (c === '.' || c === '!' || c === '?') && (i + 1 >= text.length || /\s/.test(text[i + 1]!));
 }
 
-export function crossServer(skel: string, index: CatalogIndexLike | undefined, server: string, own: ReadonlySet<string>): CrossHit[] {
+export function crossServer(
+  skel: string,
+  index: CatalogIndexLike | undefined,
+  server: string,
+  own: ReadonlySet<string>,
+  params: ReadonlySet<string> = NO_PARAMS,
+): CrossHit[] {
   if (!index) return [];
   const hits: CrossHit[] = [];
-  for (const m of mentions(skel, index, server, own)) {
+  for (const m of mentions(skel, index, server, own, params)) {
     const directive = DIRECTIVE.exec(sentence(skel, m.start, m.end));
     hits.push(
       directive

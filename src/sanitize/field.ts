@@ -7,6 +7,7 @@ import { neutralize } from './neutralize.js';
 import { scan, identifierWords, type Hit } from './semantic.js';
 import { buildShadow, mapShadow, type HiddenText, type MappedShadow } from './shadow.js';
 import { entropy, mergeSpans, sentenceAround } from './spans.js';
+import { withDataSlotHits } from './data-slots.js';
 import { stripHidden } from './strip.js';
 import { severityRank, type CatalogIndexLike, type Finding, type Limits, type MatchSpan } from './types.js';
 import type { Slot } from './walk.js';
@@ -14,6 +15,8 @@ import type { Slot } from './walk.js';
 export interface FieldOptions {
   readonly server: string;
   readonly own: ReadonlySet<string>;
+  /** The entity's own parameter names (walk.ts parameterNames). */
+  readonly params: ReadonlySet<string>;
   readonly index: CatalogIndexLike | undefined;
   readonly limits: Limits;
   readonly blocking: boolean;
@@ -51,19 +54,19 @@ export function clearFieldMemo(): void {
   quietValues.clear();
 }
 
-function quietKeyOf(cls: Slot['cls'], parameterText: boolean, value: string): string | undefined {
-  return value.length <= QUIET_MAX_CHARS ? `${cls}${parameterText ? 'p' : '-'}${value}` : undefined;
+function quietKeyOf(cls: Slot['cls'], parameterText: boolean, value: string, data: boolean): string | undefined {
+  return value.length <= QUIET_MAX_CHARS ? `${cls}${parameterText ? 'p' : '-'}${data ? 'd' : '-'}${value}` : undefined;
 }
 
 /** A schema value seen before and known to pass whatever the catalog (see walk.ts SkipSlot). */
-export function knownQuiet(cls: Slot['cls'], parameterText: boolean, value: string): boolean {
-  const key = quietKeyOf(cls, parameterText, value);
+export function knownQuiet(cls: Slot['cls'], parameterText: boolean, value: string, data: boolean): boolean {
+  const key = quietKeyOf(cls, parameterText, value, data);
   return key !== undefined && quietValues.has(key);
 }
 
 export function sanitizeField(slot: Slot, opts: FieldOptions): FieldOutcome {
   const value = slot.value;
-  const quietKey = quietKeyOf(slot.cls, slot.parameterText, value);
+  const quietKey = quietKeyOf(slot.cls, slot.parameterText, value, slot.data);
   if (quietKey !== undefined && value.length <= opts.limits.other && quietValues.has(quietKey)) return { slot, forwarded: value, findings: EMPTY, hiddenInstruction: false };
   const rewritable = slot.cls === 'text';
   const identifier = slot.cls === 'key' || slot.cls === 'name';
@@ -72,8 +75,9 @@ export function sanitizeField(slot: Slot, opts: FieldOptions): FieldOutcome {
   // Semantic layer on the shadow of the full original (SANITIZE.md "Policy" 3).
   let source = identifier ? identifierWords(value) : value;
   let shadow = buildShadow(source);
-  const scanOpts = { parameter: slot.parameterText, identifier, propertyName: slot.cls === 'key', server: opts.server, own: opts.own, index: opts.index };
+  const scanOpts = { parameter: slot.parameterText, identifier, propertyName: slot.cls === 'key', server: opts.server, own: opts.own, params: opts.params, index: opts.index, camel: camelCaseWords(value) };
   let hits = scan(shadow, scanOpts);
+  if (slot.data || slot.parameterText) hits = withDataSlotHits(hits, shadow.skel, slot, scanOpts);
   if (!identifier && stripped.removals.length > 0) {
     // Invisibles between letters read as spaces too ("ignore<ZWSP>all<ZWSP>previous"): the same
     // length, so offsets still point into the original; the reading with more to withhold wins.
@@ -283,4 +287,15 @@ function blockingHits(hits: readonly Hit[]): number {
   let n = 0;
   for (const h of hits) if (h.action === 'block') n++;
   return n;
+}
+
+const CAMEL = /\b[a-z][a-z0-9]*[A-Z][A-Za-z0-9]*\b/g;
+const NO_WORDS: ReadonlySet<string> = new Set();
+
+/** camelCase identifiers of the original, lower-cased: the reading folds case, so `sendEmail` would read as a plain word. */
+function camelCaseWords(value: string): ReadonlySet<string> {
+  if (!/[a-z][A-Z]/.test(value)) return NO_WORDS;
+  const out = new Set<string>();
+  for (const m of value.matchAll(CAMEL)) if (m[0].length >= 5) out.add(m[0].toLowerCase());
+  return out;
 }

@@ -141,18 +141,38 @@ const ENV_CONTENT = `\\b(?:contents?|values?|variables|secrets|keys|tokens|data|
 export const SINK =
   "\\b(?:as|in|into|inside|within|to|via|through|using) (?:the |a |an |its |this |that |your )?(?:next )?(?:['\"`][^'\"`\\n]{1,40}['\"`]|[a-z0-9_]{1,40} (?:parameter|param|argument|arg|field|property)|(?:parameters?|params?|arguments?|args?|fields?|url|query|request|body|header|link|webhook|endpoint|metadata|notes?|sidenote|comment|message|tool call|response|reply|answer|output)\\b)";
 
-export const CONV_TARGET = [
-  '(?:a |the )?(?:full |complete |verbatim |word-for-word |whole )?(?:copy|transcript|record|dump) of (?:the |this |our |your )?(?:current |whole |entire |full )?(?:conversation|chat|session|thread|context)',
-  "(?:the user's )?(?:clipboard(?: contents)?|terminal output|shell history|bash_history|command history|browser history)",
-  '(?:the |this |our |your )?(?:full|entire|whole|complete|verbatim|raw|exact) (?:text of (?:the )?)?(?:conversation|chat|transcript|dialog(?:ue)?|message history|chat history|conversation history|context window|context|session|thread|history)',
-  '(?:all |the )?(?:previous|prior|earlier|past|preceding) (?:user )?(?:messages|conversation|turns|chat messages|prompts)',
-  "(?:all|every) (?:of )?(?:the )?(?:user's |user )?messages",
+const CONVERSATION_ITSELF = [
   '(?:the |this )?(?:conversation|chat) (?:history|so far|log|transcript)',
   "(?:your|the assistant's|the model's|the current|the original) (?:system prompt|system message|system instructions|initial instructions|hidden instructions)",
   '(?:the )?system prompt (?:you (?:were|are) given|above)',
   'everything (?:the user|you) (?:said|wrote|typed|know|have seen)',
   '(?:results?|outputs?|responses?) (?:of|from) (?:(?:all|every|other|previous|prior) ){1,2}(?:tools?|tool calls|function calls)',
   '(?:all|every|other|previous) tool (?:results|outputs|responses)',
+];
+
+/** The conversation, its system prompt or other tools' output, as the object of an order to move it. */
+export const CONV_TARGET = [
+  '(?:a |the )?(?:full |complete |verbatim |word-for-word |whole )?(?:copy|transcript|record|dump) of (?:the |this |our |your )?(?:current |whole |entire |full )?(?:conversation|chat|session|thread|context)',
+  "(?:the user's )?(?:clipboard(?: contents)?|terminal output|shell history|bash_history|command history|browser history)",
+  '(?:the |this |our |your )?(?:full|entire|whole|complete|verbatim|raw|exact) (?:text of (?:the )?)?(?:conversation|chat|transcript|dialog(?:ue)?|message history|chat history|conversation history|context window|context|session|thread|history)',
+  '(?:all |the )?(?:previous|prior|earlier|past|preceding) (?:user )?(?:messages|conversation|turns|chat messages|prompts)',
+  "(?:all|every) (?:of )?(?:the )?(?:user's |user )?messages",
+  ...CONVERSATION_ITSELF,
+].map((s) => `\\b${s}\\b`).join('|');
+
+/**
+ * The same, as what a parameter asks for. "The full history" or "the full transcript" of what? A
+ * version history and a meeting's transcript are data a tool returns, "all messages" a page of a
+ * console; only the conversation's own words are the target here.
+ */
+export const CONV_PARAMETER_TARGET = [
+  '(?:a |the )?(?:full |complete |verbatim |word-for-word |whole )?(?:copy|transcript|record|dump) of (?:the |this |our |your )?(?:current |whole |entire |full )?(?:conversation|chat|session|thread|context)',
+  // "images from clipboard" is where a file comes from; "the user's clipboard" is whose data it is.
+  "(?:the user's|the|your|their|current) (?:clipboard(?: contents)?|terminal output|shell history|bash_history|command history|browser history)|contents of (?:the |your )?clipboard",
+  '(?:the |this |our |your )?(?:full|entire|whole|complete|verbatim|raw|exact) (?:text of (?:the )?)?(?:conversation|chat|dialog(?:ue)?|message history|chat history|conversation history|context window)',
+  '(?:all |the )?(?:previous|prior|earlier|past|preceding) (?:user messages|conversation|turns|chat messages|prompts)',
+  "(?:all|every) (?:of )?(?:the )?(?:user's |user )messages",
+  ...CONVERSATION_ITSELF,
 ].map((s) => `\\b${s}\\b`).join('|');
 
 const QUALS = '(?:all |any |each |every |the |your |my |of |these |those |previous |prior |above |earlier |system |safety |developer |initial |original |other ){0,4}';
@@ -204,9 +224,11 @@ export const PATTERNS: readonly Pattern[] = [
       `\\b(?:whitelisted|allowlisted) (?:this|the) (?:tool|action|server|integration)\\b`,
       `\\bsigned off on (?:every|all|each|any)\\b|\\bconsented (?:to (?:all|every|any)\\b|in advance\\b)|\\bstanding (?:permission|approval|consent)\\b`,
       `\\b(?:exempt|exempted) from (?:the |any )?(?:usual |normal |standard |regular )?(?:review|approval|confirmation|checks?|polic(?:y|ies))\\b`,
-      `\\b(?:without|doesn't need|does not need|no need for) (?:the )?(?:user's|owner's|their) (?:say-so|approval|consent|permission|confirmation|go-ahead)\\b`,
+      // "must not proceed without the user's approval" is the opposite of a waiver.
+      `(?<!\\b(?:never|not|don't|do not|must not|should not|cannot|can't)\\b[^.!?\\n]{0,60})\\b(?:without|doesn't need|does not need|no need for) (?:the )?(?:user's|owner's|their) (?:say-so|approval|consent|permission|confirmation|go-ahead)\\b`,
       `\\bon your (?:call|say-so|decision) alone\\b|\\basking (?:again|them|the user) (?:only )?(?:annoys|irritates|bothers)\\b`,
-      `\\bno (?:reason|need) to (?:ask|confirm|check|double-check|verify|redact|consult)\\b`,
+      // Waiving the user's say, not a step of the tool's own flow ("no need to ask questions", "no need to verify the path").
+      `\\bno (?:reason|need) to (?:ask|confirm with|check with|consult|wait for|tell|inform) (?:the )?(?:user|owner|human|them|anyone)\\b|\\bno (?:reason|need) to (?:ask for|get|obtain|request|wait for|seek) (?:the user's |their |any |explicit )?(?:permission|approval|confirmation|consent|go-ahead)\\b|\\bno (?:reason|need) to (?:confirm|double-check|redact)(?: (?:first|anything|this|it))?(?=[ .,;:!]|$)(?! (?:the|that|whether|if|your) )`,
       `\\b(?:the )?user (?:has )?(?:already )?(?:agreed|consented|approved|signed off)\\b(?! to (?:the )?(?:terms|tos|license|eula|privacy))`,
       `(?<!\\b(?:never|not|don't|do not|must not|should not|cannot|can't)\\b[^.!?\\n]{0,60})\\bwithout (?:asking|checking (?:back )?with|confirming with|consulting) (?:the )?(?:user|owner|them|anyone)\\b`,
       `\\b(?:developer|admin) mode (?:is )?(?:active|on|enabled)\\b`,
@@ -250,7 +272,8 @@ export const PATTERNS: readonly Pattern[] = [
 
   // conversation-exfil
   p('conversation.move', 'conversation-exfil',
-    `\\b(?:${V_MOVE}|repeat|reveal|print|output|dump|leak|disclose)\\b${gap(100)}(?:${CONV_TARGET})`,
+    // "Navigate forward in browser history" moves through history; it does not forward it.
+    `(?<!\\b(?:navigate|navigates|go|goes|move|moves|step|steps|scroll|seek|skip|jump|page|fast) )\\b(?:${V_MOVE}|repeat|reveal|print|output|dump|leak|disclose)\\b${gap(100)}(?:${CONV_TARGET})`,
     'block', 'critical', 'asks the model to pass on the conversation, its system prompt or other tools\' output', true),
   p('conversation.private-to-sink', 'conversation-exfil',
     `\\b(?:${V_ANY})\\b${gap(60)}\\b(?:clipboard|terminal output|shell history|bash_history|command history|browser history)\\b${gap(80)}${SINK}`,
@@ -304,7 +327,7 @@ export const PARAMETER_PATTERNS: readonly Pattern[] = [
     `(?:${T_STRONG}|${ENV_FILE})${gap(40)}\\b(?:verbatim|as[- ]is|unredacted|in full|left in|unchanged|contents?)\\b`,
     'block', 'critical', 'a parameter asks for a credential file as it is'),
   p('parameter.secrets', 'exfil-parameter', `(?:${T_GENERIC})`, 'block', 'critical', 'a parameter asks for secrets'),
-  p('parameter.transcript', 'exfil-parameter', `(?:${CONV_TARGET})`, 'block', 'critical', 'a parameter asks for the conversation or system prompt'),
+  p('parameter.transcript', 'exfil-parameter', `(?:${CONV_PARAMETER_TARGET})`, 'block', 'critical', 'a parameter asks for the conversation or system prompt'),
   p('parameter.identifier', 'exfil-parameter',
     '\\b(?:content|contents|read|reading|dump|cat)\\b.{0,40}\\b(?:ssh id (?:rsa|dsa|ecdsa|ed25519)|aws credentials|netrc|git credentials|mcp json|claude desktop config)\\b',
     'block', 'critical', 'a parameter name spells out a credential file to read'),

@@ -14,7 +14,7 @@ import {
   type SanitizeContext,
   type SanitizeResult,
 } from './types.js';
-import { isObject, slotsOf, withReplacements } from './walk.js';
+import { isObject, parameterNames, slotsOf, withReplacements } from './walk.js';
 
 /** Rules listed above `pseudo-system-tag` in SANITIZE.md, plus the other content blocks: a pseudo tag next to any of them blocks. */
 const ESCALATES_TAG = new Set<RuleId>([
@@ -57,11 +57,11 @@ export function sanitizeEntity<T>(kind: EntityKind, entity: T, ctx: SanitizeCont
   const limits = { ...DEFAULT_LIMITS, ...(ctx.limits ?? {}) };
   const blocking = ctx.blocking !== false;
   const own = lowerNames(ctx.ownToolNames);
-  const fieldOpts = { server: ctx.server, own, index: ctx.otherServers, limits, blocking };
+  const fieldOpts = { server: ctx.server, own, params: parameterNames(kind, entity), index: ctx.otherServers, limits, blocking };
 
   // Values remembered as quiet are skipped before a slot is even built (they are most of a schema).
-  const skip = (cls: Parameters<typeof knownQuiet>[0], param: boolean, value: string): boolean =>
-    value.length <= limits.other && knownQuiet(cls, param, value);
+  const skip = (cls: Parameters<typeof knownQuiet>[0], param: boolean, value: string, data: boolean): boolean =>
+    value.length <= limits.other && knownQuiet(cls, param, value, data);
   const tooDeep: string[] = [];
   const outcomes: FieldOutcome[] = slotsOf(kind, entity, skip, tooDeep).map((slot) => sanitizeField(slot, fieldOpts));
   const findings: Finding[] = outcomes.flatMap((o) => o.findings);

@@ -1,5 +1,6 @@
 // The semantic layer: every detection over one shadow text, as hits in shadow offsets.
 import { clearCandidateMemo, crossServer } from './cross-server.js';
+import { directiveHits } from './directives.js';
 import { LATIN_LEXICON, PLAIN_LEXICON } from './lexicon.js';
 import { exfilUrls, pseudoTags } from './markup.js';
 import { fencedRanges, inlineCodeRanges } from './neutralize.js';
@@ -29,18 +30,28 @@ export interface ScanOptions {
   readonly server: string;
   /** Lower-case names of the server's own tools. */
   readonly own: ReadonlySet<string>;
+  /** Lower-case parameter names of the entity itself. */
+  readonly params?: ReadonlySet<string>;
   readonly index?: CatalogIndexLike;
+  /** Lower-case forms of the camelCase identifiers of the original text (the reading lost their case). */
+  readonly camel?: ReadonlySet<string>;
 }
 
 /** Scripts the non-Latin lexicon covers (Cyrillic, Arabic, kana, CJK, Hangul): emoji or an em dash alone do not run it. */
 const LEXICON_SCRIPTS = /[\u0400-\u04ff\u0600-\u06ff\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af\uf900-\ufaff]/;
+const NO_NAMES: ReadonlySet<string> = new Set();
 const IDENTIFIER_PATTERN = PARAMETER_PATTERNS.filter((p) => p.id === 'parameter.identifier');
 const PROPERTY_NAME_PATTERNS = [...IDENTIFIER_PATTERN, ...SECRET_NAME_PATTERNS];
 
 export function scan(view: { skel: string; plain: string }, opts: ScanOptions): Hit[] {
   const hits = [...staticHits(view, opts.parameter, opts.identifier, opts.propertyName === true)];
-  for (const h of crossServer(view.skel, opts.index, opts.server, opts.own)) {
+  for (const h of crossServer(view.skel, opts.index, opts.server, opts.own, opts.params)) {
     hits.push({ ...h, id: h.rule, severity: h.action === 'block' ? 'critical' : 'info' });
+  }
+  // A text another rule already withholds needs no second reading.
+  if (!opts.identifier && !hits.some((h) => h.action === 'block')) {
+    const ctx = { server: opts.server, own: opts.own, params: opts.params ?? NO_NAMES, index: opts.index, camel: opts.camel ?? NO_NAMES };
+    for (const h of directiveHits(view.skel, ctx)) hits.push({ ...h, rule: 'tool-directive', severity: h.action === 'block' ? 'high' : 'low' });
   }
   return quotedAsData(view.skel, hits);
 }
@@ -103,7 +114,7 @@ function quotedAsData(skel: string, hits: Hit[]): Hit[] {
     const framedFrom = quote === undefined ? h.start : quote;
     // The frame may be a list's lead-in ("Built-in suites:\n- `dan`: \"...\""): back to a paragraph or sentence end.
     const before = skel.slice(Math.max(0, framedFrom - 200), framedFrom);
-    const frame = before.slice(Math.max(before.lastIndexOf('\n\n'), before.lastIndexOf('. ')) + 1);
+    const frame = before.slice(Math.max(before.lastIndexOf('\n\n'), lastSentenceEnd(before)) + 1);
     // Unquoted, only a frame right before the match counts ("requests to read `~/.ssh`").
     const framed = quote !== undefined ? DATA_FRAME.test(frame) : /\b(?:requests?|attempts?|instructions?|tries|asking) to $/.test(frame);
     if (!framed) return h;
@@ -171,4 +182,12 @@ function downgradeQuotedTokens(skel: string, hits: Hit[]): Hit[] {
 /** Splits an identifier into words so patterns can read it: `contentFromReading_ssh-id.rsa` -> `content from reading ssh id rsa`. */
 export function identifierWords(name: string): string {
   return name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_\-.\s]+/g, ' ');
+}
+
+/** Where the last sentence before `text`'s end ended: ". " that is not the dot of "e.g." or "i.e.". */
+function lastSentenceEnd(text: string): number {
+  for (let at = text.lastIndexOf('. '); at >= 0; at = text.lastIndexOf('. ', at - 1)) {
+    if (!/\b(?:e\.g|i\.e|etc|vs|cf)$/.test(text.slice(Math.max(0, at - 4), at))) return at;
+  }
+  return -1;
 }

@@ -35,7 +35,7 @@ export interface MappedShadow {
 
 /** Printable ASCII, LF and TAB only: lower-casing and whitespace collapse give the same result as the full walk. */
 const NOT_SIMPLE = /[^\x20-\x7e\n\t]/;
-const SIMPLE_SPACE = /[ \t\n]{2,}|\t/g;
+const SIMPLE_SPACE = /[ \t\n]{2,}|[\t\n]/g;
 /**
  * What only the full walk handles: controls, format characters, selectors, tags, fillers, the
  * joiners, and the spaces and line separators NFKC keeps. Text without these that NFKC leaves as
@@ -88,9 +88,11 @@ export function mapShadow(text: string): MappedShadow {
 }
 
 function collapse(run: string): string {
+  // A line break inside a paragraph reads as a space (an injection split over two lines is one
+  // sentence to the model); a blank line still ends the paragraph.
   const first = run.indexOf('\n');
   if (first < 0) return ' ';
-  return run.indexOf('\n', first + 1) < 0 ? '\n' : '\n\n';
+  return run.indexOf('\n', first + 1) < 0 ? ' ' : '\n\n';
 }
 
 interface Walked {
@@ -106,7 +108,7 @@ function walk(text: string, withMap: boolean, hidden: HiddenText[]): Walked {
   let wsStart = 0;
   const flush = (): void => {
     if (newlines < 0) return;
-    const s = newlines === 0 ? ' ' : newlines === 1 ? '\n' : '\n\n';
+    const s = newlines <= 1 ? ' ' : '\n\n';
     for (let k = 0; k < s.length; k++) push(w, s[k]!, s[k]!, wsStart, wsStart + 1, withMap);
     newlines = -1;
   };

@@ -1,7 +1,7 @@
 // The vocabulary of the sanitizer: rule ids, severities, actions, findings and the context one entity is judged in.
 
 /** Bumped whenever a rule's matching changes, so an audit can be replayed against the rules that wrote it. */
-export const RULESET = '2026.11.1';
+export const RULESET = '2026.11.2';
 
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
 export type JsonObject = { [key: string]: JsonValue };
@@ -26,6 +26,8 @@ export type RuleId =
   | 'conversation-exfil'
   | 'cross-server-shadowing'
   | 'cross-server-reference'
+  | 'tool-directive'
+  | 'data-slot-prose'
   | 'tool-priority'
   | 'pseudo-system-tag'
   | 'concealment'

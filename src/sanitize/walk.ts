@@ -22,6 +22,8 @@ export interface Slot {
   readonly budget: 'description' | 'other';
   /** Description or title of one parameter (schema property or prompt argument): `exfil-parameter` looks here. */
   readonly parameterText: boolean;
+  /** A slot that holds data, not prose: a default, enum member, example, const, title or property name. */
+  readonly data: boolean;
 }
 
 /** Schema keywords whose string values the server checks arguments against. */
@@ -63,7 +65,19 @@ const KNOWN_MEMBERS: Readonly<Record<EntityKind, ReadonlySet<string>>> = {
   instructions: new Set(),
 };
 /** Lets the caller drop values it already knows to be quiet before a slot (and its path) is allocated. */
-export type SkipSlot = (cls: SlotClass, parameterText: boolean, value: string) => boolean;
+export type SkipSlot = (cls: SlotClass, parameterText: boolean, value: string, data: boolean) => boolean;
+
+const DATA_KEYWORDS = new Set(['default', 'const', 'title', 'example']);
+const DATA_LISTS = new Set(['enum', 'examples', 'default']);
+
+/** Is the value at this path data (SANITIZE.md `data-slot-prose`)? Property names are data too. */
+function isDataPath(path: readonly (string | number)[], cls: SlotClass): boolean {
+  if (cls === 'key') return true;
+  const last = path[path.length - 1];
+  if (typeof last === 'string') return DATA_KEYWORDS.has(last);
+  const parent = path[path.length - 2];
+  return typeof parent === 'string' && DATA_LISTS.has(parent);
+}
 
 /**
  * @param tooDeep receives the pointer of every subtree nested deeper than MAX_DEPTH, which is not
@@ -78,7 +92,7 @@ export function slotsOf(kind: EntityKind, entity: unknown, skip?: SkipSlot, tooD
   if (!isObject(entity)) return slots;
   const top = (key: string, cls: SlotClass, budget: Slot['budget']): void => {
     const v = entity[key];
-    if (typeof v === 'string') slots.push(slot(`/${key}`, [key], v, cls, budget, false));
+    if (typeof v === 'string') slots.push(slot(`/${key}`, [key], v, cls, budget, false, key === 'title'));
   };
   const nameClass: SlotClass = kind === 'tool' || kind === 'prompt' ? 'name' : 'text';
   top('name', nameClass, 'other');
@@ -91,7 +105,7 @@ export function slotsOf(kind: EntityKind, entity: unknown, skip?: SkipSlot, tooD
     }
     const ann = entity['annotations'];
     if (isObject(ann) && typeof ann['title'] === 'string') {
-      slots.push(slot('/annotations/title', ['annotations', 'title'], ann['title'], 'text', 'other', false));
+      slots.push(slot('/annotations/title', ['annotations', 'title'], ann['title'], 'text', 'other', false, true));
     }
   }
   const known = KNOWN_MEMBERS[kind];
@@ -106,7 +120,7 @@ export function slotsOf(kind: EntityKind, entity: unknown, skip?: SkipSlot, tooD
         const v = arg[key];
         if (typeof v !== 'string') continue;
         const cls: SlotClass = key === 'name' ? 'name' : 'text';
-        slots.push(slot(`/arguments/${i}/${key}`, ['arguments', i, key], v, cls, 'other', key !== 'name'));
+        slots.push(slot(`/arguments/${i}/${key}`, ['arguments', i, key], v, cls, 'other', key !== 'name', key === 'title'));
       }
     });
   }
@@ -154,8 +168,9 @@ class SchemaWalker {
   }
 
   private emit(pointer: string, path: readonly (string | number)[], value: string, cls: SlotClass, parameterText: boolean): void {
-    if (this.skip?.(cls, parameterText, value)) return;
-    this.out.push(slot(pointer, path.slice(), value, cls, 'other', parameterText));
+    const data = isDataPath(path, cls);
+    if (this.skip?.(cls, parameterText, value, data)) return;
+    this.out.push(slot(pointer, path.slice(), value, cls, 'other', parameterText, data));
   }
 }
 
@@ -166,8 +181,9 @@ function slot(
   cls: SlotClass,
   budget: Slot['budget'],
   parameterText: boolean,
+  data = false,
 ): Slot {
-  return { pointer, path, value, cls, budget, parameterText };
+  return { pointer, path, value, cls, budget, parameterText, data };
 }
 
 export function isObject(v: unknown): v is { [key: string]: JsonValue } {
@@ -195,4 +211,33 @@ function setAt(node: unknown, path: readonly (string | number)[], i: number, val
   }
   if (isObject(node)) return { ...node, [key]: setAt(node[String(key)], path, i + 1, value) };
   return node;
+}
+
+const SCHEMA_DEPTH = 32;
+
+/**
+ * The entity's own vocabulary: its parameter names at any depth (lower case). A tool that quotes
+ * `query` or `search` is naming its own parameter, not another server's tool of that name.
+ */
+export function parameterNames(kind: EntityKind, entity: unknown): ReadonlySet<string> {
+  const names = new Set<string>();
+  if (!isObject(entity)) return names;
+  const visit = (node: unknown, depth: number): void => {
+    if (depth > SCHEMA_DEPTH) return;
+    if (Array.isArray(node)) {
+      for (const item of node) visit(item, depth + 1);
+      return;
+    }
+    if (!isObject(node)) return;
+    const props = node['properties'];
+    if (isObject(props)) for (const key of Object.keys(props)) names.add(key.toLowerCase());
+    for (const value of Object.values(node)) if (typeof value === 'object' && value !== null) visit(value, depth + 1);
+  };
+  if (kind === 'tool') {
+    visit(entity['inputSchema'], 0);
+    visit(entity['outputSchema'], 0);
+  } else if (kind === 'prompt' && Array.isArray(entity['arguments'])) {
+    for (const arg of entity['arguments']) if (isObject(arg) && typeof arg['name'] === 'string') names.add(arg['name'].toLowerCase());
+  }
+  return names;
 }

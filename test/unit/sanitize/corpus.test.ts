@@ -11,6 +11,7 @@ interface Case {
   id: string;
   cls?: number;
   note: string;
+  siblings?: string[];
   tool: { name: string };
 }
 
@@ -24,7 +25,7 @@ const OTHER = new CatalogIndex([
 ]);
 
 function judge(c: Case): ReturnType<typeof sanitizeEntity> {
-  return sanitizeEntity('tool', c.tool, { server: 'srv', ownToolNames: new Set([c.tool.name]), otherServers: OTHER, blocking: true });
+  return sanitizeEntity('tool', c.tool, { server: 'srv', ownToolNames: new Set([c.tool.name, ...(c.siblings ?? [])]), otherServers: OTHER, blocking: true });
 }
 
 describe('poison corpus', () => {

@@ -1,0 +1,151 @@
+// Data slots hold data: a default, enum member, example, const, title or property name that reads as a sentence to someone.
+//
+// A schema's data slots are values the model copies into arguments or reads as labels; no real
+// server needs a sentence addressed to the model there, a credential file, an outside address in
+// prose, or another server's tool name. Each of those is withheld (SANITIZE.md `data-slot-prose`).
+// A bare URL or path as a default (`https://api.example.com`, `./output`) is data and passes.
+import { OTHERS_SECRET, OUTSIDE_ADDRESS, SECRET, SYSTEM_PATH } from './directive-lexicon.js';
+import type { Hit, ScanOptions } from './semantic.js';
+import type { Slot } from './walk.js';
+
+/** Second person or an order: prose that speaks to someone (a flag alone: a default system prompt does too). */
+const ADDRESSED = /\b(?:you|your|yours|please|must|always|never|do not|don't|make sure|remember to)\b/;
+/** The model named as the one addressed, or an order to drop what it was told. */
+const TO_THE_MODEL =
+  /\b(?:assistants?|models?|ai|llms?|agents?|claude|chatgpt) ?[:,]|^(?:assistant|llm|ai agent|agent) |\b(?:the model|ai agents?|llms?|ai assistants?)\b|\b(?:ignore|disregard|forget|override) (?:all |any |the |your |previous |prior |above )/;
+/** Speaking as the system or waiving the user's confirmation. */
+const AUTHORITY =
+  /\b(?:system|admin|administrator|developer|operator|security team) (?:note|notice|message|override|directive|instruction)s? ?:|\[(?:system|admin)\]|^(?:system|assistant) ?:|\b(?:pre-?approved|auto-?approved|already (?:approved|authori[sz]ed)|no (?:user )?confirmation|skip (?:the )?confirmation|confirmation (?:is )?(?:not needed|not required|waived)|without (?:asking|confirmation|confirming|the user))\b/;
+const CONVERSATION_WORDS = /\b(?:(?:the|this|your|our|current|full|entire|whole) (?:conversation|chat history|chat so far)|previous messages|your (?:system prompt|instructions)|transcript of (?:the|this|our))\b/;
+/** A URL, a mail address or an IP: data on its own, counted out before words are counted. */
+/** Moving data somewhere: an order to send, copy or forward, with where to. */
+const MOVE_TO =
+  /(?:^|[.;,:!?(] |\b(?:also|always|then|and|please|first) )(?:send|forward|copy|email|mail|upload|post|transfer|share|leak|bcc|cc|mirror|sync|push|pipe)\b[^.!?]{0,60}\b(?:to|into|at|onto|with)\b/;
+/** Secrets the parameter wants from what the model has seen (not the user's own key for this tool). */
+const SEEN_SECRETS = /\b(?:you (?:have|'ve|had) (?:seen|saw|read|used|got)|you know|in (?:this|the) (?:session|conversation|chat|context)|from (?:memory|the conversation|earlier))\b/;
+const PHONE = /\+\d[\d ()-]{6,18}\d/;
+const ADDRESS_TOKENS = /\bhttps?:\/\/\S+|\b[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}\b|\b\d{1,3}(?:\.\d{1,3}){3}(?:\/\d+)?\b/g;
+const WORD = /\p{L}[\p{L}\p{N}'-]*/gu;
+/** Identifier-shaped tokens that might be a tool's name. */
+const COMPOUND = /(?<![a-z0-9@./:])[a-z][a-z0-9]*(?:(?:__|[_-])[a-z0-9]+)+(?![a-z0-9@])/g;
+/** Placeholders for the user's data in a URL: the shape of an exfiltration link. */
+const TEMPLATED_URL = /\bhttps?:\/\/\S*(?:\{|%7b|\$\{|<)/;
+
+function words(text: string, cap: number): number {
+  let n = 0;
+  WORD.lastIndex = 0;
+  while (WORD.exec(text) !== null && ++n < cap);
+  return n;
+}
+
+export function withDataSlotHits(hits: Hit[], skel: string, slot: Slot, opts: ScanOptions): Hit[] {
+  if (hits.some((h) => h.action === 'block')) return hits;
+  const found = judge(skel, slot, opts);
+  return found ? [...hits, found] : hits;
+}
+
+function judge(skel: string, slot: Slot, opts: ScanOptions): Hit | undefined {
+  const raw = skel.trim();
+  if (raw.length < 6) return undefined;
+  if (!slot.data) return parameterSecrets(raw, slot);
+  // Identifier-shaped values read as words ("assistant-must-first-read_file-.env").
+  const text = /^[a-z0-9_.-]+$/.test(raw) && /[a-z][_-][a-z]/.test(raw) ? raw.replace(/[_-]+/g, ' ') : raw;
+  const prose = text.replace(ADDRESS_TOKENS, ' ');
+  const n = words(prose, 6);
+  const hit = (reason: string, id: string, action: Hit['action'] = 'block'): Hit => ({
+    rule: 'data-slot-prose',
+    id,
+    action,
+    severity: action === 'block' ? 'high' : 'low',
+    reason: `${where(slot)} ${reason}`,
+    start: 0,
+    end: skel.length,
+  });
+  const tool = otherTool(raw, opts) ?? (slot.cls === 'key' || text !== raw ? otherToolInWords(slot.value, opts) : undefined);
+  if (tool) return hit(`names ${tool}, another server's tool`, 'data-slot.tool');
+  const path = SYSTEM_PATH.exec(text);
+  // A bare path is data when the parameter is about it (a kubeconfig default of `~/.kube/config`).
+  if (path && (n >= 4 || !aboutPath(slot, path[0]))) return hit('holds a credential or system file path', 'data-slot.path');
+  if (TEMPLATED_URL.test(text)) return hit('holds a URL with placeholders for data', 'data-slot.url');
+  if (AUTHORITY.test(text)) return hit('speaks as the system or waives the user\'s confirmation', 'data-slot.authority');
+  if (n < 4) return undefined;
+  // Prose from here on: four words or more besides any address.
+  if (TO_THE_MODEL.test(text)) return hit('holds a sentence addressed to the model', 'data-slot.addressed');
+  if (slot.cls !== 'key' && (OUTSIDE_ADDRESS.test(text) || PHONE.test(text))) return hit('holds an outside address inside a sentence', 'data-slot.outside');
+  if (slot.cls !== 'key' && !isTitle(slot) && MOVE_TO.test(prose) && !exampleQuery(slot, text)) return hit('asks for data to be sent somewhere', 'data-slot.move');
+  if (SECRET.test(text) && (ADDRESSED.test(text) || slot.cls === 'key')) return hit('asks for secrets', 'data-slot.secret');
+  if (CONVERSATION_WORDS.test(text)) return hit('asks for the conversation', 'data-slot.conversation');
+  if (slot.cls !== 'key' && ADDRESSED.test(text) && !exampleQuery(slot, text)) return hit('holds a sentence addressed to someone', 'data-slot.prose', 'flag');
+  return undefined;
+}
+
+/** A parameter's description that wants the secrets the model has seen, or all of them. */
+function parameterSecrets(text: string, slot: Slot): Hit | undefined {
+  if (!slot.parameterText) return undefined;
+  if (!(OTHERS_SECRET.test(text) || (SECRET.test(text) && SEEN_SECRETS.test(text)))) return undefined;
+  if (!SEEN_SECRETS.test(text) && !/\b(?:all|every|any|each)\b/.test(text)) return undefined;
+  return { rule: 'exfil-parameter', id: 'parameter.seen-secrets', action: 'block', severity: 'critical', reason: 'a parameter asks for secrets the model has seen or all of them', start: 0, end: text.length };
+}
+
+/** Tool names spelt inside an identifier: `always_bcc_on_every_send_email` holds send_email. */
+function otherToolInWords(identifier: string, opts: ScanOptions): string | undefined {
+  if (!opts.index) return undefined;
+  const parts = identifier.toLowerCase().split(/[_\-.\s]+|(?<=[a-z0-9])(?=[A-Z])/).filter(Boolean);
+  // Long names only: a three-word name (`wait_for_prompt`) holding a tool's two words is chance.
+  if (parts.length < 5) return undefined;
+  for (let len = 2; len <= 4; len++) {
+    for (let i = 0; i + len <= parts.length; i++) {
+      for (const sep of ['_', '-']) {
+        const name = parts.slice(i, i + len).join(sep);
+        if (opts.own.has(name) || opts.params?.has(name)) continue;
+        const owners = opts.index.toolOwners(name);
+        if (owners.length > 0 && !owners.some((o) => o.server === opts.server)) return name;
+      }
+    }
+  }
+  return undefined;
+}
+
+function isTitle(slot: Slot): boolean {
+  return slot.path[slot.path.length - 1] === 'title';
+}
+
+/** The name of the parameter a data slot belongs to, in words. */
+function parameterOf(slot: Slot): string {
+  for (let i = slot.path.length - 1; i > 0; i--) {
+    if (slot.path[i - 1] === 'properties' && typeof slot.path[i] === 'string') return String(slot.path[i]);
+  }
+  return '';
+}
+
+function aboutPath(slot: Slot, path: string): boolean {
+  const name = parameterOf(slot).toLowerCase();
+  if (!name) return false;
+  const pathWords = path.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length >= 3);
+  return pathWords.some((w) => name.includes(w)) || /path|file|config|key|identity|cert/.test(name);
+}
+
+/** An `examples` entry may be a request in a user's words ("find me flights to Paris"); it only fails on the other tests. */
+function exampleQuery(slot: Slot, text: string): boolean {
+  const parent = slot.path[slot.path.length - 2];
+  return parent === 'examples' && !/\b(?:you|your|assistant|the model|system ?:|admin ?:|ignore|disregard)\b/.test(text);
+}
+
+function where(slot: Slot): string {
+  if (slot.cls === 'key') return 'a property name';
+  const last = slot.path[slot.path.length - 1];
+  if (typeof last === 'string') return `a schema ${last}`;
+  return `an ${String(slot.path[slot.path.length - 2])} entry`;
+}
+
+function otherTool(text: string, opts: ScanOptions): string | undefined {
+  const index = opts.index;
+  if (!index) return undefined;
+  for (const m of text.matchAll(COMPOUND)) {
+    const name = m[0];
+    if (opts.own.has(name) || opts.params?.has(name)) continue;
+    const owners = index.toolOwners(name);
+    if (owners.length > 0 && !owners.some((o) => o.server === opts.server)) return name;
+  }
+  return undefined;
+}

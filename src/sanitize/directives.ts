@@ -1,0 +1,177 @@
+// Directive analysis: a sentence judged by what it asks the model to do and to what, not by its wording.
+//
+// A tool may tell the model how to use itself and the tools of its own server. What it may not do
+// is steer the model anywhere else: call or avoid another server's tool, change the arguments the
+// model passes to one, put its own text above the user's request, or demand an action outside its
+// job (read a system file, post a message, list the databases) as a condition of its use. Each
+// sentence of the canonical reading is split into three things: is it a directive (an imperative or
+// an obligation), what is its frame (a prerequisite, a standing rule about another tool's use, a
+// priority claim), and what are its targets (another tool, a system file or secret, the
+// conversation, an outside sink, a harmful action). The combination decides; no single word does.
+import {
+  ABOVE_USER, ARGUMENT_CHANGE, ASSIGNMENT, CONVERSATION, COPY_OUT, EVERY, HARM, I18N_CONVERSATION, I18N_CUE,
+  I18N_DIRECTIVE, I18N_OUTRANKED, I18N_PRIORITY, IMPERATIVE, INTO_PATH, NEGATED, OBLIGATION, OTHERS_SECRET,
+  OUTRANKED, OUTSIDE, OUTSIDE_ADDRESS, OVERRIDES_USER, PREREQUISITE, PRIORITY, READ_OR_PASS_G, RECON, REMOTE,
+  REMOTE_FOLLOW, SECRET, STANDING, SYSTEM_PATH, VERB, lastMatch,
+} from './directive-lexicon.js';
+import { toolRefs, type DirectiveContext, type ToolRef } from './tool-refs.js';
+
+export type { DirectiveContext } from './tool-refs.js';
+
+export interface DirectiveHit {
+  readonly start: number;
+  readonly end: number;
+  readonly action: 'block' | 'flag';
+  readonly reason: string;
+  readonly id: string;
+}
+
+
+interface Sentence {
+  readonly text: string;
+  readonly start: number;
+}
+
+/** Sentences of the reading: ends at . ! ? before a space, at a blank line, and at list markers. */
+function sentences(text: string): Sentence[] {
+  const out: Sentence[] = [];
+  const end = /[.!?]+(?=\s|$)|[\u3002\uff01\uff1f]|\n\n+|\s(?=(?:\d{1,2}[.)]|[-*•]) )|;\s/g;
+  let start = 0;
+  const push = (from: number, to: number): void => {
+    while (from < to && text.charCodeAt(from) === 0x20) from++;
+    if (to - from > 1) out.push({ text: text.slice(from, to), start: from });
+  };
+  for (const m of text.matchAll(end)) {
+    const stop = m.index + m[0].length;
+    push(start, stop);
+    start = stop;
+  }
+  push(start, text.length);
+  return out;
+}
+
+function isDirective(s: string): boolean {
+  return OBLIGATION.test(s) || IMPERATIVE.test(s);
+}
+
+/** Cheap test: can this text hold a directive at all? Most schema strings cannot. */
+const CUE = new RegExp(`${OBLIGATION.source}|${PRIORITY.source}|${PREREQUISITE.source}|${STANDING.source}|\\b(?:${VERB})|[a-z0-9][_-][a-z0-9]|[a-z][A-Z]|${I18N_CUE}|~\\/|\\/etc\\/`);
+
+export function directiveHits(text: string, ctx: DirectiveContext): DirectiveHit[] {
+  if (text.length < 12 || !CUE.test(text)) return [];
+  // The first block, else the first flag: one finding per field is what the log keeps.
+  let flag: DirectiveHit | undefined;
+  const list = sentences(text);
+  for (let i = 0; i < list.length; i++) {
+    const s = list[i]!;
+    if (s.text.length < 8) continue;
+    const hit = judgeSentence(s.text, s.start, ctx, list[i + 1]?.text);
+    if (hit?.action === 'block') return [hit];
+    flag ??= hit;
+  }
+  return flag ? [flag] : [];
+}
+
+function judgeSentence(t: string, at: number, ctx: DirectiveContext, next: string | undefined): DirectiveHit | undefined {
+  const span = { start: at, end: at + t.length };
+  const directive = isDirective(t);
+  const refs = CUE_TOOL.test(t) ? toolRefs(t, at, ctx) : NO_REFS;
+  const priority = PRIORITY.exec(t) ?? ABOVE_USER.exec(t);
+  if (priority && (ABOVE_USER.test(t) || OUTRANKED.test(t.slice(priority.index + priority[0].length))) && !negatedAt(t, priority.index)) {
+    // The span is the claim itself, so a claim quoted as an example reads as one.
+    const claim = { start: at + priority.index, end: at + priority.index + priority[0].length };
+    if (directive || refs.length > 0 || (next !== undefined && isDirective(next))) {
+      return { ...claim, action: 'block', id: 'directive.priority', reason: "claims priority over the user's request or the model's instructions and tells the model what to do" };
+    }
+    return { ...claim, action: 'flag', id: 'directive.priority-claim', reason: "claims priority over the user's request or the model's instructions" };
+  }
+  const prerequisite = PREREQUISITE.test(t);
+  const standing = STANDING.test(t);
+  if (I18N_PRIORITY.test(t) && I18N_OUTRANKED.test(t) && next !== undefined && (isDirective(next) || I18N_DIRECTIVE.test(next))) {
+    return { ...span, action: 'block', id: 'directive.priority', reason: "claims priority over the user's request or the model's instructions and tells the model what to do" };
+  }
+  if (refs.length > 0 && (directive || prerequisite || standing)) {
+    const ref = refs.find((r) => r.known) ?? refs[0]!;
+    const name = `${ref.name}${ref.known ? " (another server's tool)" : ''}`;
+    // Conditions on another tool ("X only works after Y is called", "X is locked until Y") are
+    // directives in effect, whatever the grammar.
+    const at0 = { start: ref.start, end: ref.end };
+    if (prerequisite && (directive || ref.known || refs.length > 1)) {
+      return { ...at0, action: 'block', id: 'directive.other-tool-prerequisite', reason: `makes a call of ${name} a condition of use or puts one before or instead of another tool` };
+    }
+    if (standing && (directive || ARGUMENT_CHANGE.test(t) || OUTSIDE.test(t) || SYSTEM_PATH.test(t) || OTHERS_SECRET.test(t))) {
+      return { ...at0, action: 'block', id: 'directive.other-tool-arguments', reason: `tells the model how to call ${name}` };
+    }
+    if (directive) {
+      if (ARGUMENT_CHANGE.test(t)) return { ...at0, action: 'block', id: 'directive.other-tool-arguments', reason: `tells the model how to call ${name}` };
+      if (ref.known || HARM.test(t) || OUTSIDE.test(t)) return { ...at0, action: 'block', id: 'directive.other-tool', reason: `directs the model to use ${name}` };
+    }
+  }
+  if (refs.length > 0) {
+    const named = namedToolDirective(t, at, refs);
+    if (named) return named;
+  }
+  if (I18N_DIRECTIVE.test(t) && !directive) {
+    // In another language the grammar is not read; a system file, or an outside address with the
+    // conversation or the environment, in an ordering sentence is enough.
+    if (SYSTEM_PATH.test(t)) return { ...span, action: 'block', id: 'directive.system-file', reason: 'directs the model to a system file or a secret store' };
+    if (OUTSIDE_ADDRESS.test(t) && (I18N_CONVERSATION.test(t) || OTHERS_SECRET.test(t))) {
+      return { ...span, action: 'block', id: 'directive.conversation', reason: 'demands that the conversation or secrets be sent to an outside address' };
+    }
+  }
+  if (REMOTE_FOLLOW.test(t)) return { ...span, action: 'block', id: 'directive.remote', reason: 'tells the model to fetch instructions from outside and follow them' };
+  if (!directive) return undefined;
+  if (OUTSIDE_ADDRESS.test(t) && COPY_OUT.test(t) && EVERY.test(t)) {
+    return { ...span, action: 'block', id: 'directive.copy-out', reason: 'directs the model to copy what it sends to an outside address' };
+  }
+  const path = SYSTEM_PATH.exec(t);
+  const verb = path ? lastMatch(READ_OR_PASS_G, t.slice(0, path.index)) : -1;
+  // "Copy the snippet into ~/.cursor/mcp.json": the file is where something is written (setup).
+  if (path && verb >= 0 && !negatedAt(t, verb) && !INTO_PATH.test(t.slice(verb, path.index))) {
+    // The span runs from the verb to the path, so "requests to read `~/.ssh`" reads as an example.
+    const pathSpan = { start: at + verb, end: at + path.index + path[0].length };
+    return { ...pathSpan, action: 'block', id: 'directive.system-file', reason: 'directs the model to a system file or a secret store' };
+  }
+  if (!prerequisite && !standing) return undefined;
+  const harm = HARM.exec(t);
+  const outside = OUTSIDE.test(t);
+  if (CONVERSATION.test(t) && (harm || outside)) return { ...span, action: 'block', id: 'directive.conversation', reason: 'demands that the conversation be passed on as a condition of use' };
+  if (OTHERS_SECRET.test(t) || (SECRET.test(t) && (outside || /\b(?:into|in|to) (?:the |this |your )?[a-z_]+ (?:field|parameter|argument)\b/.test(t)))) {
+    return { ...span, action: 'block', id: 'directive.secret', reason: 'demands secrets or the environment as a condition of use' };
+  }
+  const recon = RECON.exec(t);
+  if (recon && !negatedAt(t, recon.index)) return { ...span, action: 'block', id: 'directive.reconnaissance', reason: `demands a survey of the system ("${recon[0]}") as a condition of use` };
+  if (REMOTE.test(t)) return { ...span, action: 'block', id: 'directive.remote', reason: 'demands that something be fetched from outside as a condition of use' };
+  if (harm && !negatedAt(t, harm.index)) {
+    if (outside) return { ...span, action: 'block', id: 'directive.side-action', reason: `demands a side action ("${harm[0]}") towards an outside address as a condition of use` };
+    return { ...span, action: 'flag', id: 'directive.side-action', reason: `demands a side action ("${harm[0]}") as a condition of use` };
+  }
+  return undefined;
+}
+
+const NO_REFS: readonly ToolRef[] = [];
+
+
+/**
+ * Whatever the language or the grammar: a sentence that names another server's tool (by the
+ * catalog, in an identifier's shape) and also orders, spells out arguments, ranks itself above
+ * the user, or names an outside address is about that tool's use.
+ */
+function namedToolDirective(t: string, at: number, refs: readonly ToolRef[]): DirectiveHit | undefined {
+  const ref = refs.find((r) => r.known && /[_-]/.test(r.name));
+  if (!ref) return undefined;
+  const why = I18N_PRIORITY.test(t) || OVERRIDES_USER.test(t) ? 'ranks itself above the user'
+    : I18N_DIRECTIVE.test(t) ? 'orders the model'
+    : OUTSIDE.test(t) ? 'names an outside address'
+    : ASSIGNMENT.test(t.slice(ref.end - at)) ? 'spells out its arguments'
+    : undefined;
+  if (!why) return undefined;
+  return { start: ref.start, end: ref.end, action: 'block', id: 'directive.named-tool', reason: `names ${ref.name} (another server's tool) and ${why}` };
+}
+
+/** Can the sentence name a tool at all (an identifier, or a tool/call word)? */
+const CUE_TOOL = /[a-z0-9][_-][a-z0-9]|\b(?:tool|function|call|invoke|trigger|execute|unlock|enable|activate|issue|run|use|using|uses|before|after|prior|instead|rather|via|through)\b/;
+
+function negatedAt(t: string, index: number): boolean {
+  return NEGATED.test(t.slice(Math.max(0, index - 30), index));
+}

@@ -1,0 +1,136 @@
+// Names of other tools in a sentence: the catalog's other servers' names, and names a sentence calls as tools.
+import type { CatalogIndexLike } from './types.js';
+
+export interface DirectiveContext {
+  readonly server: string;
+  /** Lower-case names of the server's own tools (including the judged tool itself). */
+  readonly own: ReadonlySet<string>;
+  /** Lower-case parameter names of the judged entity. */
+  readonly params: ReadonlySet<string>;
+  readonly index: CatalogIndexLike | undefined;
+  /** Lower-case identifiers written in camelCase in the original (the reading has lost the case). */
+  readonly camel: ReadonlySet<string>;
+}
+
+/** Identifier-shaped tokens: snake_case, kebab-case, namespaced (a__b, a.b_c, a/b). */
+const COMPOUND = /(?<![a-z0-9@./:])[a-z][a-z0-9]*(?:(?:__|[_-])[a-z0-9]+)+(?:\.[a-z][a-z0-9_]*)?(?![a-z0-9@]|\.[a-z])|(?<![a-z0-9@./:])[a-z][a-z0-9_]*\.[a-z][a-z0-9]*_[a-z0-9_]+/g;
+/** A word the text calls a tool: "the mailer tool", "tool `sendit`", "call `x`". */
+const CALLED = /\b(?:the|a|an) [`'"]?(?<![a-z0-9_.-])([a-z][a-z0-9]{2,40})[`'"]? (?:tool|function)\b(?! calls?| options?| use| usage| results?| outputs?| responses?| descriptions?| names?| list| schemas?)|\b(?:call|invoke|trigger|execute) (?:the )?[`'"]([a-z][a-z0-9]{2,40})[`'"]/g;
+const NOT_A_TOOL = new Set(['this', 'that', 'the', 'same', 'other', 'any', 'each', 'every', 'next', 'previous', 'first', 'search', 'right', 'correct', 'following', 'above', 'below', 'mcp', 'new', 'your', 'our', 'its', 'which', 'what', 'one', 'cli', 'api', 'shell', 'own', 'appropriate', 'relevant', 'specific', 'dedicated']);
+/** Lead-in verbs that make an unknown identifier a tool: "call xyz_abc", "use xyz_abc to". */
+const CALL_BEFORE = /\b(?:call|calls|calling|invoke|invoking|invokes|trigger|triggering|execute|executing)\s+(?:the\s+)?[`'"]?$/;
+const PLAIN_AFTER_VERB =
+  /\b(?:run|use|using|uses|unlock|enable|activate|issue|before|after|prior to|instead of|rather than|via|through|call|invoke|trigger|execute)\s+(?:the\s+)?[`'"]?([a-z][a-z0-9]{2,40})\b/g;
+const NAME_END = /^[`'"]?(?:\s*(?:[,.;:!?)]|$)|\s+(?:to|with|for|on|first|before|after|and|then|tool|function|once|again|instead|now)\b)/;
+/** For names the catalog knows: the verbs that use a tool by its plain name ("unlock transfer", "first issue refund"). */
+const KNOWN_BEFORE = /\b(?:run|use|using|uses|unlock|enable|activate|issue|before|after|prior to|instead of|rather than|via|through)\s+(?:the\s+)?[`'"]?$/;
+const TOOL_AFTER = /^[`'"]?\s*(?:tool|function)\b(?! calls?| options?| use| usage| results?| outputs?)/;
+
+export interface ToolRef {
+  readonly start: number;
+  readonly end: number;
+  readonly name: string;
+  /** The catalog says another server owns it (not just its shape). */
+  readonly known: boolean;
+}
+
+/** Other tools this sentence names: catalog names of other servers, or identifier-shaped names used as tools. */
+export function toolRefs(sentence: string, offset: number, ctx: DirectiveContext): ToolRef[] {
+  const refs: ToolRef[] = [];
+  const consider = (name: string, start: number, end: number, calledTool: boolean): void => {
+    if (ctx.own.has(name) || ctx.params.has(name) || ownFamily(ctx.own).has(unseparated(name))) return;
+    const parts = name.split(/__|[.:/]/).filter((p) => p.length >= 3 && p !== name);
+    if (parts.some((p) => ctx.own.has(p))) return;
+    let known = false;
+    if (ctx.index) {
+      for (const candidate of [name, ...parts]) {
+        const owners = ctx.index.toolOwners(candidate);
+        if (owners.length > 0) {
+          if (owners.some((o) => o.server === ctx.server)) return;
+          known = true;
+          break;
+        }
+      }
+    }
+    const before = sentence.slice(Math.max(0, start - offset - 24), start - offset);
+    const after = sentence.slice(end - offset, end - offset + 16);
+    // A name in the catalog is a tool when it is shaped like one; a plain word ("curl", "edit")
+    // or a name nobody serves is one only where the sentence calls or invokes it as a tool.
+    const context = calledTool || CALL_BEFORE.test(before) || TOOL_AFTER.test(after) || (known && KNOWN_BEFORE.test(before));
+    const shaped = /[_-]/.test(name) || ctx.camel.has(name);
+    if (!context && !(known && shaped)) return;
+    // Not in the catalog: a function call in code (`useUser({...})`), or the server's own tool
+    // misspelt ("currents-get-test-signature" for currents-get-tests-signatures).
+    if (!known && (after.startsWith('(') || nearOwn(unseparated(name), ctx.own))) return;
+    refs.push({ start, end, name, known });
+  };
+  for (const m of sentence.matchAll(COMPOUND)) consider(m[0], offset + m.index, offset + m.index + m[0].length, false);
+  for (const word of ctx.camel) {
+    let at = sentence.indexOf(word);
+    while (at >= 0) {
+      const edge = (i: number): boolean => i < 0 || i >= sentence.length || !/[a-z0-9_]/.test(sentence[i]!);
+      if (edge(at - 1) && edge(at + word.length)) consider(word, offset + at, offset + at + word.length, false);
+      at = sentence.indexOf(word, at + word.length);
+    }
+  }
+  if (ctx.index) {
+    // Plain words the catalog serves as tools, where a verb uses them as one ("unlock transfer").
+    for (const m of sentence.matchAll(PLAIN_AFTER_VERB)) {
+      const word = m[1]!;
+      if (NOT_A_TOOL.has(word) || ctx.index.toolOwners(word).length === 0) continue;
+      const end = offset + m.index + m[0].length;
+      // "use query format" names a format; "unlock transfer, then..." names a tool.
+      if (!NAME_END.test(sentence.slice(end - offset, end - offset + 12))) continue;
+      const start = end - word.length;
+      consider(word, start, start + word.length, false);
+    }
+  }
+  if (/tool|function|call|invoke|trigger|execute/.test(sentence)) {
+    for (const m of sentence.matchAll(CALLED)) {
+      const name = (m[1] ?? m[2] ?? '').toLowerCase();
+      if (!name || NOT_A_TOOL.has(name)) continue;
+      consider(name, offset + m.index, offset + m.index + m[0].length, true);
+    }
+  }
+  return refs;
+}
+
+/** A name without its separators: `listFollowedProjects` and `list_followed_projects` are one tool. */
+function unseparated(name: string): string {
+  return name.replace(/[_\-.]/g, '');
+}
+
+const families = new WeakMap<ReadonlySet<string>, ReadonlySet<string>>();
+
+/** The server's own tool names without separators (cached per name set: a catalog passes one set per server). */
+function ownFamily(own: ReadonlySet<string>): ReadonlySet<string> {
+  let out = families.get(own);
+  if (!out) {
+    out = new Set([...own].map(unseparated));
+    families.set(own, out);
+  }
+  return out;
+}
+
+/** Within two edits of one of the server's own names (both without separators, 8 chars or more). */
+function nearOwn(name: string, own: ReadonlySet<string>): boolean {
+  if (name.length < 8) return false;
+  for (const o of ownFamily(own)) if (Math.abs(o.length - name.length) <= 2 && editDistanceAtMost2(o, name)) return true;
+  return false;
+}
+
+function editDistanceAtMost2(a: string, b: string): boolean {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    let best = i;
+    for (let j = 1; j <= b.length; j++) {
+      const v = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+      cur.push(v);
+      if (v < best) best = v;
+    }
+    if (best > 2) return false;
+    prev = cur;
+  }
+  return prev[b.length]! <= 2;
+}
