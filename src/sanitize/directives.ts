@@ -9,7 +9,7 @@
 // priority claim), and what are its targets (another tool, a system file or secret, the
 // conversation, an outside sink, a harmful action). The combination decides; no single word does.
 import {
-  ABOVE_USER, ARGUMENT_CHANGE, ASSIGNMENT, CONVERSATION, COPY_OUT, EVERY, HARM, I18N_CONVERSATION, I18N_CUE,
+  ABOVE_USER, ARGUMENT_CHANGE, RANK_BY_MEANING, USER_DEMOTED, ASSIGNMENT, CONVERSATION, COPY_OUT, EVERY, HARM, I18N_CONVERSATION, I18N_CUE,
   I18N_DIRECTIVE, I18N_OUTRANKED, I18N_PRIORITY, IMPERATIVE, INTO_PATH, NEGATED, OBLIGATION, OTHERS_SECRET,
   OUTRANKED, OUTSIDE, OUTSIDE_ADDRESS, OVERRIDES_USER, PREREQUISITE, PRIORITY, READ_OR_PASS_G, RECON, REMOTE,
   REMOTE_FOLLOW, SECRET, STANDING, SYSTEM_PATH, VERB, lastMatch,
@@ -76,11 +76,13 @@ function judgeSentence(t: string, at: number, ctx: DirectiveContext, next: strin
   const span = { start: at, end: at + t.length };
   const directive = isDirective(t);
   const refs = CUE_TOOL.test(t) ? toolRefs(t, at, ctx) : NO_REFS;
-  const priority = PRIORITY.exec(t) ?? ABOVE_USER.exec(t);
-  if (priority && (ABOVE_USER.test(t) || OUTRANKED.test(t.slice(priority.index + priority[0].length))) && !negatedAt(t, priority.index)) {
+  const demoted = USER_DEMOTED.exec(t);
+  const priority = PRIORITY.exec(t) ?? RANK_BY_MEANING.exec(t) ?? ABOVE_USER.exec(t) ?? demoted;
+  if (priority && (demoted !== null || ABOVE_USER.test(t) || OUTRANKED.test(t.slice(priority.index + priority[0].length))) && !negatedAt(t, priority.index)) {
     // The span is the claim itself, so a claim quoted as an example reads as one.
     const claim = { start: at + priority.index, end: at + priority.index + priority[0].length };
-    if (directive || refs.length > 0 || (next !== undefined && isDirective(next))) {
+    // Rank stated against the user outright ("above user", "the user's request is advisory") is never a tool's business.
+    if (directive || refs.length > 0 || ABOVE_USER.test(t) || demoted !== null || (next !== undefined && isDirective(next))) {
       return { ...claim, action: 'block', id: 'directive.priority', reason: "claims priority over the user's request or the model's instructions and tells the model what to do" };
     }
     return { ...claim, action: 'flag', id: 'directive.priority-claim', reason: "claims priority over the user's request or the model's instructions" };

@@ -48,12 +48,12 @@ export function scan(view: { skel: string; plain: string }, opts: ScanOptions): 
   for (const h of crossServer(view.skel, opts.index, opts.server, opts.own, opts.params)) {
     hits.push({ ...h, id: h.rule, severity: h.action === 'block' ? 'critical' : 'info' });
   }
-  // A text another rule already withholds needs no second reading.
-  if (!opts.identifier && !hits.some((h) => h.action === 'block')) {
-    const ctx = { server: opts.server, own: opts.own, params: opts.params ?? NO_NAMES, index: opts.index, camel: opts.camel ?? NO_NAMES };
-    for (const h of directiveHits(view.skel, ctx)) hits.push({ ...h, rule: 'tool-directive', severity: h.action === 'block' ? 'high' : 'low' });
-  }
-  return quotedAsData(view.skel, hits);
+  // Quoted examples are judged first: a text another rule still withholds needs no second reading.
+  const judged = quotedAsData(view.skel, hits);
+  if (opts.identifier || judged.some((h) => h.action === 'block')) return judged;
+  const ctx = { server: opts.server, own: opts.own, params: opts.params ?? NO_NAMES, index: opts.index, camel: opts.camel ?? NO_NAMES };
+  const directives: Hit[] = directiveHits(view.skel, ctx).map((h) => ({ ...h, rule: 'tool-directive', severity: h.action === 'block' ? 'high' : 'low' }));
+  return directives.length === 0 ? judged : [...judged, ...quotedAsData(view.skel, directives)];
 }
 
 /**
