@@ -32,22 +32,26 @@ interface Sentence {
   readonly start: number;
 }
 
+/** Where sentences end: . ! ? before a space, CJK full stops, a blank line, list markers, "; ". */
+const SENTENCE_END = /[.!?]+(?=\s|$)|[\u3002\uff01\uff1f]|\n\n+|\s(?=(?:\d{1,2}[.)]|[-*•]) )|;\s/g;
+
 /** Sentences of the reading: ends at . ! ? before a space, at a blank line, and at list markers. */
 function sentences(text: string): Sentence[] {
   const out: Sentence[] = [];
-  const end = /[.!?]+(?=\s|$)|[\u3002\uff01\uff1f]|\n\n+|\s(?=(?:\d{1,2}[.)]|[-*•]) )|;\s/g;
   let start = 0;
-  const push = (from: number, to: number): void => {
-    while (from < to && text.charCodeAt(from) === 0x20) from++;
-    if (to - from > 1) out.push({ text: text.slice(from, to), start: from });
-  };
-  for (const m of text.matchAll(end)) {
+  SENTENCE_END.lastIndex = 0;
+  for (let m = SENTENCE_END.exec(text); m !== null; m = SENTENCE_END.exec(text)) {
     const stop = m.index + m[0].length;
-    push(start, stop);
+    pushSentence(out, text, start, stop);
     start = stop;
   }
-  push(start, text.length);
+  pushSentence(out, text, start, text.length);
   return out;
+}
+
+function pushSentence(out: Sentence[], text: string, from: number, to: number): void {
+  while (from < to && text.charCodeAt(from) === 0x20) from++;
+  if (to - from > 1) out.push({ text: text.slice(from, to), start: from });
 }
 
 function isDirective(s: string): boolean {
@@ -57,8 +61,44 @@ function isDirective(s: string): boolean {
 /** Cheap test: can this text hold a directive at all? Most schema strings cannot. */
 const CUE = new RegExp(`${OBLIGATION.source}|${PRIORITY.source}|${PREREQUISITE.source}|${STANDING.source}|\\b(?:${VERB})|[a-z0-9][_-][a-z0-9]|[a-z][A-Z]|${I18N_CUE}|~\\/|\\/etc\\/`);
 
+/**
+ * Schemas repeat the same descriptions across a server's tools; a verdict depends on the text, the
+ * server (its own tools), the entity's parameter names and the camelCase words of the original, and
+ * on the catalog index, which is rebuilt whenever the catalog changes (hence one memo per index).
+ */
+const MEMO_MAX_CHARS = 1024;
+const MEMO_ENTRIES = 20_000;
+const NO_INDEX = {};
+let memos = new WeakMap<object, Map<string, DirectiveHit[]>>();
+const paramKeys = new WeakMap<ReadonlySet<string>, string>();
+
+export function clearDirectiveMemo(): void {
+  memos = new WeakMap();
+}
+
 export function directiveHits(text: string, ctx: DirectiveContext): DirectiveHit[] {
   if (text.length < 12 || !CUE.test(text)) return [];
+  if (text.length > MEMO_MAX_CHARS) return judgeText(text, ctx);
+  let memo = memos.get(ctx.index ?? NO_INDEX);
+  if (!memo) memos.set(ctx.index ?? NO_INDEX, (memo = new Map()));
+  const key = `${ctx.server}\u0001${paramKey(ctx.params)}\u0001${ctx.camel.size === 0 ? '' : [...ctx.camel].join(',')}\u0001${text}`;
+  let hits = memo.get(key);
+  if (!hits) {
+    hits = judgeText(text, ctx);
+    if (memo.size >= MEMO_ENTRIES) memo.clear();
+    memo.set(key, hits);
+  }
+  return hits;
+}
+
+function paramKey(params: ReadonlySet<string>): string {
+  if (params.size === 0) return '';
+  let key = paramKeys.get(params);
+  if (key === undefined) paramKeys.set(params, (key = [...params].join(',')));
+  return key;
+}
+
+function judgeText(text: string, ctx: DirectiveContext): DirectiveHit[] {
   // The first block, else the first flag: one finding per field is what the log keeps.
   let flag: DirectiveHit | undefined;
   const list = sentences(text);

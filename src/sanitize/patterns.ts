@@ -87,6 +87,12 @@ const GATES: Record<string, readonly string[]> = {
   'override.you-are-now': ['you are', 'from now on', ' mode', 'do anything'],
   'conversation.trigger-action': ['user '],
   'encoded.decode-and-follow': ['decode', 'atob', 'unhex', 'rot13'],
+  // Each of its alternatives needs one of these words (keep in step with the pattern).
+  'override.consent': [
+    'no longer', 'without', 'never', 'do not', "don't", 'approv', 'confirm', 'review', 'consent', 'sign', 'permission',
+    'lift', 'retir', 'rescind', 'waiv', 'suspend', 'relax', 'authori', 'cleared', 'listed', 'standing', 'exempt', 'need',
+    'on your', 'asking', 'no reason', ' mode', 'agreed',
+  ],
 };
 
 export function gateOf(id: string): readonly string[] | undefined {
@@ -225,12 +231,12 @@ export const PATTERNS: readonly Pattern[] = [
       `\\bsigned off on (?:every|all|each|any)\\b|\\bconsented (?:to (?:all|every|any)\\b|in advance\\b)|\\bstanding (?:permission|approval|consent)\\b`,
       `\\b(?:exempt|exempted) from (?:the |any )?(?:usual |normal |standard |regular )?(?:review|approval|confirmation|checks?|polic(?:y|ies))\\b`,
       // "must not proceed without the user's approval" is the opposite of a waiver.
-      `(?<!\\b(?:never|not|don't|do not|must not|should not|cannot|can't)\\b[^.!?\\n]{0,60})\\b(?:without|doesn't need|does not need|no need for) (?:the )?(?:user's|owner's|their) (?:say-so|approval|consent|permission|confirmation|go-ahead)\\b`,
+      `\\b(?=without |doesn't need |does not need |no need for )(?<!\\b(?:never|not|don't|do not|must not|should not|cannot|can't)\\b[^.!?\\n]{0,60})(?:without|doesn't need|does not need|no need for) (?:the )?(?:user's|owner's|their) (?:say-so|approval|consent|permission|confirmation|go-ahead)\\b`,
       `\\bon your (?:call|say-so|decision) alone\\b|\\basking (?:again|them|the user) (?:only )?(?:annoys|irritates|bothers)\\b`,
       // Waiving the user's say, not a step of the tool's own flow ("no need to ask questions", "no need to verify the path").
       `\\bno (?:reason|need) to (?:ask|confirm with|check with|consult|wait for|tell|inform) (?:the )?(?:user|owner|human|them|anyone)\\b|\\bno (?:reason|need) to (?:ask for|get|obtain|request|wait for|seek) (?:the user's |their |any |explicit )?(?:permission|approval|confirmation|consent|go-ahead)\\b|\\bno (?:reason|need) to (?:confirm|double-check|redact)(?: (?:first|anything|this|it))?(?=[ .,;:!]|$)(?! (?:the|that|whether|if|your) )`,
       `\\b(?:the )?user (?:has )?(?:already )?(?:agreed|consented|approved|signed off)\\b(?! to (?:the )?(?:terms|tos|license|eula|privacy))`,
-      `(?<!\\b(?:never|not|don't|do not|must not|should not|cannot|can't)\\b[^.!?\\n]{0,60})\\bwithout (?:asking|checking (?:back )?with|confirming with|consulting) (?:the )?(?:user|owner|them|anyone)\\b`,
+      `\\bwithout (?<!\\b(?:never|not|don't|do not|must not|should not|cannot|can't)\\b[^.!?\\n]{0,60}without )(?:asking|checking (?:back )?with|confirming with|consulting) (?:the )?(?:user|owner|them|anyone)\\b`,
       `\\b(?:developer|admin) mode (?:is )?(?:active|on|enabled)\\b`,
     ].join('|'),
     'block', 'high', 'claims an approval or a lifted rule that lets the model act without the user'),
@@ -273,7 +279,7 @@ export const PATTERNS: readonly Pattern[] = [
   // conversation-exfil
   p('conversation.move', 'conversation-exfil',
     // "Navigate forward in browser history" moves through history; it does not forward it.
-    `(?<!\\b(?:navigate|navigates|go|goes|move|moves|step|steps|scroll|seek|skip|jump|page|fast) )\\b(?:${V_MOVE}|repeat|reveal|print|output|dump|leak|disclose)\\b${gap(100)}(?:${CONV_TARGET})`,
+    `\\b(?=(?:${V_MOVE}|repeat|reveal|print|output|dump|leak|disclose)\\b)(?<!\\b(?:navigate|navigates|go|goes|move|moves|step|steps|scroll|seek|skip|jump|page|fast) )(?:${V_MOVE}|repeat|reveal|print|output|dump|leak|disclose)\\b${gap(100)}(?:${CONV_TARGET})`,
     'block', 'critical', 'asks the model to pass on the conversation, its system prompt or other tools\' output', true),
   p('conversation.private-to-sink', 'conversation-exfil',
     `\\b(?:${V_ANY})\\b${gap(60)}\\b(?:clipboard|terminal output|shell history|bash_history|command history|browser history)\\b${gap(80)}${SINK}`,

@@ -1,6 +1,6 @@
 // The semantic layer: every detection over one shadow text, as hits in shadow offsets.
 import { clearCandidateMemo, crossServer } from './cross-server.js';
-import { directiveHits } from './directives.js';
+import { clearDirectiveMemo, directiveHits } from './directives.js';
 import { LATIN_LEXICON, PLAIN_LEXICON } from './lexicon.js';
 import { exfilUrls, pseudoTags } from './markup.js';
 import { fencedRanges, inlineCodeRanges } from './neutralize.js';
@@ -68,6 +68,7 @@ const memo = new Map<string, readonly Hit[]>();
 export function clearScanMemo(): void {
   memo.clear();
   clearCandidateMemo();
+  clearDirectiveMemo();
 }
 
 function staticHits(view: { skel: string; plain: string }, parameter: boolean, identifier: boolean, propertyName: boolean): readonly Hit[] {
@@ -134,9 +135,14 @@ function enclosingQuote(text: string, start: number, end: number): number | unde
   return undefined;
 }
 
+function anyIncluded(text: string, words: readonly string[]): boolean {
+  for (const w of words) if (text.includes(w)) return true;
+  return false;
+}
+
 function run(patterns: readonly Pattern[], text: string, hits: Hit[], gates: Map<RegExp, boolean> = new Map()): void {
   for (const pat of patterns) {
-    if (pat.gate && !pat.gate.some((g) => text.includes(g))) continue;
+    if (pat.gate && !anyIncluded(text, pat.gate)) continue;
     if (pat.gateRe) {
       // Several patterns share one gate: test it once per text.
       let open = gates.get(pat.gateRe);

@@ -37,62 +37,79 @@ export interface ToolRef {
 /** Other tools this sentence names: catalog names of other servers, or identifier-shaped names used as tools. */
 export function toolRefs(sentence: string, offset: number, ctx: DirectiveContext): ToolRef[] {
   const refs: ToolRef[] = [];
-  const consider = (name: string, start: number, end: number, calledTool: boolean): void => {
-    if (ctx.own.has(name) || ctx.params.has(name) || ownFamily(ctx.own).has(unseparated(name))) return;
-    const parts = name.split(/__|[.:/]/).filter((p) => p.length >= 3 && p !== name);
-    if (parts.some((p) => ctx.own.has(p))) return;
-    let known = false;
-    if (ctx.index) {
-      for (const candidate of [name, ...parts]) {
-        const owners = ctx.index.toolOwners(candidate);
-        if (owners.length > 0) {
-          if (owners.some((o) => o.server === ctx.server)) return;
-          known = true;
-          break;
-        }
-      }
+  // Both identifier shapes need a `_` or a `-`; most sentences have neither.
+  if (sentence.includes('_') || sentence.includes('-')) {
+    COMPOUND.lastIndex = 0;
+    for (let m = COMPOUND.exec(sentence); m !== null; m = COMPOUND.exec(sentence)) {
+      consider(refs, sentence, offset, ctx, m[0], offset + m.index, offset + m.index + m[0].length, false);
     }
-    const before = sentence.slice(Math.max(0, start - offset - 24), start - offset);
-    const after = sentence.slice(end - offset, end - offset + 16);
-    // A name in the catalog is a tool when it is shaped like one; a plain word ("curl", "edit")
-    // or a name nobody serves is one only where the sentence calls or invokes it as a tool.
-    const context = calledTool || CALL_BEFORE.test(before) || TOOL_AFTER.test(after) || (known && KNOWN_BEFORE.test(before));
-    const shaped = /[_-]/.test(name) || ctx.camel.has(name);
-    if (!context && !(known && shaped)) return;
-    // Not in the catalog: a function call in code (`useUser({...})`), or the server's own tool
-    // misspelt ("currents-get-test-signature" for currents-get-tests-signatures).
-    if (!known && (after.startsWith('(') || nearOwn(unseparated(name), ctx.own))) return;
-    refs.push({ start, end, name, known });
-  };
-  for (const m of sentence.matchAll(COMPOUND)) consider(m[0], offset + m.index, offset + m.index + m[0].length, false);
+  }
   for (const word of ctx.camel) {
-    let at = sentence.indexOf(word);
-    while (at >= 0) {
-      const edge = (i: number): boolean => i < 0 || i >= sentence.length || !/[a-z0-9_]/.test(sentence[i]!);
-      if (edge(at - 1) && edge(at + word.length)) consider(word, offset + at, offset + at + word.length, false);
-      at = sentence.indexOf(word, at + word.length);
+    for (let at = sentence.indexOf(word); at >= 0; at = sentence.indexOf(word, at + word.length)) {
+      if (wordEdge(sentence, at - 1) && wordEdge(sentence, at + word.length)) consider(refs, sentence, offset, ctx, word, offset + at, offset + at + word.length, false);
     }
   }
   if (ctx.index) {
     // Plain words the catalog serves as tools, where a verb uses them as one ("unlock transfer").
-    for (const m of sentence.matchAll(PLAIN_AFTER_VERB)) {
+    PLAIN_AFTER_VERB.lastIndex = 0;
+    for (let m = PLAIN_AFTER_VERB.exec(sentence); m !== null; m = PLAIN_AFTER_VERB.exec(sentence)) {
       const word = m[1]!;
       if (NOT_A_TOOL.has(word) || ctx.index.toolOwners(word).length === 0) continue;
       const end = offset + m.index + m[0].length;
       // "use query format" names a format; "unlock transfer, then..." names a tool.
       if (!NAME_END.test(sentence.slice(end - offset, end - offset + 12))) continue;
       const start = end - word.length;
-      consider(word, start, start + word.length, false);
+      consider(refs, sentence, offset, ctx, word, start, start + word.length, false);
     }
   }
-  if (/tool|function|call|invoke|trigger|execute/.test(sentence)) {
-    for (const m of sentence.matchAll(CALLED)) {
+  if (CALLED_CUE.test(sentence)) {
+    CALLED.lastIndex = 0;
+    for (let m = CALLED.exec(sentence); m !== null; m = CALLED.exec(sentence)) {
       const name = (m[1] ?? m[2] ?? '').toLowerCase();
       if (!name || NOT_A_TOOL.has(name)) continue;
-      consider(name, offset + m.index, offset + m.index + m[0].length, true);
+      consider(refs, sentence, offset, ctx, name, offset + m.index, offset + m.index + m[0].length, true);
     }
   }
   return refs;
+}
+
+const CALLED_CUE = /tool|function|call|invoke|trigger|execute/;
+const SEPARATED = /[_-]/;
+const PARTS = /__|[.:/]/;
+
+function wordEdge(sentence: string, i: number): boolean {
+  if (i < 0 || i >= sentence.length) return true;
+  const c = sentence.charCodeAt(i);
+  return !((c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x5f);
+}
+
+/** Adds `name` at [start, end) to `refs` when it is another server's tool, or is called as a tool. */
+function consider(refs: ToolRef[], sentence: string, offset: number, ctx: DirectiveContext, name: string, start: number, end: number, calledTool: boolean): void {
+  if (ctx.own.has(name) || ctx.params.has(name) || ownFamily(ctx.own).has(unseparated(name))) return;
+  const parts = name.split(PARTS).filter((p) => p.length >= 3 && p !== name);
+  for (const p of parts) if (ctx.own.has(p)) return;
+  let known = false;
+  if (ctx.index) {
+    for (const candidate of [name, ...parts]) {
+      const owners = ctx.index.toolOwners(candidate);
+      if (owners.length > 0) {
+        for (const o of owners) if (o.server === ctx.server) return;
+        known = true;
+        break;
+      }
+    }
+  }
+  const before = sentence.slice(Math.max(0, start - offset - 24), start - offset);
+  const after = sentence.slice(end - offset, end - offset + 16);
+  // A name in the catalog is a tool when it is shaped like one; a plain word ("curl", "edit")
+  // or a name nobody serves is one only where the sentence calls or invokes it as a tool.
+  const context = calledTool || CALL_BEFORE.test(before) || TOOL_AFTER.test(after) || (known && KNOWN_BEFORE.test(before));
+  const shaped = SEPARATED.test(name) || ctx.camel.has(name);
+  if (!context && !(known && shaped)) return;
+  // Not in the catalog: a function call in code (`useUser({...})`), or the server's own tool
+  // misspelt ("currents-get-test-signature" for currents-get-tests-signatures).
+  if (!known && (after.startsWith('(') || nearOwn(unseparated(name), ctx.own))) return;
+  refs.push({ start, end, name, known });
 }
 
 /** A name without its separators: `listFollowedProjects` and `list_followed_projects` are one tool. */
