@@ -32,7 +32,7 @@ export const PRIORITY =
   /\b(?:takes? (?:priority|precedence)|(?:has|have|with|given|carries|carry|gets?) (?:absolute |top |higher |the highest |highest |overriding |full )?(?:priority|precedence)|supersedes?|superseding|overrides?(?! (?:such as|like|e\.g\.))|overriding|overrules?|outranks?|trumps?|prevails? over|more important than|(?:higher|greater|highest|overriding) priority than|(?:higher|greater|highest|overriding) priority over|priority over|precedence over|ranks? (?:above|over|higher than|ahead of)|(?:sits?|stands?|comes?|goes|placed|is|are) (?:above|ahead of)|(?:is|are) secondary to|(?:is|are) subordinate to|wins? over|counts? (?:more|for more) than|matters? more than|beats|comes? (?:first|before)|goes first)\b/;
 /** "Highest priority, above user", "rule > user": a rank stated against the user in one phrase. */
 export const ABOVE_USER =
-  /\b(?:priority|precedence|rule|directive|instruction|notice|guidance|policy)\b[^.!?]{0,30}(?:\b(?:above|over|before|beats|trumps)|>) ?(?:the |any |all |every )?(?:user|users|user's|system prompt|system)\b|\brule ?> ?user\b/;
+  /\b(?:priority|precedence|rule|directive|instruction|notice|guidance|policy)\b[^.!?]{0,60}(?:\b(?:above|over|before|beats|trumps)|>)["':= ]{0,4}(?:the |any |all |every )?(?:user|users|user's|system prompt|system)\b|\brule ?> ?user\b/;
 /** Rank claimed by meaning, not by the word "priority": the last word, binding, wins a conflict, weighs more. */
 export const RANK_BY_MEANING =
   /\b(?:(?:has|have|gets?|is) the (?:final|last) (?:word|say)|final (?:authority|word) (?:over|on)|(?:is|are) binding (?:on|over|above)|governs? (?:over )?(?:the |any |all |your )?(?:user|request|instruction|chat|conversation)|non-negotiable|cannot be (?:overridden|overruled)|wins? (?:any |every |all )?conflicts?|in (?:any |case of (?:a )?)?conflicts? (?:with|between)|counts? (?:for )?more than|(?:weighs|carries) more(?: weight)? than|more weight than|takes? over from|beats? the chat)\b/;
@@ -109,3 +109,26 @@ export const OVERRIDES_USER =
   /\b(?:whatever|regardless of|no matter) (?:what |which )?(?:\w+ ){0,2}(?:the user|you were|they)|\beven (?:if|when) the user\b|sin importar|unabhängig|quel que soit|auch wenn|même si|mesmo que|aunque el usuario/;
 /** Arguments spelt out for a named tool: `tool: key=value`, `tool → region=x`, `{"key": ...}`. */
 export const ASSIGNMENT = /\b[a-z_][a-z0-9_]{1,40} ?[=:] ?[^\s]|→|->|=>|\{ ?["'][a-z_]/;
+
+/**
+ * A standing rule about using or calling something, in the other languages tool text is written
+ * in (fr, es, pt, it, de, nl, pl, ru, tr, zh, ja, ko): "lorsque vous appelez X", "ao usar X",
+ * "X を呼ぶときは". With another server's tool named in the sentence it is about that tool's use.
+ */
+export const I18N_STANDING = new RegExp([
+  "lorsque (?:vous |tu )?(?:appel|utilis|invoqu)|quand (?:vous|tu) (?:appel|utilis)|[àa] chaque (?:appel|utilisation|fois)|chaque fois que|pour (?:chaque|tout) appel|avant d'(?:appeler|utiliser)|en (?:appelant|utilisant)",
+  'cuando (?:se )?(?:us|utilic|llam|invoq)|al (?:usar|llamar|utilizar|invocar)|siempre que|cada vez que|antes de (?:usar|llamar|utilizar|invocar)|en cada (?:llamada|uso)|para (?:cada|toda) llamada',
+  'quando (?:voc[eê] )?(?:for )?(?:usar|chamar|utilizar|invocar|usi|chiami|utilizzi|invochi)|ao (?:usar|chamar|utilizar|invocar)|sempre que|antes de (?:usar|chamar)|em cada chamada|ogni volta che|prima di (?:usare|chiamare|utilizzare)|ad ogni (?:chiamata|uso)',
+  'wenn (?:du|sie|man)\\b[^.!?]{0,40}(?:aufruf|verwend|nutz|benutz|einsetz)|beim (?:aufruf|aufrufen|verwenden|nutzen|benutzen|einsatz)|bei jedem (?:aufruf|einsatz)|jedes mal|vor (?:dem|jedem) (?:aufruf|einsatz)',
+  'wanneer (?:je|u) |telkens (?:als|wanneer)|bij (?:elke|iedere) (?:aanroep|oproep)|(?:kiedy|gdy) (?:u[żz]ywasz|wywo[łl]ujesz|u[żz]yjesz|wywo[łl]asz)|za ka[żz]dym razem|przed (?:u[żz]yciem|wywo[łl]aniem)',
+  '(?:когда|при) (?:вызове|использовании|вызываешь|вызываете|используешь|используете)|каждый раз|перед (?:вызовом|использованием)',
+  'kullan[ıi]rken|[çc]a[ğg][ıi]r[ıi]rken|her [çc]a[ğg]r[ıi]da|her seferinde|(?:kullanmadan|[çc]a[ğg][ıi]rmadan) [öo]nce',
+  '(?:调用|調用|使用|呼叫|执行|執行)[^。！？]{0,24}(?:时|時)|每次|在调用|(?:呼ぶ|呼び出す|使う|使用する|実行する|利用する)(?:とき|時|際|場合)|の際|たびに|(?:호출|사용|실행)(?:할|하는) (?:때|경우)|때마다',
+].join('|'));
+
+/** Something read out of a file: "the contents of ~/.ssh/id_ed25519", "the output of cat ~/.gitconfig". */
+export const CONTENT_OF = /\b(?:contents?|output|text|body|bytes) of\b/;
+/** A sentence that acts on what the one before it named: "pass both as `licence`", "send it along". */
+export const REFERS_BACK = /\b(?:it|them|both|this|that|these|those|the (?:file|files|key|keys|contents?))\b/;
+/** An address a conversation may not be sent to by a tool's own say: a URL or a mail address. */
+export const SINK_ADDRESS = /\bhttps?:\/\/|\b[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}\b/;

@@ -4,7 +4,8 @@ import { escapeText, redactSecrets } from './escape.js';
 import { editFindings, finding, mapOffset, stripFindings, truncate, type FieldContext, type Replaced } from './findings.js';
 import { mayMention } from './cross-server.js';
 import { neutralize } from './neutralize.js';
-import { scan, identifierWords, type Hit } from './semantic.js';
+import { scan, identifierWords, type Hit, type ScanOptions } from './semantic.js';
+import { joinLetterSpaced } from './letter-spaced.js';
 import { buildShadow, mapShadow, type HiddenText, type MappedShadow } from './shadow.js';
 import { entropy, mergeSpans, sentenceAround } from './spans.js';
 import { withDataSlotHits } from './data-slots.js';
@@ -88,6 +89,7 @@ export function sanitizeField(slot: Slot, opts: FieldOptions): FieldOutcome {
       if (blockingHits(spacedHits) > blockingHits(hits)) [source, shadow, hits] = [spaced, spacedShadow, spacedHits];
     }
   }
+  if (!identifier) hits = withLetterSpacedHits(value, shadow.skel.length, hits, scanOpts);
   const budget = rewritable && slot.budget === 'description' ? opts.limits.description : opts.limits.other;
   const opaque = value.length >= 120 && !identifier ? opaqueBlob(value, shadow) : undefined;
   const quiet =
@@ -298,4 +300,17 @@ function camelCaseWords(value: string): ReadonlySet<string> {
   const out = new Set<string>();
   for (const m of value.matchAll(CAMEL)) if (m[0].length >= 5) out.add(m[0].toLowerCase());
   return out;
+}
+
+/**
+ * Letter-spaced words ("B e f o r e  y o u  m u s t") read joined up; what that reading withholds
+ * is withheld for the whole field (the joined text has other offsets than the original).
+ */
+function withLetterSpacedHits(value: string, skelLength: number, hits: Hit[], scanOpts: ScanOptions): Hit[] {
+  const joined = joinLetterSpaced(value);
+  if (joined === undefined) return hits;
+  const joinedHits = scan(buildShadow(joined), scanOpts);
+  if (blockingHits(joinedHits) <= blockingHits(hits)) return hits;
+  const worst = joinedHits.find((h) => h.action === 'block')!;
+  return [...hits, { ...worst, id: `${worst.id}:letter-spaced`, start: 0, end: skelLength, reason: `${worst.reason} (letters spaced apart)` }];
 }

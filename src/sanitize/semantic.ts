@@ -1,5 +1,6 @@
 // The semantic layer: every detection over one shadow text, as hits in shadow offsets.
 import { clearCandidateMemo, crossServer } from './cross-server.js';
+import { OBLIGATION } from './directive-lexicon.js';
 import { clearDirectiveMemo, directiveHits } from './directives.js';
 import { LATIN_LEXICON, PLAIN_LEXICON } from './lexicon.js';
 import { exfilUrls, pseudoTags } from './markup.js';
@@ -115,9 +116,10 @@ function quotedAsData(skel: string, hits: Hit[]): Hit[] {
     const framedFrom = quote === undefined ? h.start : quote;
     // The frame may be a list's lead-in ("Built-in suites:\n- `dan`: \"...\""): back to a paragraph or sentence end.
     const before = skel.slice(Math.max(0, framedFrom - 200), framedFrom);
-    const frame = before.slice(Math.max(before.lastIndexOf('\n\n'), lastSentenceEnd(before)) + 1);
-    // Unquoted, only a frame right before the match counts ("requests to read `~/.ssh`").
-    const framed = quote !== undefined ? DATA_FRAME.test(frame) : /\b(?:requests?|attempts?|instructions?|tries|asking) to $/.test(frame);
+    const frame = listFrame(before.slice(Math.max(before.lastIndexOf('\n\n'), lastSentenceEnd(before)) + 1));
+    // Unquoted, only a frame right before the match counts ("requests to read `~/.ssh`"). A frame
+    // that itself orders ("must include `cat ~/.gitconfig`") presents nothing as an example.
+    const framed = quote !== undefined ? DATA_FRAME.test(frame) && !OBLIGATION.test(frame) : /\b(?:requests?|attempts?|instructions?|tries|asking) to $/.test(frame);
     if (!framed) return h;
     return { ...h, action: 'flag', severity: 'low', id: `${h.id}:quoted`, reason: h.action === 'block' ? `${h.reason} (quoted as an example)` : h.reason };
   });
@@ -129,6 +131,9 @@ function enclosingQuote(text: string, start: number, end: number): number | unde
   for (const [open, close] of QUOTE_PAIRS) {
     const at = text.lastIndexOf(open, start);
     if (at < lineStart) continue;
+    // A straight quote or backtick opens only if an even number of them came before it on the
+    // line: "`jq` ... hit ... `jira_delete`" is two code spans, not one around the hit.
+    if (open === close && count(text, open, lineStart, at) % 2 === 1) continue;
     const closeAt = text.indexOf(close, Math.max(at + 1, end - 1));
     if (closeAt >= end - 1 && closeAt !== -1 && !text.slice(at + 1, start).includes(close)) return at;
   }
@@ -188,6 +193,26 @@ function downgradeQuotedTokens(skel: string, hits: Hit[]): Hit[] {
 /** Splits an identifier into words so patterns can read it: `contentFromReading_ssh-id.rsa` -> `content from reading ssh id rsa`. */
 export function identifierWords(name: string): string {
   return name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_\-.\s]+/g, ' ');
+}
+
+/**
+ * Inside a list, the frame of an item is the item itself and the list's lead-in ("Built-in
+ * suites:"), not the items before it (an "e.g." two items up frames nothing here).
+ */
+function listFrame(frame: string): string {
+  const items: number[] = [];
+  LIST_MARKER.lastIndex = 0;
+  for (let m = LIST_MARKER.exec(frame); m !== null; m = LIST_MARKER.exec(frame)) items.push(m.index);
+  if (items.length < 2) return frame;
+  const leadIn = frame.slice(0, items[0]);
+  return `${leadIn.trimEnd().endsWith(':') ? leadIn : ''} ${frame.slice(items[items.length - 1])}`;
+}
+const LIST_MARKER = /(?:^|\s)(?:\d{1,2}[.)]|[-*\u2022]) (?=\S)/g;
+
+function count(text: string, ch: string, from: number, to: number): number {
+  let n = 0;
+  for (let at = text.indexOf(ch, from); at >= 0 && at < to; at = text.indexOf(ch, at + 1)) n++;
+  return n;
 }
 
 /** Where the last sentence before `text`'s end ended: ". " that is not the dot of "e.g." or "i.e.". */

@@ -73,6 +73,28 @@ export function toolRefs(sentence: string, offset: number, ctx: DirectiveContext
   return refs;
 }
 
+/** A plain word set off as a name: in quotes, backticks or brackets (CJK text names tools this way). */
+const MARKED_WORD = /[`'"(\[「『]([a-z][a-z0-9]{2,40})[`'")\]」』]/g;
+
+/**
+ * Plain words set off as names that the catalog serves as another server's tools. Only for text
+ * whose grammar is not read (other languages): in English a verb says whether a word is a tool.
+ */
+export function markedKnownRefs(sentence: string, offset: number, ctx: DirectiveContext): ToolRef[] {
+  const refs: ToolRef[] = [];
+  if (!ctx.index) return refs;
+  MARKED_WORD.lastIndex = 0;
+  for (let m = MARKED_WORD.exec(sentence); m !== null; m = MARKED_WORD.exec(sentence)) {
+    const name = m[1]!;
+    if (NOT_A_TOOL.has(name) || ctx.own.has(name) || ctx.params.has(name)) continue;
+    const owners = ctx.index.toolOwners(name);
+    if (owners.length === 0 || owners.some((o) => o.server === ctx.server)) continue;
+    const start = offset + m.index + 1;
+    refs.push({ start, end: start + name.length, name, known: true });
+  }
+  return refs;
+}
+
 const CALLED_CUE = /tool|function|call|invoke|trigger|execute/;
 const SEPARATED = /[_-]/;
 const PARTS = /__|[.:/]/;
@@ -85,7 +107,8 @@ function wordEdge(sentence: string, i: number): boolean {
 
 /** Adds `name` at [start, end) to `refs` when it is another server's tool, or is called as a tool. */
 function consider(refs: ToolRef[], sentence: string, offset: number, ctx: DirectiveContext, name: string, start: number, end: number, calledTool: boolean): void {
-  if (ctx.own.has(name) || ctx.params.has(name) || ownFamily(ctx.own).has(unseparated(name))) return;
+  const bare = unseparated(name);
+  if (ctx.own.has(name) || ctx.params.has(name) || ownFamily(ctx.own).has(bare) || ownTails(ctx.own).has(bare)) return;
   const parts = name.split(PARTS).filter((p) => p.length >= 3 && p !== name);
   for (const p of parts) if (ctx.own.has(p)) return;
   let known = false;
@@ -125,6 +148,28 @@ function ownFamily(own: ReadonlySet<string>): ReadonlySet<string> {
   if (!out) {
     out = new Set([...own].map(unseparated));
     families.set(own, out);
+  }
+  return out;
+}
+
+const tails = new WeakMap<ReadonlySet<string>, ReadonlySet<string>>();
+
+/**
+ * The ends of the server's own tool names without their leading words: "the scrape tool" of a
+ * server that serves `firecrawl_scrape` is its own (cached per name set, like ownFamily).
+ */
+function ownTails(own: ReadonlySet<string>): ReadonlySet<string> {
+  let out = tails.get(own);
+  if (!out) {
+    const found = new Set<string>();
+    for (const name of own) {
+      const words = name.split(/[_\-.]/);
+      for (let k = 1; k < words.length; k++) {
+        const tail = words.slice(k).join('');
+        if (tail.length >= 4) found.add(tail);
+      }
+    }
+    tails.set(own, (out = found));
   }
   return out;
 }
