@@ -2,7 +2,7 @@
 //
 //   node bench/discovery/collect.mjs [--packages FILE] [--out DIR] <dir where the packages are installed> [server ...]
 //
-// Reads bench/discovery/packages.json, or FILE ([{server, package, bin?, args?, env?}]); for each entry
+// Reads bench/discovery/packages.json, or FILE ([{server, package, bin?, file?, args?, env?}]); for each entry
 // starts the package's bin over stdio from <dir>/node_modules with placeholder credentials (never
 // real ones: listing tools needs none), sends initialize, notifications/initialized and tools/list
 // (following nextCursor), and writes bench/discovery/catalog/<server>.json, or DIR/<server>.json, with the package's
@@ -32,8 +32,10 @@ const entries = JSON.parse(fs.readFileSync(packagesFile, 'utf8'));
 fs.mkdirSync(outDir, { recursive: true });
 const TIMEOUT_MS = 30_000;
 
-function binOf(pkgDir, pkg, wanted) {
+function binOf(pkgDir, pkg, wanted, file) {
   const manifest = JSON.parse(fs.readFileSync(path.join(pkgDir, 'package.json'), 'utf8'));
+  // A package that ships its server without a bin names the script to run (entry.file).
+  if (file !== undefined) return { manifest, file: path.join(pkgDir, file) };
   const bin = manifest.bin;
   if (typeof bin === 'string') return { manifest, file: path.join(pkgDir, bin) };
   if (bin && typeof bin === 'object') {
@@ -111,7 +113,7 @@ for (const entry of entries) {
   const own = path.join(dir, entry.package.replace(/[/@]/g, '_'), 'node_modules', entry.package);
   const pkgDir = fs.existsSync(shared) ? shared : own;
   try {
-    const { manifest, file } = binOf(pkgDir, entry.package, entry.bin);
+    const { manifest, file } = binOf(pkgDir, entry.package, entry.bin, entry.file);
     const listed = await listTools(file, entry.args ?? [], entry.env ?? {});
     if (listed.tools.length === 0) throw new Error('listed no tools');
     const out = {
