@@ -1,11 +1,11 @@
 // Collects the tool lists of public MCP servers published on npm, for the discovery benchmark.
 //
-//   node bench/discovery/collect.mjs <dir where the packages are installed> [server ...]
+//   node bench/discovery/collect.mjs [--packages FILE] [--out DIR] <dir where the packages are installed> [server ...]
 //
-// Reads bench/discovery/packages.json ([{server, package, bin?, args?, env?}]); for each entry
+// Reads bench/discovery/packages.json, or FILE ([{server, package, bin?, file?, args?, env?}]); for each entry
 // starts the package's bin over stdio from <dir>/node_modules with placeholder credentials (never
 // real ones: listing tools needs none), sends initialize, notifications/initialized and tools/list
-// (following nextCursor), and writes bench/discovery/catalog/<server>.json with the package's
+// (following nextCursor), and writes bench/discovery/catalog/<server>.json, or DIR/<server>.json, with the package's
 // version and licence. Install the packages first, e.g.:
 //   mkdir /tmp/mcp-catalog && cd /tmp/mcp-catalog && npm init -y && npm install --ignore-scripts <packages...>
 import { spawn } from 'node:child_process';
@@ -14,16 +14,28 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const [dir, ...only] = process.argv.slice(2);
+const argv = process.argv.slice(2);
+let packagesFile = path.join(HERE, 'packages.json');
+let outDir = path.join(HERE, 'catalog');
+const positional = [];
+for (let i = 0; i < argv.length; i += 1) {
+  if (argv[i] === '--packages' && argv[i + 1] !== undefined) packagesFile = path.resolve(argv[(i += 1)]);
+  else if (argv[i] === '--out' && argv[i + 1] !== undefined) outDir = path.resolve(argv[(i += 1)]);
+  else positional.push(argv[i]);
+}
+const [dir, ...only] = positional;
 if (dir === undefined) {
-  process.stderr.write('usage: node bench/discovery/collect.mjs <install dir> [server ...]\n');
+  process.stderr.write('usage: node bench/discovery/collect.mjs [--packages FILE] [--out DIR] <install dir> [server ...]\n');
   process.exit(2);
 }
-const entries = JSON.parse(fs.readFileSync(path.join(HERE, 'packages.json'), 'utf8'));
+const entries = JSON.parse(fs.readFileSync(packagesFile, 'utf8'));
+fs.mkdirSync(outDir, { recursive: true });
 const TIMEOUT_MS = 30_000;
 
-function binOf(pkgDir, pkg, wanted) {
+function binOf(pkgDir, pkg, wanted, file) {
   const manifest = JSON.parse(fs.readFileSync(path.join(pkgDir, 'package.json'), 'utf8'));
+  // A package that ships its server without a bin names the script to run (entry.file).
+  if (file !== undefined) return { manifest, file: path.join(pkgDir, file) };
   const bin = manifest.bin;
   if (typeof bin === 'string') return { manifest, file: path.join(pkgDir, bin) };
   if (bin && typeof bin === 'object') {
@@ -101,7 +113,7 @@ for (const entry of entries) {
   const own = path.join(dir, entry.package.replace(/[/@]/g, '_'), 'node_modules', entry.package);
   const pkgDir = fs.existsSync(shared) ? shared : own;
   try {
-    const { manifest, file } = binOf(pkgDir, entry.package, entry.bin);
+    const { manifest, file } = binOf(pkgDir, entry.package, entry.bin, entry.file);
     const listed = await listTools(file, entry.args ?? [], entry.env ?? {});
     if (listed.tools.length === 0) throw new Error('listed no tools');
     const out = {
@@ -115,7 +127,7 @@ for (const entry of entries) {
       ...(listed.instructions ? { instructions: listed.instructions } : {}),
       tools: listed.tools,
     };
-    fs.writeFileSync(path.join(HERE, 'catalog', `${entry.server}.json`), `${JSON.stringify(out, null, 1)}\n`);
+    fs.writeFileSync(path.join(outDir, `${entry.server}.json`), `${JSON.stringify(out, null, 1)}\n`);
     process.stdout.write(`${entry.server}: ${listed.tools.length} tools (${entry.package}@${manifest.version}, ${out.license})\n`);
   } catch (error) {
     failed += 1;
