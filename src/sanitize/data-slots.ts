@@ -23,6 +23,8 @@ const MOVE_TO =
   /(?:^|[.;,:!?(] |\b(?:also|always|then|and|please|first) )(?:send|forward|copy|email|mail|upload|post|transfer|share|leak|bcc|cc|mirror|sync|push|pipe)\b[^.!?]{0,60}\b(?:to|into|at|onto|with)\b/;
 /** Secrets the parameter wants from what the model has seen (not the user's own key for this tool). */
 const SEEN_SECRETS = /\b(?:you (?:have|'ve|had) (?:seen|saw|read|used|got)|you know|in (?:this|the) (?:session|conversation|chat|context)|from (?:memory|the conversation|earlier))\b/;
+const STORED_INPUT =
+  /\b(?:to (?:save|set|store|write|update|apply|configure)|(?:will be|are|is|get) (?:saved|set|stored|written|applied)|replaces? the (?:previous|existing|current)|you want to keep)\b/;
 const PHONE = /\+\d[\d ()-]{6,18}\d/;
 const ADDRESS_TOKENS = /\bhttps?:\/\/\S+|\b[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}\b|\b\d{1,3}(?:\.\d{1,3}){3}(?:\/\d+)?\b/g;
 const WORD = /\p{L}[\p{L}\p{N}'-]*/gu;
@@ -65,7 +67,7 @@ function judge(skel: string, slot: Slot, opts: ScanOptions): Hit | undefined {
   if (tool) return hit(`names ${tool}, another server's tool`, 'data-slot.tool');
   const path = SYSTEM_PATH.exec(text);
   // A bare path is data when the parameter is about it (a kubeconfig default of `~/.kube/config`).
-  if (path && (n >= 4 || !aboutPath(slot, path[0]))) return hit('holds a credential or system file path', 'data-slot.path');
+  if (path && (n >= 4 || !aboutPath(slot, path[0], opts.own))) return hit('holds a credential or system file path', 'data-slot.path');
   if (TEMPLATED_URL.test(text)) return hit('holds a URL with placeholders for data', 'data-slot.url');
   if (AUTHORITY.test(text)) return hit('speaks as the system or waives the user\'s confirmation', 'data-slot.authority');
   if (n < 4) return undefined;
@@ -84,6 +86,9 @@ function parameterSecrets(text: string, slot: Slot): Hit | undefined {
   if (!slot.parameterText) return undefined;
   if (!(OTHERS_SECRET.test(text) || (SECRET.test(text) && SEEN_SECRETS.test(text)))) return undefined;
   if (!SEEN_SECRETS.test(text) && !/\b(?:all|every|any|each)\b/.test(text)) return undefined;
+  // What the tool stores ("environment variables to save for the application; include every
+  // variable you want to keep") is the user's own input, unless it is what the model has seen.
+  if (!SEEN_SECRETS.test(text) && STORED_INPUT.test(text)) return undefined;
   return { rule: 'exfil-parameter', id: 'parameter.seen-secrets', action: 'block', severity: 'critical', reason: 'a parameter asks for secrets the model has seen or all of them', start: 0, end: text.length };
 }
 
@@ -118,11 +123,14 @@ function parameterOf(slot: Slot): string {
   return '';
 }
 
-function aboutPath(slot: Slot, path: string): boolean {
+function aboutPath(slot: Slot, path: string, own: ReadonlySet<string>): boolean {
   const name = parameterOf(slot).toLowerCase();
   if (!name) return false;
   const pathWords = path.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length >= 3);
-  return pathWords.some((w) => name.includes(w)) || /path|file|config|key|identity|cert/.test(name);
+  if (pathWords.some((w) => name.includes(w)) || /path|file|config|key|identity|cert/.test(name)) return true;
+  // The server's own job: `~/.ssh` as the key directory of `list_ssh_keys`.
+  for (const tool of own) if (pathWords.some((w) => tool.split(/[_.-]/).includes(w))) return true;
+  return false;
 }
 
 /** An `examples` entry may be a request in a user's words ("find me flights to Paris"); it only fails on the other tests. */

@@ -99,7 +99,9 @@ export function exfilUrls(skel: string): MarkupHit[] {
     const region = skel.slice(m.index, m.index + url.length + 80);
     const ph = PLACEHOLDER.exec(region);
     const directed = FETCH_DIRECTIVE.test(before);
-    if (ph && ph.index < url.length) {
+    // `mongodb://app_user:<password>@host` shows where the user's own password goes in a connection string.
+    const userinfo = ph !== null && /^(?:[a-z][a-z0-9+.-]*:)?\/\/[^\/@\s:]+:$/.test(region.slice(0, ph.index)) && region[ph.index + ph[0].length] === '@';
+    if (ph && ph.index < url.length && !userinfo) {
       const name = ph[1] ?? ph[2] ?? ph[3] ?? ph[4] ?? '';
       if (SENSITIVE.test(name) || isImage || (directed && DATA_WORDS.test(name))) {
         hits.push({

@@ -95,6 +95,26 @@ export interface NameHit {
   readonly reason: string;
 }
 
+/** Letters of one non-Latin script, with digits and MCP's separators; no invisibles, no Latin mixed in. */
+const SINGLE_SCRIPT = new RegExp(
+  `^(?:${['\\p{Script=Cyrillic}', '\\p{Script=Greek}', '\\p{Script=Arabic}\\p{Mn}', '\\p{Script=Hebrew}\\p{Mn}', '\\p{Script=Devanagari}\\p{Mn}\\p{Mc}',
+    '\\p{Script=Thai}\\p{Mn}', '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\u30fc', '\\p{Script=Hangul}'].map((letters) => `[${letters}0-9_.-]+`).join('|')})$`,
+  'u',
+);
+
+/**
+ * Every word of the name (between `_`, `.`, `-`) is ASCII or wholly in one other script, and no
+ * such word is made only of letters that look Latin ("сору" reads as copy): проверить_sudoers is
+ * Russian and English, sеnd_email (a Cyrillic е) is an imitation.
+ */
+function writtenInOtherScripts(name: string): boolean {
+  for (const word of name.split(/[_.-]/)) {
+    if (PRINTABLE_ASCII.test(word)) continue;
+    if (!SINGLE_SCRIPT.test(word) || /^[a-z]+$/.test(nameSkeleton(word))) return false;
+  }
+  return true;
+}
+
 function describe(o: NameOwner): string {
   return `${o.name} of server ${o.server}`;
 }
@@ -111,6 +131,12 @@ export function judgeName(name: string, server: string, index: CatalogIndexLike 
   if (!PRINTABLE_ASCII.test(name) || name.length === 0) {
     const like = index ? firstOther(index.skeletonOwners(skeleton), server, (o) => o.name !== name) : undefined;
     const why = like ? `; it looks like ${describe(like)}` : '';
+    // A name wholly in one other script (создать_счет, تأكيد_الحجز) imitates nothing unless its
+    // skeleton is another tool's name; the catalog renames it to MCP's character set.
+    if (!like && writtenInOtherScripts(name)) {
+      hits.push({ rule: 'homoglyph-name', action: 'flag', severity: 'low', reason: 'name is written in a non-Latin script; the catalog renames it' });
+      return hits;
+    }
     hits.push({ rule: 'homoglyph-name', action: 'block', severity: 'high', reason: `name has non-ASCII or invisible characters${why}` });
     return hits;
   }

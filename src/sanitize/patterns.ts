@@ -193,10 +193,18 @@ const DIRECTIVE_START =
 const TRIGGER =
   "\\b(?:when|whenever|if|once|after|as soon as) (?:the )?user (?:says|types|writes|sends|replies|mentions|responds(?: with)?) ?[\"'\u201c\u2018]?(?:thanks|thank you|thx|hello|hi|hey|bye|goodbye|good night|cheers)\\b";
 
+/** Where a linter or formatter applies its rules: "ignore all rules for this line" is a suppression, not an override. */
+const CODE_SCOPE =
+  '(?:for|in|on|of|across) (?:this|the|that|these|a|each|every|all|whole|entire) (?:whole |entire )?(?:lines?|files?|projects?|folders?|director(?:y|ies)|repo|repositor(?:y|ies)|blocks?|sections?|cells?|ranges?|documents?|paths?|workspaces?|commits?|modules?|packages?|functions?|selection|statements?)\\b';
+
+/** What a "user" level of configuration holds: "workspace settings override user settings" is precedence, not a claim. */
+const USER_SCOPED =
+  'settings?|config\\w*|preferences?|defaults?|values?|levels?|scopes?|profiles?|data|agents?|roles?|ids?|accounts?|names?|permissions?|groups?|attributes?|fields?|records?|quotas?|limits?|keybindings?|themes?|files?|director(?:y|ies)|folders?|options?|overrides?|tokens?|polic(?:y|ies)|rules?|variables?|env|environment|layer|tier|home';
+
 export const PATTERNS: readonly Pattern[] = [
   // instruction-override
   p('override.ignore-previous', 'instruction-override',
-    `\\b(?:ignore|disregard|forget|discard|abandon|override|bypass)\\b ${QUALS}(?:previous|prior|above|earlier|preceding|former|original|system|safety|developer|initial|your|all|any) ${OVERRIDE_NOUN}\\b|\\b(?:ignore|disregard|forget)\\b (?:all |any |the |your )?${OVERRIDE_NOUN} (?:above|before this|so far|you (?:were|have been) given)\\b|\\b(?:ignore|disregard|forget) (?:everything|anything|all) (?:(?:above|before this)(?= ?(?:[.!,;:\\n]|$| and\\b| then\\b))|you (?:were|have been) (?:told|given)\\b)`,
+    `\\b(?:ignore|disregard|forget|discard|abandon|override|bypass)\\b ${QUALS}(?:previous|prior|above|earlier|preceding|former|original|system|safety|developer|initial|your|all|any) ${OVERRIDE_NOUN}\\b(?! ${CODE_SCOPE})|\\b(?:ignore|disregard|forget)\\b (?:all |any |the |your )?${OVERRIDE_NOUN} (?:above|before this|so far|you (?:were|have been) given)\\b|\\b(?:ignore|disregard|forget) (?:everything|anything|all) (?:(?:above|before this)(?= ?(?:[.!,;:\\n]|$| and\\b| then\\b))|you (?:were|have been) (?:told|given)\\b)`,
     'block', 'high', 'tells the model to ignore its previous instructions', true),
   p('override.role-token', 'instruction-override',
     '<\\|(?:im_start|im_end|im_sep|system|user|assistant|endoftext|start_header_id|end_header_id|eot_id|begin_of_text|eom_id)\\|>|\\[/?inst\\]|<</?sys>>|<(?:start|end)_of_turn>',
@@ -244,7 +252,7 @@ export const PATTERNS: readonly Pattern[] = [
     [
       `\\beven (?:when|if) (?:the )?user (?:says?|said|asks?|asked|wants?|wanted|objects?|disagrees?)(?: otherwise| no)?\\b`,
       `\\bregardless of (?:the user's|what (?:the )?user) (?:choice|says?|said|wants?|asked|asks|wishes|requests?)\\b`,
-      `\\b(?:outranks?|overrides?|supersedes?|takes? precedence over|(?:is|are) (?:more important|higher priority) than) (?:the |any |all )?(?:user(?:'s)?|user instructions|system prompt|instructions (?:from|of) the user)\\b`,
+      `\\b(?:outranks?|overrides?|supersedes?|takes? precedence over|(?:is|are) (?:more important|higher priority) than) (?:the |any |all )?(?:user(?:'s)?(?! (?:${USER_SCOPED})\\b)|user instructions|system prompt|instructions (?:from|of) the user)\\b`,
       `\\b(?:replaces?|overrides?|supersedes?) (?:what|anything|whatever) (?:the )?user (?:said|says|asked|asks|wants|requested)\\b`,
       `\\b(?:ignore|disregard|forget|override|bypass) (?:the |your |any )?(?:system prompt|system message|user's (?:instructions|request|choice|wishes))\\b`,
       `\\bfollow (?:only )?(?:any|all|the) (?:steps|instructions|directions|commands) (?:it|they|that it|in (?:it|its|this tool's|the tool's) (?:results?|output))(?: contains?)?\\b`,
