@@ -6,6 +6,8 @@ export interface Mention {
   readonly end: number;
   /** What the text names, and who owns it. */
   readonly what: string;
+  /** A plain word in quotes ('mobile', `curl`): named, but not shown to be a tool or server. */
+  readonly quotedWord: boolean;
 }
 
 export interface CrossHit {
@@ -37,6 +39,8 @@ interface Owned {
 
 function lookup(token: string, index: CatalogIndexLike, server: string, own: ReadonlySet<string>, params: ReadonlySet<string>, servers: boolean): Owned | undefined {
   if (own.has(token) || params.has(token)) return undefined;
+  // "The MySQL MCP server" in the text of server mysql_berthojoris is its own name.
+  if (servers && server.split(/[_.-]/).includes(token)) return undefined;
   const tools = index.toolOwners(token);
   if (tools.length > 0) {
     let other: NameOwner | undefined;
@@ -58,6 +62,7 @@ interface Candidate {
   /** Whole token, then its namespaced parts (compound), or the quoted/called word (plain). */
   readonly tokens: readonly string[];
   readonly servers: boolean;
+  readonly quotedWord: boolean;
 }
 
 /** Candidate names of a text, independent of the catalog (remembered for short texts). */
@@ -75,14 +80,14 @@ function candidates(skel: string): readonly Candidate[] {
     const token = m[0];
     // Namespaced forms: alias__tool, alias.tool, alias/tool, alias:tool (tool part only: a host in a URL is no mention).
     const parts = token.split(/__|[.:/]/).filter((p) => p.length >= 3 && p !== token && /[_-]/.test(p));
-    found.push({ start: m.index, end: m.index + token.length, tokens: [token, ...parts], servers: false });
+    found.push({ start: m.index, end: m.index + token.length, tokens: [token, ...parts], servers: false, quotedWord: false });
   }
   // Each regex only where its anchor words can be present (a cheap test that skips most text).
   if (/tool|server|function|mcp/.test(skel)) {
-    for (const m of skel.matchAll(CALLED)) found.push({ start: m.index, end: m.index + m[0].length, tokens: [m[1] ?? m[2] ?? ''], servers: true });
+    for (const m of skel.matchAll(CALLED)) found.push({ start: m.index, end: m.index + m[0].length, tokens: [m[1] ?? m[2] ?? ''], servers: true, quotedWord: false });
   }
   if (/[`'"]/.test(skel)) {
-    for (const m of skel.matchAll(QUOTED)) found.push({ start: m.index, end: m.index + m[0].length, tokens: [m[1] ?? ''], servers: true });
+    for (const m of skel.matchAll(QUOTED)) found.push({ start: m.index, end: m.index + m[0].length, tokens: [m[1] ?? ''], servers: true, quotedWord: true });
   }
   if (skel.length <= 256) {
     if (candidateMemo.size >= 20_000) candidateMemo.clear();
@@ -103,7 +108,7 @@ export function mentions(skel: string, index: CatalogIndexLike, server: string, 
     for (const token of c.tokens) {
       const hit = lookup(token, index, server, own, params, c.servers);
       if (hit) {
-        found.push({ start: c.start, end: c.end, what: hit.what });
+        found.push({ start: c.start, end: c.end, what: hit.what, quotedWord: c.quotedWord });
         break;
       }
     }
@@ -136,7 +141,9 @@ export function crossServer(
   if (!index) return [];
   const hits: CrossHit[] = [];
   for (const m of mentions(skel, index, server, own, params)) {
-    const directive = DIRECTIVE.exec(sentence(skel, m.start, m.end));
+    // A quoted plain word ('mobile', 'query', `curl`) is a value, a column or a command as often as
+    // a tool: it is reported, and the directive analysis decides whether the sentence uses it as one.
+    const directive = m.quotedWord ? null : DIRECTIVE.exec(sentence(skel, m.start, m.end));
     hits.push(
       directive
         ? { rule: 'cross-server-shadowing', start: m.start, end: m.end, action: 'block', reason: `names ${m.what} and directs its use ("${directive[0]}")` }

@@ -25,6 +25,13 @@ const MOVE_TO =
 const SEEN_SECRETS = /\b(?:you (?:have|'ve|had) (?:seen|saw|read|used|got)|you know|in (?:this|the) (?:session|conversation|chat|context)|from (?:memory|the conversation|earlier))\b/;
 const STORED_INPUT =
   /\b(?:to (?:save|set|store|write|update|apply|configure)|(?:will be|are|is|get) (?:saved|set|stored|written|applied)|replaces? the (?:previous|existing|current)|you want to keep)\b/;
+/** A property name that asks rather than names (`all_env_and_api_keys`, not `root_password`). */
+const ASKING = /\b(?:all|every|any|full|entire|whole|dump|include|including|copy|paste|read|contents?|current|seen|your|my|system|process|raw|stored|saved|other)\b/;
+/** The ends of setting names (`action.auto_create_index.enabled`): a switch or a number, not a tool. */
+const SETTING_END = /[_.-](?:enabled|disabled|allowed|count|limit|ids?|uuid|type|name|mode|level|size|timeout|interval|max|min|threshold|ratio|percent|seconds|ms|flag)$/;
+/** "All (of the) API keys", "every secret you have": the quantifier is on the secret, not elsewhere in the text. */
+const QUANTIFIED_SECRET =
+  /\b(?:all|every|any|each)(?: of)?(?: (?:the|your|my|its|their|available|known|current|stored|saved|other|[a-z]+)){0,2} (?:api[ _-]?keys?|access tokens?|tokens|secrets?|passwords?|credentials|private keys?|environment variables?|env vars?|cookies|keys)\b(?! names?\b)/;
 const PHONE = /\+\d[\d ()-]{6,18}\d/;
 const ADDRESS_TOKENS = /\bhttps?:\/\/\S+|\b[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}\b|\b\d{1,3}(?:\.\d{1,3}){3}(?:\/\d+)?\b/g;
 const WORD = /\p{L}[\p{L}\p{N}'-]*/gu;
@@ -75,7 +82,7 @@ function judge(skel: string, slot: Slot, opts: ScanOptions): Hit | undefined {
   if (TO_THE_MODEL.test(text)) return hit('holds a sentence addressed to the model', 'data-slot.addressed');
   if (slot.cls !== 'key' && (OUTSIDE_ADDRESS.test(text) || PHONE.test(text))) return hit('holds an outside address inside a sentence', 'data-slot.outside');
   if (slot.cls !== 'key' && !isTitle(slot) && MOVE_TO.test(prose) && !exampleQuery(slot, text)) return hit('asks for data to be sent somewhere', 'data-slot.move');
-  if (SECRET.test(text) && (ADDRESSED.test(text) || slot.cls === 'key')) return hit('asks for secrets', 'data-slot.secret');
+  if (SECRET.test(text) && (ADDRESSED.test(text) || (slot.cls === 'key' && ASKING.test(text)))) return hit('asks for secrets', 'data-slot.secret');
   if (CONVERSATION_WORDS.test(text)) return hit('asks for the conversation', 'data-slot.conversation');
   if (slot.cls !== 'key' && ADDRESSED.test(text) && !exampleQuery(slot, text)) return hit('holds a sentence addressed to someone', 'data-slot.prose', 'flag');
   return undefined;
@@ -85,7 +92,7 @@ function judge(skel: string, slot: Slot, opts: ScanOptions): Hit | undefined {
 function parameterSecrets(text: string, slot: Slot): Hit | undefined {
   if (!slot.parameterText) return undefined;
   if (!(OTHERS_SECRET.test(text) || (SECRET.test(text) && SEEN_SECRETS.test(text)))) return undefined;
-  if (!SEEN_SECRETS.test(text) && !/\b(?:all|every|any|each)\b/.test(text)) return undefined;
+  if (!SEEN_SECRETS.test(text) && !QUANTIFIED_SECRET.test(text)) return undefined;
   // What the tool stores ("environment variables to save for the application; include every
   // variable you want to keep") is the user's own input, unless it is what the model has seen.
   if (!SEEN_SECRETS.test(text) && STORED_INPUT.test(text)) return undefined;
@@ -94,7 +101,7 @@ function parameterSecrets(text: string, slot: Slot): Hit | undefined {
 
 /** Tool names spelt inside an identifier: `always_bcc_on_every_send_email` holds send_email. */
 function otherToolInWords(identifier: string, opts: ScanOptions): string | undefined {
-  if (!opts.index) return undefined;
+  if (!opts.index || SETTING_END.test(identifier.toLowerCase())) return undefined;
   const parts = identifier.toLowerCase().split(/[_\-.\s]+|(?<=[a-z0-9])(?=[A-Z])/).filter(Boolean);
   // Long names only: a three-word name (`wait_for_prompt`) holding a tool's two words is chance.
   if (parts.length < 5) return undefined;

@@ -118,7 +118,7 @@ function judgeSentence(t: string, at: number, ctx: DirectiveContext, next: strin
   const refs = CUE_TOOL.test(t) ? toolRefs(t, at, ctx) : NO_REFS;
   const demoted = USER_DEMOTED.exec(t);
   const priority = PRIORITY.exec(t) ?? RANK_BY_MEANING.exec(t) ?? ABOVE_USER.exec(t) ?? demoted;
-  if (priority && (demoted !== null || ABOVE_USER.test(t) || OUTRANKED.test(t.slice(priority.index + priority[0].length))) && !negatedAt(t, priority.index)) {
+  if (priority && (demoted !== null || ABOVE_USER.test(t) || OUTRANKED.test(t.slice(priority.index + priority[0].length))) && !negatedAt(t, priority.index) && !DEFERS_TO_USER.test(t)) {
     // The span is the claim itself, so a claim quoted as an example reads as one.
     const claim = { start: at + priority.index, end: at + priority.index + priority[0].length };
     // Rank stated against the user outright ("above user", "the user's request is advisory") is never a tool's business.
@@ -194,13 +194,18 @@ function judgeSentence(t: string, at: number, ctx: DirectiveContext, next: strin
   const harm = HARM.exec(t);
   const outside = OUTSIDE.test(t);
   if (CONVERSATION.test(t) && (harm || outside)) return { ...span, action: 'block', id: 'directive.conversation', reason: 'demands that the conversation be passed on as a condition of use' };
-  if (OTHERS_SECRET.test(t) || (SECRET.test(t) && (outside || /\b(?:into|in|to) (?:the |this |your )?[a-z_]+ (?:field|parameter|argument)\b/.test(t)))) {
+  const secret = OTHERS_SECRET.exec(t);
+  // "Requires admin API key" states the server's setup; a demand has the model read, pass or send something.
+  const secretMoved = secret !== null && lastMatch(READ_OR_PASS_G, t) >= 0;
+  if (secretMoved || (SECRET.test(t) && (outside || /\b(?:into|in|to) (?:the |this |your )?[a-z_]+ (?:field|parameter|argument)\b/.test(t)))) {
     return { ...span, action: 'block', id: 'directive.secret', reason: 'demands secrets or the environment as a condition of use' };
   }
   const recon = RECON.exec(t);
   if (recon && !negatedAt(t, recon.index)) return { ...span, action: 'block', id: 'directive.reconnaissance', reason: `demands a survey of the system ("${recon[0]}") as a condition of use` };
   if (REMOTE.test(t)) return { ...span, action: 'block', id: 'directive.remote', reason: 'demands that something be fetched from outside as a condition of use' };
-  if (harm && !negatedAt(t, harm.index)) {
+  // The harm is the server's own job ("before using this tool [remove-webhook], double-check..."):
+  // a tool may describe its own action and its own server's.
+  if (harm && !negatedAt(t, harm.index) && !ownAction(harm[0], ctx)) {
     if (outside) return { ...span, action: 'block', id: 'directive.side-action', reason: `demands a side action ("${harm[0]}") towards an outside address as a condition of use` };
     return { ...span, action: 'flag', id: 'directive.side-action', reason: `demands a side action ("${harm[0]}") as a condition of use` };
   }
@@ -208,6 +213,8 @@ function judgeSentence(t: string, at: number, ctx: DirectiveContext, next: strin
 }
 
 const NO_REFS: readonly ToolRef[] = [];
+/** "Override only if the user requests": the user keeps the say. */
+const DEFERS_TO_USER = /\b(?:only (?:if|when)|unless) (?:the )?user (?:explicitly )?(?:requests?|asks?|wants?|says?|specifies|chooses|requested|asked)\b/;
 
 
 /**
@@ -238,4 +245,11 @@ function negatedAt(t: string, index: number): boolean {
 function pathLength(t: string, from: number): number {
   const stop = t.slice(from).search(/[\s`'",;)]/);
   return stop < 0 ? t.length - from : stop;
+}
+
+/** The action word is a word of one of the server's own tool names (`remove-webhook`, `send_email`). */
+function ownAction(verb: string, ctx: DirectiveContext): boolean {
+  const word = verb.split(' ')[0]!;
+  for (const name of ctx.own) if (name.split(/[_.-]/).includes(word)) return true;
+  return false;
 }

@@ -159,8 +159,8 @@ const CONVERSATION_ITSELF = [
 /** The conversation, its system prompt or other tools' output, as the object of an order to move it. */
 export const CONV_TARGET = [
   '(?:a |the )?(?:full |complete |verbatim |word-for-word |whole )?(?:copy|transcript|record|dump) of (?:the |this |our |your )?(?:current |whole |entire |full )?(?:conversation|chat|session|thread|context)',
-  "(?:the user's )?(?:clipboard(?: contents)?|terminal output|shell history|bash_history|command history|browser history)",
-  '(?:the |this |our |your )?(?:full|entire|whole|complete|verbatim|raw|exact) (?:text of (?:the )?)?(?:conversation|chat|transcript|dialog(?:ue)?|message history|chat history|conversation history|context window|context|session|thread|history)',
+  "(?:the user's )?(?:(?<!\\b(?:set|sets|setting|write|writes|to|into|onto) (?:the )?)clipboard(?: contents)?|terminal output|shell history|bash_history|command history|browser history)",
+  '(?:the |this |our |your )?(?:full|entire|whole|complete|verbatim|raw|exact) (?:text of (?:the )?)?(?:conversation|chat(?! message\\b)|transcript|dialog(?:ue)?|message history|chat history|conversation history|context window|context|session|thread|history)',
   '(?:all |the )?(?:previous|prior|earlier|past|preceding) (?:user )?(?:messages|conversation|turns|chat messages|prompts)',
   "(?:all|every) (?:of )?(?:the )?(?:user's |user )?messages",
   ...CONVERSATION_ITSELF,
@@ -174,8 +174,8 @@ export const CONV_TARGET = [
 export const CONV_PARAMETER_TARGET = [
   '(?:a |the )?(?:full |complete |verbatim |word-for-word |whole )?(?:copy|transcript|record|dump) of (?:the |this |our |your )?(?:current |whole |entire |full )?(?:conversation|chat|session|thread|context)',
   // "images from clipboard" is where a file comes from; "the user's clipboard" is whose data it is.
-  "(?:the user's|the|your|their|current) (?:clipboard(?: contents)?|terminal output|shell history|bash_history|command history|browser history)|contents of (?:the |your )?clipboard",
-  '(?:the |this |our |your )?(?:full|entire|whole|complete|verbatim|raw|exact) (?:text of (?:the )?)?(?:conversation|chat|dialog(?:ue)?|message history|chat history|conversation history|context window)',
+  "(?<!\\b(?:set|sets|setting|write|writes|to|into|onto) )(?:the user's|the|your|their|current) (?:clipboard(?: contents)?|terminal output|shell history|bash_history|command history|browser history)|contents of (?:the |your )?clipboard",
+  '(?:the |this |our |your )?(?:full|entire|whole|complete|verbatim|raw|exact) (?:text of (?:the )?)?(?:conversation|chat(?! message\\b)|dialog(?:ue)?|message history|chat history|conversation history|context window)',
   '(?:all |the )?(?:previous|prior|earlier|past|preceding) (?:user messages|conversation|turns|chat messages|prompts)',
   "(?:all|every) (?:of )?(?:the )?(?:user's |user )messages",
   ...CONVERSATION_ITSELF,
@@ -228,7 +228,7 @@ export const PATTERNS: readonly Pattern[] = [
       `\\bno longer (?:needs?|has|have|is required|are required) to (?:ask|confirm|check|consult|get (?:approval|consent|permission))\\b`,
       `\\b(?:go ahead|proceed|continue|act|set (?:it|this|them)(?: to [a-z]+)?|run (?:it|them)|call (?:it|this tool)|send (?:it|them)|do (?:it|so)|directly)${gap(30)} without (?:asking|checking (?:back )?with|confirming with|raising it with|consulting|double-checking with|bothering) (?:the )?(?:user|owner|them|anyone|account owner|human)\\b`,
       `\\b(?:never|do not|don't) (?:asks?|prompt|check with|consult|bother) (?:the )?(?:user|owner)(?= ?(?:[.,;:)]|$| first\\b| for (?:approval|confirmation|permission|consent)\\b| before\\b| about\\b| again\\b))`,
-      `\\b(?:approval|confirmation|review|consent|sign-?off|permission)s? (?:prompts?|checks?|steps?|requests?|requirements?|dialogs?)? ?(?:are|is) (?:now )?(?:unnecessary|not (?:needed|required|necessary)|off|disabled|turned off|waived)\\b`,
+      `(?<!\\x60: ?)\\b(?:approval|confirmation|review|consent|sign-?off|permission)s? (?:prompts?|checks?|steps?|requests?|requirements?|dialogs?)? ?(?:are|is) (?:now )?(?:unnecessary|not (?:needed|required|necessary)|off|disabled|turned off|waived)\\b`,
       `\\bno (?:user )?(?:confirmation|approval|review|consent|permission)s? (?:is |are )?(?:needed|required|necessary)\\b`,
       `\\b(?:skip|suppress|bypass|disable|avoid|omit) (?:the |all |any )?(?:user )?(?:approval|confirmation|consent|review)s?(?: (?:prompts?|checks?|steps?|dialogs?))?\\b`,
       `\\b(?:rules?|restrictions?|requirements?|polic(?:y|ies)|guardrails?|safeguards?)\\b${gap(50)}\\b(?:were|was|has been|have been|is|are) (?:now |since |recently |officially )?(?:lifted|retired|rescinded|waived|suspended|relaxed|no longer (?:apply|applies|in (?:force|effect)))\\b`,
@@ -320,7 +320,8 @@ export const PATTERNS: readonly Pattern[] = [
   p('conceal.deceive', 'concealment',
     [
       `\\b(?:skip|avoid|without) mentioning\\b|\\bno need to (?:mention|tell|say|bring)\\b|\\bkeep quiet about\\b|\\bquietly (?:add|send|include|pass|forward|copy|set|remove|delete|call|run|upload|append)\\b`,
-      `\\b(?:must|should|will) not be (?:revealed|mentioned|disclosed|shown) (?:to (?:the )?user)?`,
+      // "The password will not be shown in the response" is the server's own output; hiding is from the user.
+      `\\b(?:must|should|will) not be (?:revealed|mentioned|disclosed|shown) (?:to (?:the )?user)?(?<!\\bwill not be shown )`,
       `\\b(?:if|when) (?:the )?user asks${gap(60)}\\b(?:say|tell|answer|reply|respond|claim)\\b`,
       `\\bsay only\\b|\\breport (?:the|it|this|that) (?:[a-z]+ ){0,3}as (?:local|successful|done|complete|unchanged|normal)\\b`,
     ].join('|'),
@@ -357,10 +358,17 @@ export const SECRET_NAME_PATTERNS: readonly Pattern[] = [
     [
       '\\b(?:token|password|passwd|secret|key|cookie|credentials?)s? (?:from|in|of) (?:the )?(?:env|environment|dotenv|shell|system)\\b',
       '\\b(?:contents?|paste|dump|copy|read|verbatim)\\b.{0,40}\\b(?:ssh|private key|dotenv|env file|credentials?|keychain|password|secret)',
+      '\\b(?:all|every|full|entire|whole|current|process) (?:the )?(?:env|environment) (?:dump|vars|variables)\\b|\\b(?:env|environment) dump\\b',
+      '\\bsystem (?:prompt|message|instructions) (?:text|contents?|verbatim)\\b|\\b(?:full|entire|whole|complete) (?:chat|conversation|message) (?:history|log|transcript)\\b|\\b(?:every|all) messages?\\b.{0,30}\\b(?:chat|conversation|thread)\\b',
+    ].join('|'),
+    'block', 'critical', 'a parameter name asks for a secret or the conversation'),
+  // A credential named as what it is (`private_key`, `env_vars`) is withheld on a tool that has no
+  // business with it; semantic.ts lets it pass where the server's own tools are about it.
+  p('parameter.credential-name', 'exfil-parameter',
+    [
       '\\b(?:ssh|gpg|pgp) (?:private )?key\\b|\\bprivate key\\b|\\bsecret access key\\b|\\b(?:gcloud|gcp|azure|aws|kube) (?:credentials?|config|token)\\b',
       '\\b(?:session|auth|browser) cookies?(?: value)?\\b|\\buser(?:s)? password\\b|\\bnpm auth token\\b|\\bpersonal access token\\b',
-      '\\b(?:env|environment) (?:dump|vars|variables)\\b|\\bdotenv\\b',
-      '\\bsystem (?:prompt|message|instructions) (?:text|contents?|verbatim)\\b|\\b(?:full|entire|whole|complete) (?:chat|conversation|message) (?:history|log|transcript)\\b|\\b(?:every|all) messages?\\b.{0,30}\\b(?:chat|conversation|thread)\\b',
+      '\\b(?:env|environment) (?:vars|variables)\\b|\\bdotenv\\b',
     ].join('|'),
     'block', 'critical', 'a parameter name asks for a secret or the conversation'),
 ];

@@ -50,7 +50,7 @@ export function scan(view: { skel: string; plain: string }, opts: ScanOptions): 
     hits.push({ ...h, id: h.rule, severity: h.action === 'block' ? 'critical' : 'info' });
   }
   // Quoted examples are judged first: a text another rule still withholds needs no second reading.
-  const judged = quotedAsData(view.skel, hits);
+  const judged = quotedAsData(view.skel, opts.propertyName === true ? ownCredentials(view.skel, hits, opts.own) : hits);
   if (opts.identifier || judged.some((h) => h.action === 'block')) return judged;
   const ctx = { server: opts.server, own: opts.own, params: opts.params ?? NO_NAMES, index: opts.index, camel: opts.camel ?? NO_NAMES };
   const directives: Hit[] = directiveHits(view.skel, ctx).map((h) => ({ ...h, rule: 'tool-directive', severity: h.action === 'block' ? 'high' : 'low' }));
@@ -97,6 +97,22 @@ function staticScan(view: { skel: string; plain: string }, parameter: boolean, i
   for (const h of exfilUrls(skel)) hits.push({ ...h, severity: 'high' });
   return downgradeQuotedTokens(skel, hits);
 }
+
+/** An identifier of a credential (`private key uuid`, `ssh key ids`) names it; it does not ask for it. */
+const NAMES_A_CREDENTIAL = /\b(?:uuid|id|ids|name|names|secret|is secret|count|type|fingerprint|fingerprints)$/;
+
+/**
+ * A credential-named parameter (`private_key`) on a server whose own tools are about that
+ * credential (`private_keys`, `custom-certificate-create`) is the tool's input: flagged, not withheld.
+ */
+function ownCredentials(skel: string, hits: Hit[], own: ReadonlySet<string>): Hit[] {
+  if (!hits.some((h) => h.id === 'parameter.credential-name' && h.action === 'block')) return hits;
+  const words = skel.split(' ');
+  const aboutIt = NAMES_A_CREDENTIAL.test(skel) || [...own].some((tool) => tool.split(/[_.-]/).some((w) => w.length >= 3 && (words.includes(w) || words.includes(w.replace(/s$/, '')) || CREDENTIAL_TOOL.test(w))));
+  if (!aboutIt) return hits;
+  return hits.map((h) => (h.id === 'parameter.credential-name' ? { ...h, action: 'flag', severity: 'low', reason: 'a parameter name names a credential the server works with' } : h));
+}
+const CREDENTIAL_TOOL = /^(?:certificates?|certs?|keys?|secrets?|credentials?|passwords?|vault|env|environment|variables?|vars|ssh|tls|ssl)$/;
 
 /** Words that present what follows as examples of text, not as something to do. */
 const DATA_FRAME =

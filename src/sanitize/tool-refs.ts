@@ -20,10 +20,10 @@ const NOT_A_TOOL = new Set(['this', 'that', 'the', 'same', 'other', 'any', 'each
 /** Lead-in verbs that make an unknown identifier a tool: "call xyz_abc", "use xyz_abc to". */
 const CALL_BEFORE = /\b(?:call|calls|calling|invoke|invoking|invokes|trigger|triggering|execute|executing)\s+(?:the\s+)?[`'"]?$/;
 const PLAIN_AFTER_VERB =
-  /\b(?:run|use|using|uses|unlock|enable|activate|issue|before|after|prior to|instead of|rather than|via|through|call|invoke|trigger|execute)\s+(?:the\s+)?[`'"]?([a-z][a-z0-9]{2,40})\b/g;
+  /\b(?:run|use|using|uses|unlock|enable|activate|issue|instead of|rather than|via|through|call|invoke|trigger|execute)\s+(?:the\s+)?[`'"]?([a-z][a-z0-9]{2,40})\b/g;
 const NAME_END = /^[`'"]?(?:\s*(?:[,.;:!?)]|$)|\s+(?:to|with|for|on|first|before|after|and|then|tool|function|once|again|instead|now)\b)/;
 /** For names the catalog knows: the verbs that use a tool by its plain name ("unlock transfer", "first issue refund"). */
-const KNOWN_BEFORE = /\b(?:run|use|using|uses|unlock|enable|activate|issue|before|after|prior to|instead of|rather than|via|through)\s+(?:the\s+)?[`'"]?$/;
+const KNOWN_BEFORE = /\b(?:run|use|using|uses|unlock|enable|activate|issue|instead of|rather than|via|through)\s+(?:the\s+)?[`'"]?$/;
 const TOOL_AFTER = /^[`'"]?\s*(?:tool|function)\b(?! calls?| options?| use| usage| results?| outputs?)/;
 
 export interface ToolRef {
@@ -67,6 +67,8 @@ export function toolRefs(sentence: string, offset: number, ctx: DirectiveContext
     for (let m = CALLED.exec(sentence); m !== null; m = CALLED.exec(sentence)) {
       const name = (m[1] ?? m[2] ?? '').toLowerCase();
       if (!name || NOT_A_TOOL.has(name)) continue;
+      // "The primary tool", "a sibling tool": an adjective, not a name.
+      if (!/[`'"]/.test(m[0]) && TOOL_ADJECTIVE.has(name)) continue;
       consider(refs, sentence, offset, ctx, name, offset + m.index, offset + m.index + m[0].length, true);
     }
   }
@@ -95,6 +97,14 @@ export function markedKnownRefs(sentence: string, offset: number, ctx: Directive
   return refs;
 }
 
+const TOOL_ADJECTIVE = new Set([
+  'primary', 'secondary', 'sibling', 'main', 'companion', 'corresponding', 'related', 'separate', 'helper', 'underlying', 'specialized',
+  'generic', 'default', 'individual', 'single', 'batch', 'bulk', 'original', 'standard', 'base', 'core', 'legacy', 'old', 'parent', 'child',
+  'matching', 'preferred', 'recommended', 'proper', 'best', 'optional', 'built', 'available', 'given', 'chosen', 'selected', 'requested',
+  'native', 'official', 'internal', 'external', 'remote', 'local', 'current', 'later', 'earlier', 'last', 'final', 'initial', 'second', 'third',
+  'another', 'similar', 'equivalent', 'alternative', 'standalone', 'wrapper', 'utility', 'management', 'admin', 'relevant', 'suitable', 'entire',
+]);
+
 const CALLED_CUE = /tool|function|call|invoke|trigger|execute/;
 const SEPARATED = /[_-]/;
 const PARTS = /__|[.:/]/;
@@ -108,7 +118,7 @@ function wordEdge(sentence: string, i: number): boolean {
 /** Adds `name` at [start, end) to `refs` when it is another server's tool, or is called as a tool. */
 function consider(refs: ToolRef[], sentence: string, offset: number, ctx: DirectiveContext, name: string, start: number, end: number, calledTool: boolean): void {
   const bare = unseparated(name);
-  if (ctx.own.has(name) || ctx.params.has(name) || ownFamily(ctx.own).has(bare) || ownTails(ctx.own).has(bare)) return;
+  if (ctx.own.has(name) || ctx.params.has(name) || ownFamily(ctx.own).has(bare) || ownTails(ctx.own).has(bare) || inOwnWords(name, ctx.own)) return;
   const parts = name.split(PARTS).filter((p) => p.length >= 3 && p !== name);
   for (const p of parts) if (ctx.own.has(p)) return;
   let known = false;
@@ -129,9 +139,10 @@ function consider(refs: ToolRef[], sentence: string, offset: number, ctx: Direct
   const context = calledTool || CALL_BEFORE.test(before) || TOOL_AFTER.test(after) || (known && KNOWN_BEFORE.test(before));
   const shaped = SEPARATED.test(name) || ctx.camel.has(name);
   if (!context && !(known && shaped)) return;
-  // Not in the catalog: a function call in code (`useUser({...})`), or the server's own tool
-  // misspelt ("currents-get-test-signature" for currents-get-tests-signatures).
-  if (!known && (after.startsWith('(') || nearOwn(unseparated(name), ctx.own))) return;
+  // Not in the catalog: a function call in code (`useUser({...})`), the server's own tool
+  // misspelt ("currents-get-test-signature" for currents-get-tests-signatures), or an English
+  // compound ("pre-built", "website-scoped", "no-dependency").
+  if (!known && (after.startsWith('(') || nearOwn(unseparated(name), ctx.own) || englishCompound(name))) return;
   refs.push({ start, end, name, known });
 }
 
@@ -150,6 +161,34 @@ function ownFamily(own: ReadonlySet<string>): ReadonlySet<string> {
     families.set(own, out);
   }
   return out;
+}
+
+/** Prefixes and heads that make a hyphenated word English, not a name. */
+const COMPOUND_HEAD = /^(?:pre|post|non|no|sub|re|co|self|multi|single|well|high|low|full|half|semi|anti|auto|cross|over|under|out|in|on|off|up|down|end|one|two|three|first|second|third|top|bottom|long|short|read|write|built|real|left|right|opt|per|de|un|mid|all|any|user|server|client|site|web)-/;
+const COMPOUND_TAIL = /-(?:based|scoped|built|level|wide|only|free|safe|aware|specific|friendly|like|style|side|time|dependency|dependencies|related|driven|enabled|facing|defined|generated|managed|hosted|owned|wise|ready|in|out|up|down|on|off)$/;
+
+function englishCompound(name: string): boolean {
+  return !name.includes('_') && name.includes('-') && (COMPOUND_HEAD.test(name) || COMPOUND_TAIL.test(name));
+}
+
+const ownWordSets = new WeakMap<ReadonlySet<string>, ReadonlySet<string>>();
+
+/**
+ * Every word of the name is a word of the server's own tool names (`list_pipelines` beside
+ * `list_merge_request_pipelines` and `list_pipeline_jobs`): its own naming, perhaps a tool it
+ * hides by default.
+ */
+function inOwnWords(name: string, own: ReadonlySet<string>): boolean {
+  const words = name.split(/[_\-.]/).filter(Boolean);
+  if (words.length < 2) return false;
+  let set = ownWordSets.get(own);
+  if (!set) {
+    const found = new Set<string>();
+    for (const n of own) for (const w of n.split(/[_\-.]/)) if (w) found.add(w);
+    ownWordSets.set(own, (set = found));
+  }
+  for (const w of words) if (!set.has(w) && !set.has(w.replace(/s$/, '')) && !set.has(`${w}s`)) return false;
+  return true;
 }
 
 const tails = new WeakMap<ReadonlySet<string>, ReadonlySet<string>>();

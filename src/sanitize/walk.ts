@@ -219,6 +219,8 @@ const SCHEMA_DEPTH = 32;
  * The entity's own vocabulary: its parameter names at any depth (lower case). A tool that quotes
  * `query` or `search` is naming its own parameter, not another server's tool of that name.
  */
+const ACTION_NAME = /^[A-Za-z][A-Za-z0-9]*(?:[_.-][A-Za-z0-9]+)*$/;
+
 export function parameterNames(kind: EntityKind, entity: unknown): ReadonlySet<string> {
   const names = new Set<string>();
   if (!isObject(entity)) return names;
@@ -231,6 +233,12 @@ export function parameterNames(kind: EntityKind, entity: unknown): ReadonlySet<s
     if (!isObject(node)) return;
     const props = node['properties'];
     if (isObject(props)) for (const key of Object.keys(props)) names.add(key.toLowerCase());
+    // An action list (`action: ["create_application", "update_application", ...]`) is the tool's
+    // own vocabulary: its members name what this tool does, not another server's tools.
+    const members = node['enum'];
+    if (Array.isArray(members) && members.length >= 3 && members.every((m) => typeof m === 'string' && ACTION_NAME.test(m))) {
+      for (const m of members as string[]) names.add(m.toLowerCase());
+    }
     for (const value of Object.values(node)) if (typeof value === 'object' && value !== null) visit(value, depth + 1);
   };
   if (kind === 'tool') {
