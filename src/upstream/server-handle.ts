@@ -10,8 +10,9 @@ import {
   type JsonRpcNotification,
   type JsonRpcRequest,
 } from '../jsonrpc/messages.js';
-import type { ChildExit, ShutdownTimings } from './child.js';
-import { UpstreamConnection, describeExit, type Pending } from './connection.js';
+import type { ShutdownTimings } from './child.js';
+import { UpstreamConnection, type Pending } from './connection.js';
+import { describeExit, type ChildExit } from './transport.js';
 import type { Caller, ListKind, ServerIdentity, ServerLists } from './types.js';
 import { RELIST_SPACING_MS, RelistPacer } from './relist-pacer.js';
 

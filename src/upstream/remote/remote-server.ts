@@ -8,8 +8,8 @@ import https from 'node:https';
 import { rootCertificates } from 'node:tls';
 import type { Logger } from '../../log.js';
 import type { RemoteConfig } from '../../config/types.js';
-import { ErrorCode, type JsonRpcId } from '../../jsonrpc/messages.js';
-import type { ChildEvents, ChildExit } from '../child.js';
+import { ErrorCode, isObject, type JsonObject, type JsonRpcId } from '../../jsonrpc/messages.js';
+import type { ChildExit, ChildTransport, TransportEvents, WriteOutcome } from '../transport.js';
 import { StderrTail } from '../stderr-tail.js';
 import { SseReader, type ByteBudget } from './sse-reader.js';
 import { LoginRequired, StoredOAuthClient, accessToken, refreshDelay } from './oauth-client.js';
@@ -37,12 +37,14 @@ const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
 type Mode = 'http' | 'sse';
 
+/** One message on its way: its text and what the connection said of it (see ChildTransport.write). */
 interface Outgoing {
+  readonly line: string;
   readonly id: JsonRpcId | undefined;
   readonly method: string | undefined;
 }
 
-export class RemoteServer {
+export class RemoteServer implements ChildTransport {
   readonly pid = undefined;
   private mode: Mode | undefined;
   private sessionId: string | undefined;
@@ -63,14 +65,14 @@ export class RemoteServer {
   /** Legacy transport: where messages are POSTed, once the stream named it. */
   private endpoint: URL | undefined;
   /** Lines written before they can go: the legacy stream has not named its endpoint, or the sign-in is under way. */
-  private queued: string[] = [];
+  private queued: Outgoing[] = [];
   /** `Bearer <token>` when the proxy signs in to this server itself (config `oauth`). */
   private authorization: string | undefined;
   /** The access token is being read or refreshed: nothing is sent before it. */
   private signingIn: boolean;
   private refreshTimer: NodeJS.Timeout | undefined;
-  /** The initialize line, written again on the legacy stream when Streamable HTTP is refused (auto). */
-  private initializeLine: string | undefined;
+  /** The initialize message, written again on the legacy stream when Streamable HTTP is refused (auto). */
+  private initializeMessage: Outgoing | undefined;
   /** The id of our initialize request: only its answer names the protocol version. */
   private initializeId: JsonRpcId | undefined;
   private readonly url: URL;
@@ -84,7 +86,7 @@ export class RemoteServer {
     private readonly config: RemoteConfig,
     private readonly log: Logger,
     private readonly maxMessageBytes: number,
-    private readonly events: ChildEvents,
+    private readonly events: TransportEvents,
   ) {
     this.url = new URL(config.url);
     // Each message is bounded by maxMessageBytes; many at once by this (a child's pipe holds one line).
@@ -131,7 +133,7 @@ export class RemoteServer {
       this.openLegacy();
       return;
     }
-    for (const line of this.queued.splice(0)) this.post(line, describe(line));
+    for (const outgoing of this.queued.splice(0)) this.post(outgoing);
   }
 
   get alive(): boolean {
@@ -147,24 +149,30 @@ export class RemoteServer {
     return this.tail.lines();
   }
 
-  write(line: string): 'sent' | 'closed' | 'full' {
+  write(line: string, id: JsonRpcId | undefined, method: string | undefined): WriteOutcome {
     if (!this.writable) return 'closed';
-    const outgoing = describe(line);
-    // A cancellation frees its request's slot first; it and answers to the server's own requests
-    // always go, or a full server could never be told to stop, nor get the answers it waits for.
-    if (outgoing.method === 'notifications/cancelled') this.abortCancelled(line);
-    if (outgoing.id !== undefined && outgoing.method !== undefined && this.requestsInFlight() >= MAX_IN_FLIGHT) return 'full';
-    if (outgoing.method === 'initialize') {
-      this.initializeLine = line;
-      this.initializeId = outgoing.id;
+    // Cancellations (their request's slot was freed by `abandon` first) and answers to the server's
+    // own requests always go, or a full server could never be told to stop, nor get the answers it waits for.
+    if (id !== undefined && method !== undefined && this.requestsInFlight() >= MAX_IN_FLIGHT) return 'full';
+    const outgoing: Outgoing = { line, id, method };
+    if (method === 'initialize') {
+      this.initializeMessage = outgoing;
+      this.initializeId = id;
     }
     if (this.signingIn || (this.mode === 'sse' && this.endpoint === undefined)) {
-      this.queued.push(line);
+      this.queued.push(outgoing);
       return 'sent';
     }
-    this.post(line, outgoing);
-    if (outgoing.method === 'notifications/initialized' && this.mode === 'http') this.openStanding();
+    this.post(outgoing);
+    if (method === 'notifications/initialized' && this.mode === 'http') this.openStanding();
     return 'sent';
+  }
+
+  /** The request stops being waited for: its POST is closed (transports.mdx allows either), which frees its slot. */
+  abandon(id: JsonRpcId): void {
+    const request = this.inflight.get(id);
+    this.inflight.delete(id);
+    request?.destroy();
   }
 
   /** Requests (not notifications or answers) whose POST is still open. */
@@ -172,10 +180,10 @@ export class RemoteServer {
     return this.inflight.size - this.notesInFlight;
   }
 
-  writeEncoded(bytes: number, encode: (target: Buffer) => void): 'sent' | 'closed' | 'full' {
+  writeEncoded(bytes: number, encode: (target: Buffer) => void, id: JsonRpcId | undefined, method: string | undefined): WriteOutcome {
     const buffer = Buffer.allocUnsafe(bytes);
     encode(buffer);
-    return this.write(buffer.toString('utf8'));
+    return this.write(buffer.toString('utf8'), id, method);
   }
 
   async stop(): Promise<void> {
@@ -231,7 +239,8 @@ export class RemoteServer {
     return module.request(url, { method, headers, agent: this.agent });
   }
 
-  private post(line: string, outgoing: Outgoing): void {
+  private post(outgoing: Outgoing): void {
+    const { line } = outgoing;
     const body = line.endsWith('\n') ? line.slice(0, -1) : line;
     const isRequest = outgoing.id !== undefined && outgoing.method !== undefined;
     const key = isRequest ? (outgoing.id as JsonRpcId) : `note-${(this.serial += 1)}`;
@@ -277,7 +286,7 @@ export class RemoteServer {
           this.inflight.delete(key);
           this.log.info({ server: this.name, status }, 'remote server refused Streamable HTTP; trying the HTTP+SSE transport');
           this.openLegacy();
-          if (this.initializeLine !== undefined) this.queued.push(this.initializeLine);
+          if (this.initializeMessage !== undefined) this.queued.push(this.initializeMessage);
           return;
         }
         this.mode = 'http';
@@ -355,16 +364,17 @@ export class RemoteServer {
     return true;
   }
 
-  /** Delivers a body that is a JSON-RPC answer to `id`; false when it is not one. */
+  /** Delivers a body that is a JSON-RPC error answer to `id`, as parsed here; false when it is not one. */
   private deliverIfAnswer(text: string, body: Buffer | undefined, id: JsonRpcId): boolean {
     if (body === undefined) return false;
+    let parsed: unknown;
     try {
-      const parsed = JSON.parse(text) as { id?: unknown; error?: unknown };
-      if (parsed.id !== id || typeof parsed.error !== 'object') return false;
+      parsed = JSON.parse(text);
     } catch {
       return false;
     }
-    this.deliver(body, id);
+    if (!isObject(parsed) || parsed.id !== id || typeof parsed.error !== 'object') return false;
+    this.deliverMessage(parsed, id);
     return true;
   }
 
@@ -408,29 +418,21 @@ export class RemoteServer {
     this.events.onLine(text, bytes, 0, bytes.length, typeof carriedBy === 'number' ? carriedBy : undefined);
   }
 
+  /** A message made here (never text): handed over as the object it is. */
+  private deliverMessage(message: JsonObject, carriedBy: JsonRpcId | undefined): void {
+    if (this.exited !== undefined) return;
+    this.events.onMessage(message, typeof carriedBy === 'number' ? carriedBy : undefined);
+  }
+
   private answerError(id: JsonRpcId, message: string): void {
-    const text = JSON.stringify({ jsonrpc: '2.0', id, error: { code: ErrorCode.InternalError, message } });
-    this.deliver(Buffer.from(text), id);
+    this.deliverMessage({ jsonrpc: '2.0', id, error: { code: ErrorCode.InternalError, message } }, id);
   }
 
   /** Tells the server a request of ours is given up (its answer could no longer reach anyone). */
   private cancelUpstream(id: JsonRpcId, reason: string): void {
     if (!this.writable) return;
     const line = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } });
-    this.post(line, { id: undefined, method: 'notifications/cancelled' });
-  }
-
-  /** The request a cancellation names stops being waited for: its POST is closed (transports.mdx allows either). */
-  private abortCancelled(line: string): void {
-    try {
-      const requestId = (JSON.parse(line) as { params?: { requestId?: unknown } }).params?.requestId;
-      if (typeof requestId !== 'number' && typeof requestId !== 'string') return;
-      const request = this.inflight.get(requestId);
-      this.inflight.delete(requestId);
-      request?.destroy();
-    } catch {
-      // Our own line: always JSON.
-    }
+    this.post({ line, id: undefined, method: 'notifications/cancelled' });
   }
 
   /** Streamable HTTP: the stream the server sends unprompted messages on (list_changed, its requests). */
@@ -534,7 +536,7 @@ export class RemoteServer {
       return;
     }
     this.endpoint = endpoint;
-    for (const line of this.queued.splice(0)) this.post(line, describe(line));
+    for (const outgoing of this.queued.splice(0)) this.post(outgoing);
   }
 
   private async deleteSession(): Promise<void> {
@@ -565,17 +567,6 @@ function extraCertificates(): string[] {
     return [fs.readFileSync(file, 'utf8')];
   } catch {
     return [];
-  }
-}
-
-/** The id and method of one of our own lines (always a single JSON-RPC object). */
-function describe(line: string): Outgoing {
-  try {
-    const message = JSON.parse(line) as { id?: unknown; method?: unknown };
-    const id = typeof message.id === 'number' || typeof message.id === 'string' ? message.id : undefined;
-    return { id, method: typeof message.method === 'string' ? message.method : undefined };
-  } catch {
-    return { id: undefined, method: undefined };
   }
 }
 
