@@ -20,8 +20,7 @@ import {
 import { RAW_SPANS, splicedRequestLine, type RawCarrier } from '../wire/request-splice.js';
 import type { ShutdownTimings } from './child.js';
 import { openChild } from './child-transport.js';
-import type { ChildExit, ChildTransport, TransportEvents } from './transport.js';
-import { describeExit } from './transport.js';
+import { describeExit, type ChildExit, type ChildTransport, type TransportEvents } from './transport.js';
 import type { Caller, Pending, ServerIdentity } from './types.js';
 import { addEnvelope, proxyEnvelope, removeEnvelope, rootsFromConfig } from './modern-envelope.js';
 import { CLIENT_CAPABILITIES, PROBE_METHOD, listenRequest, negotiateEra } from './era.js';

@@ -57,15 +57,16 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-function open(): { remote: RemoteServer; lines: string[]; exits: ChildExit[] } {
+function open(): { remote: RemoteServer; lines: string[]; made: unknown[]; exits: ChildExit[] } {
   const lines: string[] = [];
+  const made: unknown[] = [];
   const exits: ChildExit[] = [];
   const remote = new RemoteServer('r', { url, headers: {}, transport: 'http', ca: undefined }, silentLogger(), 1024 * 1024, {
     onLine: (line) => lines.push(line),
-    onMessage: (message) => lines.push(JSON.stringify(message)),
+    onMessage: (message, carriedBy) => made.push({ message, carriedBy }),
     onExit: (exit) => exits.push(exit),
   });
-  return { remote, lines, exits };
+  return { remote, lines, made, exits };
 }
 
 /** Writes a message the way the connection does: its text, with the id and method it already knows. */
@@ -105,13 +106,13 @@ describe('RemoteServer', () => {
     await remote.stop();
   });
 
-  it('takes a stream that closes after only its priming event as unanswered: an error at once, and the server told', async () => {
-    const { remote, lines } = open();
+  it('takes a stream that closes after only its priming event as unanswered: an error at once (an object, not text), and the server told', async () => {
+    const { remote, lines, made } = open();
     await initialized(remote, lines);
     send(remote, { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'prime' } });
-    await waitUntil(() => lines.length > 1);
-    expect(lines.slice(1)).toEqual([expect.stringContaining('closed the stream before answering')]);
-    expect(JSON.parse(lines[1] ?? '{}')).toMatchObject({ id: 7, error: { code: -32603 } });
+    await waitUntil(() => made.length > 0);
+    expect(made).toEqual([{ message: { jsonrpc: '2.0', id: 7, error: { code: -32603, message: 'server r closed the stream before answering' } }, carriedBy: 7 }]);
+    expect(lines).toHaveLength(1); // the initialize answer alone came as the server's text
     await waitUntil(() => cancelled.includes(7));
     await remote.stop();
   });
