@@ -6,21 +6,11 @@ import { BufferPool } from '../wire/buffer-pool.js';
 import type { ServerConfig } from '../config/types.js';
 import { Throttle } from '../throttle.js';
 import { StderrTail } from './stderr-tail.js';
+import type { ChildExit, ChildTransport, TransportEvents, WriteOutcome } from './transport.js';
 
-export interface ChildExit {
-  readonly code: number | null;
-  readonly signal: string | null;
-  /** Why the spawn itself failed (command missing, not executable), or a remote server could not be reached, if it did. */
-  readonly spawnError?: string;
-  /** Why a remote server's connection was lost (unreachable, the session forgotten). */
-  readonly disconnected?: string;
-}
-
-export interface ChildEvents {
-  /** `carriedBy`: the id of our request on whose response stream a remote server sent this message. */
-  onLine(line: string, bytes: Buffer, start: number, end: number, carriedBy?: number): void;
-  onExit(exit: ChildExit): void;
-}
+export type { ChildExit } from './transport.js';
+/** What a stdio child reports: it reads lines only (it never makes up messages of its own). */
+export type ChildEvents = Pick<TransportEvents, 'onLine' | 'onExit'>;
 
 export interface ShutdownTimings {
   /** Wait after closing stdin before SIGTERM, ms (the SDK's StdioClientTransport also uses 2 s). */
@@ -62,7 +52,7 @@ export const STDERR_LINES_PER_SECOND = 50;
 
 type Stdin = NonNullable<ReturnType<typeof spawn>['stdin']>;
 
-export class ServerProcess {
+export class ServerProcess implements ChildTransport {
   readonly pid: number | undefined;
   private readonly process: ReturnType<typeof spawn>;
   private exited: ChildExit | undefined;
@@ -200,8 +190,12 @@ export class ServerProcess {
     return this.tail.lines();
   }
 
-  /** Writes one already-serialized message, newline included: 'closed' when the child cannot take it, 'full' when it stopped reading. */
-  write(line: string): 'sent' | 'closed' | 'full' {
+  /**
+   * Writes one already-serialized message, newline included: 'closed' when the child cannot take
+   * it, 'full' when it stopped reading. A pipe needs nothing but the text (the id and method the
+   * seam also offers are for transports that route by them).
+   */
+  write(line: string): WriteOutcome {
     const stdin = this.stdinFor();
     if (typeof stdin === 'string') return stdin;
     // A busy child leaves lines queued in the stream for tens of ms: as strings they outlive a
@@ -218,7 +212,7 @@ export class ServerProcess {
    * given, a reused one: a fresh 64 KiB buffer per large request would live until the next GC, and
    * the allocator keeps the peak such churn once needed.
    */
-  writeEncoded(bytes: number, encode: (target: Buffer) => void): 'sent' | 'closed' | 'full' {
+  writeEncoded(bytes: number, encode: (target: Buffer) => void): WriteOutcome {
     const stdin = this.stdinFor();
     if (typeof stdin === 'string') return stdin;
     const buffer = this.lineBuffers.take(bytes);
@@ -248,6 +242,9 @@ export class ServerProcess {
     this.holding = false;
     this.process.stdin?.uncork();
   };
+
+  /** A pipe holds nothing per request: the cancellation that follows is all the child needs. */
+  abandon(): void {}
 
   private stdinFor(): Stdin | 'closed' | 'full' {
     if (!this.writable) return 'closed';

@@ -11,7 +11,7 @@
 // initialize is spoken to in the stateless era alone.
 import type { Logger } from '../log.js';
 import type { ServerConfig } from '../config/types.js';
-import { ErrorCode, SwitchboardError, isObject, type JsonObject, type JsonRpcMessage } from '../jsonrpc/messages.js';
+import { ErrorCode, SwitchboardError, isObject, type JsonObject, type JsonRpcMessage, type JsonRpcRequest } from '../jsonrpc/messages.js';
 import type { ServerIdentity } from './types.js';
 import { LATEST_PROTOCOL_VERSION, META_SERVER_INFO, SUPPORTED_PROTOCOL_VERSIONS, SWITCHBOARD_INFO } from '../protocol.js';
 import { MODERN_VERSION, isModernDiscover, proxyEnvelope } from './modern-envelope.js';
@@ -27,6 +27,9 @@ export const CLIENT_CAPABILITIES = { sampling: {}, elicitation: {}, roots: { lis
 export const PROBE_TIMEOUT_MS = 3_000;
 
 export const PROBE_METHOD = 'server/discover';
+
+/** The id of the proxy's subscriptions/listen to a stateless-era child: a string, so no answer of it is mistaken for a pending request's. */
+export const LISTEN_ID = 'switchboard-listen';
 
 /** What the negotiation needs of the connection to the child. */
 export interface EraChannel {
@@ -101,4 +104,18 @@ async function probe(channel: EraChannel, log: Logger): Promise<ServerIdentity |
     serverInfo: isObject(serverInfo) ? serverInfo : {},
     instructions: typeof result.instructions === 'string' ? result.instructions : undefined,
   };
+}
+
+/**
+ * A stateless-era child tells of list changes only on a subscriptions/listen stream: the request
+ * that opens one for the child's life, for the lists it says change; undefined when none do.
+ */
+export function listenRequest(capabilities: JsonObject): JsonRpcRequest | undefined {
+  const notifications: JsonObject = {};
+  for (const [kind, filter] of [['tools', 'toolsListChanged'], ['prompts', 'promptsListChanged'], ['resources', 'resourcesListChanged']] as const) {
+    const offered = capabilities[kind];
+    if (isObject(offered) && offered.listChanged === true) notifications[filter] = true;
+  }
+  if (Object.keys(notifications).length === 0) return undefined;
+  return { jsonrpc: '2.0', id: LISTEN_ID, method: 'subscriptions/listen', params: { notifications, _meta: proxyEnvelope(CLIENT_CAPABILITIES) } };
 }

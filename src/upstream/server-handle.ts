@@ -1,17 +1,10 @@
 // Supervises one server instance: start, list, restart with capped backoff, re-list on list_changed.
 import type { Logger } from '../log.js';
 import type { ServerConfig } from '../config/types.js';
-import {
-  ErrorCode,
-  SwitchboardError,
-  isObject,
-  type JsonObject,
-  type JsonRpcId,
-  type JsonRpcNotification,
-  type JsonRpcRequest,
-} from '../jsonrpc/messages.js';
-import type { ChildExit, ShutdownTimings } from './child.js';
-import { UpstreamConnection, describeExit, type Pending } from './connection.js';
+import { ErrorCode, SwitchboardError, isObject, type JsonObject, type JsonRpcId, type JsonRpcNotification, type JsonRpcRequest } from '../jsonrpc/messages.js';
+import type { ShutdownTimings } from './child.js';
+import { UpstreamConnection, type Pending } from './connection.js';
+import { describeExit, type ChildExit } from './transport.js';
 import type { Caller, ListKind, ServerIdentity, ServerLists } from './types.js';
 import { RELIST_SPACING_MS, RelistPacer } from './relist-pacer.js';
 

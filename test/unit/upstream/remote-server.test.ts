@@ -57,22 +57,27 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-function open(): { remote: RemoteServer; lines: string[]; exits: ChildExit[] } {
+function open(): { remote: RemoteServer; lines: string[]; made: unknown[]; exits: ChildExit[] } {
   const lines: string[] = [];
+  const made: unknown[] = [];
   const exits: ChildExit[] = [];
   const remote = new RemoteServer('r', { url, headers: {}, transport: 'http', ca: undefined }, silentLogger(), 1024 * 1024, {
     onLine: (line) => lines.push(line),
+    onMessage: (message, carriedBy) => made.push({ message, carriedBy }),
     onExit: (exit) => exits.push(exit),
   });
-  return { remote, lines, exits };
+  return { remote, lines, made, exits };
 }
 
-const line = (message: unknown): string => `${JSON.stringify(message)}\n`;
+/** Writes a message the way the connection does: its text, with the id and method it already knows. */
+function send(remote: RemoteServer, message: { jsonrpc: string; id?: number | string; method?: string; params?: unknown; result?: unknown }): string {
+  return remote.write(`${JSON.stringify(message)}\n`, message.id, message.method);
+}
 
 async function initialized(remote: RemoteServer, lines: string[]): Promise<void> {
-  remote.write(line({ jsonrpc: '2.0', id: 0, method: 'initialize', params: {} }));
+  send(remote, { jsonrpc: '2.0', id: 0, method: 'initialize', params: {} });
   await waitUntil(() => lines.length > 0);
-  remote.write(line({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+  send(remote, { jsonrpc: '2.0', method: 'notifications/initialized' });
 }
 
 async function waitUntil(condition: () => boolean, ms = 5_000): Promise<void> {
@@ -83,26 +88,31 @@ async function waitUntil(condition: () => boolean, ms = 5_000): Promise<void> {
 }
 
 describe('RemoteServer', () => {
-  it('refuses the 257th request in flight, yet always sends a cancellation, which frees its slot', async () => {
+  it('refuses the 257th request in flight, yet always sends a cancellation; abandoning a request frees its slot', async () => {
     const { remote, lines } = open();
     await initialized(remote, lines);
-    for (let id = 1; id <= 256; id++) expect(remote.write(line({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'hang' } }))).toBe('sent');
-    expect(remote.write(line({ jsonrpc: '2.0', id: 257, method: 'tools/call', params: { name: 'hang' } }))).toBe('full');
-    expect(remote.write(line({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1, reason: 'timed out' } }))).toBe('sent');
-    expect(remote.write(line({ jsonrpc: '2.0', id: 258, method: 'tools/call', params: { name: 'hang' } }))).toBe('sent');
-    await waitUntil(() => cancelled.includes(1));
+    for (let id = 1; id <= 256; id++) expect(send(remote, { jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'hang' } })).toBe('sent');
+    expect(send(remote, { jsonrpc: '2.0', id: 257, method: 'tools/call', params: { name: 'hang' } })).toBe('full');
+    // A notification goes whatever the bound: the cancellation of request 2 reaches the server while it is full.
+    expect(send(remote, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 2, reason: 'timed out' } })).toBe('sent');
+    expect(send(remote, { jsonrpc: '2.0', id: 257, method: 'tools/call', params: { name: 'hang' } })).toBe('full');
+    // As the connection cancels: the request is abandoned (its POST closed), then the server told.
+    remote.abandon(1);
+    expect(send(remote, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1, reason: 'timed out' } })).toBe('sent');
+    expect(send(remote, { jsonrpc: '2.0', id: 258, method: 'tools/call', params: { name: 'hang' } })).toBe('sent');
+    await waitUntil(() => cancelled.includes(1) && cancelled.includes(2));
     // Answers to the server's own requests go whatever the bound.
-    expect(remote.write(line({ jsonrpc: '2.0', id: 'server-1', result: {} }))).toBe('sent');
+    expect(send(remote, { jsonrpc: '2.0', id: 'server-1', result: {} })).toBe('sent');
     await remote.stop();
   });
 
-  it('takes a stream that closes after only its priming event as unanswered: an error at once, and the server told', async () => {
-    const { remote, lines } = open();
+  it('takes a stream that closes after only its priming event as unanswered: an error at once (an object, not text), and the server told', async () => {
+    const { remote, lines, made } = open();
     await initialized(remote, lines);
-    remote.write(line({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'prime' } }));
-    await waitUntil(() => lines.length > 1);
-    expect(lines.slice(1)).toEqual([expect.stringContaining('closed the stream before answering')]);
-    expect(JSON.parse(lines[1] ?? '{}')).toMatchObject({ id: 7, error: { code: -32603 } });
+    send(remote, { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'prime' } });
+    await waitUntil(() => made.length > 0);
+    expect(made).toEqual([{ message: { jsonrpc: '2.0', id: 7, error: { code: -32603, message: 'server r closed the stream before answering' } }, carriedBy: 7 }]);
+    expect(lines).toHaveLength(1); // the initialize answer alone came as the server's text
     await waitUntil(() => cancelled.includes(7));
     await remote.stop();
   });

@@ -1,0 +1,81 @@
+// The requests in flight towards one child: our ids for them, admission under a bound, their
+// deadlines, and a way out for each (its answer, a timeout, the child's exit).
+import type { JsonRpcResponse } from '../jsonrpc/messages.js';
+import type { Pending } from './types.js';
+
+export class PendingTable {
+  private entries = new Map<number, Pending>();
+  private nextId = 1;
+
+  /** `max`: most requests waiting at once; beyond it requests are refused, not queued. */
+  constructor(private readonly max: number) {}
+
+  /** A fresh id for a request to the child: a number, never reused by this connection. */
+  mint(): number {
+    return this.nextId++;
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  get full(): boolean {
+    return this.entries.size >= this.max;
+  }
+
+  get(upstreamId: number): Pending | undefined {
+    return this.entries.get(upstreamId);
+  }
+
+  values(): IterableIterator<Pending> {
+    return this.entries.values();
+  }
+
+  /** Registers `entry` under its upstream id (callers check `full` first). */
+  add(entry: Pending): void {
+    this.entries.set(entry.upstreamId, entry);
+  }
+
+  /** The entry waiting under `upstreamId`, no longer waiting. */
+  take(upstreamId: number): Pending | undefined {
+    const entry = this.entries.get(upstreamId);
+    if (entry !== undefined) this.entries.delete(upstreamId);
+    return entry;
+  }
+
+  /** Stops waiting for `entry`; false when it was no longer waiting (answered, expired, sent again). */
+  forget(entry: Pending): boolean {
+    if (this.entries.get(entry.upstreamId) !== entry) return false;
+    this.entries.delete(entry.upstreamId);
+    return true;
+  }
+
+  /**
+   * Takes out every entry whose deadline is past and hands each to `each`, oldest first. Requests
+   * have the server's timeout (the era probe's is shorter, but is alone in flight), so insertion
+   * order is deadline order and the sweep stops at the first entry still in time.
+   */
+  expire(now: number, each: (entry: Pending) => void): void {
+    for (const entry of this.entries.values()) {
+      if (entry.deadline > now) return;
+      this.entries.delete(entry.upstreamId);
+      each(entry);
+    }
+  }
+
+  /** Empties the table and returns what it held: swapped first, so a caller reacting to its error cannot touch the map being drained. */
+  drain(): Iterable<Pending> {
+    const drained = this.entries;
+    this.entries = new Map();
+    return drained.values();
+  }
+}
+
+/** Answers a pending request without the child (timeout, child exit, a transport's own error) the way the child would have. */
+export function answerLocally(entry: Pending, response: JsonRpcResponse): void {
+  if (entry.settle !== undefined) {
+    entry.settle(response);
+    return;
+  }
+  entry.caller?.answered(entry, response);
+}

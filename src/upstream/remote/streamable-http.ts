@@ -1,0 +1,293 @@
+// Streamable HTTP (basic/transports.mdx): each message POSTed, a request's answer in the POST's
+// response (a JSON body or an SSE stream that may carry the server's own messages first), the
+// session the server names, its standing GET stream, and the DELETE that ends it. The legacy
+// transport POSTs through the same code, to the endpoint its stream named (answered 202).
+import type { ClientRequest, IncomingMessage } from 'node:http';
+import { isObject, type JsonRpcId } from '../../jsonrpc/messages.js';
+import { SseReader } from './sse-reader.js';
+import { describeError, excerpt, readBounded } from './http-client.js';
+import type { Outgoing, RemoteLink } from './link.js';
+
+/** How long a POST that answers nothing (a notification, a response) may take, ms. */
+const ACCEPT_TIMEOUT_MS = 30_000;
+/** How long to wait before reopening the standing GET stream after it ended, ms (doubling while it fails). */
+const STANDING_RETRY_MS = 1_000;
+const STANDING_RETRY_MAX_MS = 30_000;
+/** How long a request's stream may stay open after its answer before the proxy closes it, ms. */
+const ANSWERED_STREAM_GRACE_MS = 5_000;
+/** How long a stop waits for the session's DELETE, ms. */
+const DELETE_TIMEOUT_MS = 2_000;
+/** Bytes of an error body read for its message. */
+const MAX_ERROR_BODY_BYTES = 64 * 1024;
+
+const METHOD_MEMBER = Buffer.from('"method"');
+
+export class StreamableHttp {
+  /** POSTs under way, by the JSON-RPC id of the request they carry (notifications by a serial). */
+  private readonly inflight = new Map<JsonRpcId, ClientRequest>();
+  private serial = 0;
+  /** Of `inflight`, the POSTs of notifications and answers. */
+  private notesInFlight = 0;
+  /** The GET stream the server sends its own messages on. */
+  private standing: ClientRequest | undefined;
+  private standingTimer: NodeJS.Timeout | undefined;
+  /** The standing stream was open once in this session (so a 404 for it later means the session is gone). */
+  private standingWorked = false;
+  private standingFailures = 0;
+
+  constructor(private readonly link: RemoteLink) {}
+
+  /** Requests (not notifications or answers) whose POST is still open. */
+  get requestsInFlight(): number {
+    return this.inflight.size - this.notesInFlight;
+  }
+
+  /** The request stops being waited for: its POST is closed (transports.mdx allows either), which frees its slot. */
+  abandon(id: JsonRpcId): void {
+    const request = this.inflight.get(id);
+    this.inflight.delete(id);
+    request?.destroy();
+  }
+
+  /** Streams and requests closed, the retry timer stopped. */
+  close(): void {
+    clearTimeout(this.standingTimer);
+    this.standing?.destroy();
+    for (const request of this.inflight.values()) request.destroy();
+    this.inflight.clear();
+  }
+
+  post(outgoing: Outgoing): void {
+    const { link } = this;
+    const { line } = outgoing;
+    const body = line.endsWith('\n') ? line.slice(0, -1) : line;
+    const isRequest = outgoing.id !== undefined && outgoing.method !== undefined;
+    const key = isRequest ? (outgoing.id as JsonRpcId) : `note-${(this.serial += 1)}`;
+    const request = link.http.request('POST', link.postTarget(), { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'content-length': Buffer.byteLength(body) });
+    this.inflight.set(key, request);
+    if (!isRequest) {
+      this.notesInFlight += 1;
+      request.once('close', () => {
+        this.notesInFlight -= 1;
+        if (this.inflight.get(key) === request) this.inflight.delete(key);
+      });
+    }
+    if (!isRequest) request.setTimeout(ACCEPT_TIMEOUT_MS, () => request.destroy(new Error(`no answer within ${ACCEPT_TIMEOUT_MS} ms`)));
+    request.on('response', (response) => this.onPostResponse(request, response, key, outgoing, isRequest));
+    request.on('error', (error) => {
+      if (this.inflight.get(key) !== request) return; // aborted on purpose (cancelled, stopped)
+      this.inflight.delete(key);
+      const reason = describeError(error);
+      if (outgoing.method === 'initialize') link.lost(`unreachable: ${reason}`);
+      else if (isRequest) link.answerError(outgoing.id as JsonRpcId, `server ${link.name} could not be reached (${reason})`);
+      else link.problem(`POST failed: ${reason}`);
+    });
+    request.end(body);
+  }
+
+  private onPostResponse(request: ClientRequest, response: IncomingMessage, key: JsonRpcId, outgoing: Outgoing, isRequest: boolean): void {
+    const { link } = this;
+    const { http } = link;
+    const status = response.statusCode ?? 0;
+    response.on('close', () => {
+      if (this.inflight.get(key) === request) this.inflight.delete(key);
+    });
+    if (outgoing.method === 'initialize' && http.mode !== 'sse') {
+      const session = response.headers['mcp-session-id'];
+      if (typeof session === 'string' && session !== '') http.sessionId = session;
+      // No mode chosen yet (auto): a 4xx says the server is of the legacy transport (transports.mdx,
+      // backwards compatibility); the initialize goes again on its stream.
+      if (http.mode === undefined) {
+        if (status === 401 && link.refused(response)) return;
+        // 401, 403 and 429 are about us, not about the transport: no fallback for those.
+        if (status >= 400 && status < 500 && status !== 401 && status !== 403 && status !== 429) {
+          response.resume();
+          this.inflight.delete(key);
+          link.fallBack(status);
+          return;
+        }
+        http.mode = 'http';
+      }
+    }
+    if (status === 401 && link.refused(response)) return;
+    if (status === 404 && http.sessionId !== undefined && http.mode === 'http') {
+      response.resume();
+      link.lost('the server no longer knows the session (404)');
+      return;
+    }
+    if (status === 202 || (status >= 200 && status < 300 && !isRequest)) {
+      response.resume();
+      return;
+    }
+    const id = isRequest ? (outgoing.id as JsonRpcId) : undefined;
+    if (status < 200 || status >= 300) {
+      readBounded(response, MAX_ERROR_BODY_BYTES, link.buffered, (body) => {
+        const text = body?.toString('utf8') ?? '';
+        if (outgoing.method === 'initialize') {
+          link.lost(`initialize answered HTTP ${status}${text === '' ? '' : `: ${excerpt(text)}`}`);
+          return;
+        }
+        link.problem(`HTTP ${status} for ${outgoing.method ?? 'a response'}`);
+        // A JSON-RPC error in the body answers the request as the server meant; anything else becomes one.
+        if (id !== undefined && !this.deliverIfAnswer(text, body, id)) link.answerError(id, `server ${link.name} answered HTTP ${status}`);
+      });
+      return;
+    }
+    const type = String(response.headers['content-type'] ?? '');
+    if (type.includes('text/event-stream')) {
+      const answered = this.readStream(
+        response,
+        id,
+        () => {
+          // The stream ended without the answer: the request fails rather than waits for its timeout,
+          // and the server is told to stop working on it (resuming the stream is not attempted).
+          if (id === undefined || answered.value || this.inflight.get(key) !== request) return;
+          this.inflight.delete(key);
+          link.answerError(id, `server ${link.name} closed the stream before answering`);
+          this.cancelUpstream(id, 'the stream closed before the answer');
+        },
+        () => {
+          // The answer came: its slot is free again. The server should close the stream now (its
+          // socket then serves the next request); one that keeps it open loses it after a while.
+          if (this.inflight.get(key) === request) this.inflight.delete(key);
+          const linger = setTimeout(() => response.destroy(), ANSWERED_STREAM_GRACE_MS);
+          linger.unref();
+          response.once('close', () => clearTimeout(linger));
+        },
+      );
+      return;
+    }
+    readBounded(response, link.maxMessageBytes, link.buffered, (body) => {
+      if (body === undefined) {
+        link.problem(`an answer larger than ${link.maxMessageBytes} bytes was dropped`);
+        if (id !== undefined) link.answerError(id, `server ${link.name} sent an answer larger than ${link.maxMessageBytes} bytes`);
+        return;
+      }
+      link.deliver(body, id);
+    });
+  }
+
+  /** Delivers a body that is a JSON-RPC error answer to `id`, as parsed here; false when it is not one. */
+  private deliverIfAnswer(text: string, body: Buffer | undefined, id: JsonRpcId): boolean {
+    if (body === undefined) return false;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      return false;
+    }
+    if (!isObject(parsed) || parsed.id !== id || typeof parsed.error !== 'object') return false;
+    this.link.deliverMessage(parsed, id);
+    return true;
+  }
+
+  /**
+   * SSE messages of one response stream, each delivered as the stream's request's (or unrelated).
+   * The flag it returns turns true once a message without a method came: the request's answer (a
+   * result that merely mentions "method" leaves it false, which costs a dropped duplicate at worst).
+   */
+  private readStream(response: IncomingMessage, carriedBy: JsonRpcId | undefined, ended: () => void, onAnswer?: () => void): { value: boolean } {
+    const { link } = this;
+    const answered = { value: false };
+    const reader = new SseReader(
+      link.maxMessageBytes,
+      (event) => {
+        // An event without data primes a resumable stream (an id to resume from): not a message.
+        if (event.event !== 'message' || event.data.length === 0) return;
+        const answer = !answered.value && !event.data.includes(METHOD_MEMBER);
+        if (answer) answered.value = true;
+        link.deliver(event.data, carriedBy);
+        if (answer) onAnswer?.();
+      },
+      (bytes) => link.problem(`an event of ${bytes} bytes (over the bound of one message, or of all this server's at once) was dropped`),
+      link.buffered,
+    );
+    let over = false;
+    const end = (): void => {
+      if (over) return;
+      over = true;
+      reader.release();
+      ended();
+    };
+    response.on('data', (chunk: Buffer) => reader.push(chunk));
+    response.on('end', end);
+    response.on('error', end);
+    return answered;
+  }
+
+  /** Tells the server a request of ours is given up (its answer could no longer reach anyone). */
+  private cancelUpstream(id: JsonRpcId, reason: string): void {
+    if (!this.link.isOpen()) return;
+    const line = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } });
+    this.post({ line, id: undefined, method: 'notifications/cancelled' });
+  }
+
+  /** The stream the server sends unprompted messages on (list_changed, its requests). */
+  openStanding(): void {
+    const { link } = this;
+    if (!link.isOpen()) return;
+    const request = link.http.request('GET', link.http.url, { accept: 'text/event-stream' });
+    this.standing = request;
+    let answered = false;
+    request.on('response', (response) => {
+      answered = true;
+      const status = response.statusCode ?? 0;
+      if (status === 401 && link.refused(response)) return;
+      if ((status === 404 || status === 400) && this.standingWorked && link.http.sessionId !== undefined) {
+        // It served this session's stream before: now it does not know the session (restarted).
+        response.resume();
+        link.lost(`the server no longer knows the session (HTTP ${status} for its stream)`);
+        return;
+      }
+      if (status === 405 || (status >= 400 && status < 500 && !this.standingWorked)) {
+        // No such stream here (405, or a server that routes only POST): its messages come on request streams.
+        response.resume();
+        return;
+      }
+      if (status < 200 || status >= 300) {
+        response.resume();
+        this.retryStanding(`stream answered HTTP ${status}`);
+        return;
+      }
+      this.standingWorked = true;
+      this.standingFailures = 0;
+      this.readStream(response, undefined, () => this.retryStanding('stream ended'));
+    });
+    request.on('error', (error) => {
+      if (this.standing !== request) return;
+      // Once the stream was open, a reset (an idle timeout on the way) is its end: it is reopened.
+      if (answered) this.retryStanding(`stream failed: ${describeError(error)}`);
+      else link.lost(`stream failed: ${describeError(error)}`);
+    });
+    request.end();
+  }
+
+  private retryStanding(reason: string): void {
+    if (!this.link.isOpen()) return;
+    this.link.log.debug({ server: this.link.name, reason }, 'reopening the remote server stream');
+    clearTimeout(this.standingTimer);
+    // Doubling while it keeps failing, so a server answering errors is not asked every second.
+    const delay = Math.min(STANDING_RETRY_MAX_MS, STANDING_RETRY_MS * 2 ** this.standingFailures);
+    this.standingFailures += 1;
+    this.standingTimer = setTimeout(() => this.openStanding(), delay);
+    this.standingTimer.unref();
+  }
+
+  /** A client that is done with its session says so (transports.mdx, session management). */
+  async deleteSession(): Promise<void> {
+    await new Promise<void>((resolve) => {
+      const request = this.link.http.request('DELETE', this.link.http.url, {});
+      const timer = setTimeout(() => request.destroy(), DELETE_TIMEOUT_MS);
+      request.on('response', (response) => {
+        response.resume();
+        response.on('end', resolve);
+      });
+      request.on('error', () => resolve());
+      request.on('close', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      request.end();
+    });
+  }
+}
