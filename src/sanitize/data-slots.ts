@@ -4,7 +4,7 @@
 // server needs a sentence addressed to the model there, a credential file, an outside address in
 // prose, or another server's tool name. Each of those is withheld (SANITIZE.md `data-slot-prose`).
 // A bare URL or path as a default (`https://api.example.com`, `./output`) is data and passes.
-import { OTHERS_SECRET, OUTSIDE_ADDRESS, SECRET, SYSTEM_PATH } from './directive-lexicon.js';
+import { ENV_FILE_PATH, I18N_ALL, I18N_EXFIL_TARGET, I18N_PASTE, OTHERS_SECRET, OUTSIDE_ADDRESS, SECRET, SYSTEM_PATH } from './directive-lexicon.js';
 import type { Hit, ScanOptions } from './semantic.js';
 import type { Slot } from './walk.js';
 
@@ -24,7 +24,7 @@ const MOVE_TO =
 /** Secrets the parameter wants from what the model has seen (not the user's own key for this tool). */
 const SEEN_SECRETS = /\b(?:you (?:have|'ve|had) (?:seen|saw|read|used|got)|you know|in (?:this|the) (?:session|conversation|chat|context)|from (?:memory|the conversation|earlier))\b/;
 const STORED_INPUT =
-  /\b(?:to (?:save|set|store|write|update|apply|configure)|(?:will be|are|is|get) (?:saved|set|stored|written|applied)|replaces? the (?:previous|existing|current)|you want to keep)\b/;
+  /\b(?:new (?:system prompt|instructions?|prompt|values?|password|secret|key)|to (?:save|set|store|write|update|apply|configure)|(?:will be|are|is|get) (?:saved|set|stored|written|applied)|replaces? the (?:previous|existing|current)|you want to keep)\b/;
 /** A property name that asks rather than names (`all_env_and_api_keys`, not `root_password`). */
 const ASKING = /\b(?:all|every|any|full|entire|whole|dump|include|including|copy|paste|read|contents?|current|seen|your|my|system|process|raw|stored|saved|other)\b/;
 /** The ends of setting names (`action.auto_create_index.enabled`): a switch or a number, not a tool. */
@@ -32,6 +32,20 @@ const SETTING_END = /[_.-](?:enabled|disabled|allowed|count|limit|ids?|uuid|type
 /** "All (of the) API keys", "every secret you have": the quantifier is on the secret, not elsewhere in the text. */
 const QUANTIFIED_SECRET =
   /\b(?:all|every|any|each)(?: of)?(?: (?:the|your|my|its|their|available|known|current|stored|saved|other|[a-z]+)){0,2} (?:api[ _-]?keys?|access tokens?|tokens|secrets?|passwords?|credentials|private keys?|environment variables?|env vars?|cookies|keys)\b(?! names?\b)/;
+/** Secrets by their environment variable names: OPENAI_API_KEY, STRIPE_SECRET_KEY, GITHUB_TOKEN (the reading is lower case). */
+const SECRET_VARIABLE = /\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*_(?:API_KEY|SECRET_KEY|SECRET|TOKEN|ACCESS_KEY|ACCESS_TOKEN|PASSWORD|PRIVATE_KEY|AUTH_TOKEN)\b/g;
+/** The path is named as refused ("System paths (e.g. ~/.ssh) are rejected"). */
+const REJECTED = /\b(?:rejected|not allowed|forbidden|denied|refused|blocked|disallowed)\b/;
+/** The value itself asked for: paste it, "the value of", "fill it with". */
+const VALUE_OF = /\b(?:paste|the values? of|value of|fill (?:it |this )?(?:in )?with|valeur de|valor de|wert von|valore di|wartość|значение)\b|\bremplir avec/;
+const FILE_CONTENTS = /\b(?:contents?|inhalt|contenido|contenu|conteúdo|contenuto|zawartość|inhoud|içeri\S*)\b|содержим|вміст|内容|내용|सामग्री/;
+/** Speaking as the system, or waiving the user's say, in the other languages. */
+const I18N_AUTHORITY =
+  /systemhinweis|systemnachricht|mensaje del sistema|mensagem do sistema|message syst[eè]me|messaggio di sistema|komunikat systemowy|системное сообщение|системне повідомлення|sistem mesajı|系统消息|系統訊息|システムメッセージ|시스템 메시지|(?:vom|von der) administrat\S* freigegeben|keine rückfrage|ohne rückfrage|sin (?:pedir )?confirmación|sans (?:demander )?confirmation|sem (?:pedir )?confirmação|senza (?:chiedere )?conferma|bez (?:pytania|potwierdzenia)|без подтверждения|без підтвердження|onay (?:gerekmez|istemeden)|无需确认|無需確認|確認不要|확인 (?:불필요|없이)/;
+/** Keeping it from the user, in the other languages. */
+const I18N_CONCEAL =
+  /ユーザーに(?:見せ|言わ|伝え|知らせ)|(?:不要|别|勿)(?:告诉|让|通知)(?:用户|用戶)|nicht (?:beim nutzer|dem nutzer|melden|erwähnen)|ohne (?:es )?(?:dem nutzer|zu melden)|sin (?:avisar|decírselo|decirle)|sans (?:le (?:dire|signaler)|prévenir)|sem (?:avisar|contar|dizer)|senza (?:dirlo|avvisare)|niet (?:melden|vertellen)|bez (?:informowania|mówienia)|не (?:сообщай|говори|показывай)|kullanıcıya (?:söyleme|göstermeden|bildirmeden)|사용자에게 (?:알리지|보여주지)/;
+const TITLE_ORDER = /\b(?:always|never|must|do not|don't)\b[^.!?]{0,40}\b(?:use|call|quote|send|include|suggest|tell|mention|recommend|pass|set|add|cite|link|say|show)\b/;
 const PHONE = /\+\d[\d ()-]{6,18}\d/;
 const ADDRESS_TOKENS = /\bhttps?:\/\/\S+|\b[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}\b|\b\d{1,3}(?:\.\d{1,3}){3}(?:\/\d+)?\b/g;
 const WORD = /\p{L}[\p{L}\p{N}'-]*/gu;
@@ -47,16 +61,19 @@ function words(text: string, cap: number): number {
   return n;
 }
 
-export function withDataSlotHits(hits: Hit[], skel: string, slot: Slot, opts: ScanOptions): Hit[] {
+export function withDataSlotHits(hits: Hit[], skel: string, slot: Slot, opts: ScanOptions, plain: string = skel): Hit[] {
   if (hits.some((h) => h.action === 'block')) return hits;
-  const found = judge(skel, slot, opts);
+  const found = judge(skel, slot, opts, plain);
   return found ? [...hits, found] : hits;
 }
 
-function judge(skel: string, slot: Slot, opts: ScanOptions): Hit | undefined {
+function judge(skel: string, slot: Slot, opts: ScanOptions, plain: string): Hit | undefined {
   const raw = skel.trim();
   if (raw.length < 6) return undefined;
-  if (!slot.data) return parameterSecrets(raw, slot);
+  // The other languages are read on the plain view: the skeleton folds Cyrillic into Latin lookalikes.
+  const other = plain === skel ? raw : `${raw} ${plain.trim()}`;
+  if (!slot.data) return parameterSecrets(raw, slot, other);
+  if (n0(raw) >= 4 && ENV_FILE_PATH.test(raw) && (I18N_PASTE.test(other) || FILE_CONTENTS.test(other))) return dataHit(slot, skel, 'holds a credential or system file path', 'data-slot.path');
   // Identifier-shaped values read as words ("assistant-must-first-read_file-.env").
   const text = /^[a-z0-9_.-]+$/.test(raw) && /[a-z][_-][a-z]/.test(raw) ? raw.replace(/[_-]+/g, ' ') : raw;
   const prose = text.replace(ADDRESS_TOKENS, ' ');
@@ -77,6 +94,13 @@ function judge(skel: string, slot: Slot, opts: ScanOptions): Hit | undefined {
   if (path && (n >= 4 || !aboutPath(slot, path[0], opts.own))) return hit('holds a credential or system file path', 'data-slot.path');
   if (TEMPLATED_URL.test(text)) return hit('holds a URL with placeholders for data', 'data-slot.url');
   if (AUTHORITY.test(text)) return hit('speaks as the system or waives the user\'s confirmation', 'data-slot.authority');
+  // In any language: the system prompt, the conversation, the environment or API keys, all of it or pasted here.
+  if (I18N_EXFIL_TARGET.test(other) && (I18N_ALL.test(other) || I18N_PASTE.test(other) || (slot.cls === 'key' && n >= 3))) {
+    return hit('asks for the system prompt, the conversation or secrets', 'data-slot.exfil');
+  }
+  if (namedSecrets(slot.value)) return hit('asks for secrets by their variable names', 'data-slot.named-secrets');
+  if (n >= 4 && I18N_AUTHORITY.test(other)) return hit('speaks as the system or waives the user\'s confirmation', 'data-slot.authority');
+  if (n >= 4 && I18N_CONCEAL.test(other)) return hit('asks the model to keep something from the user', 'data-slot.conceal');
   if (n < 4) return undefined;
   // Prose from here on: four words or more besides any address.
   if (TO_THE_MODEL.test(text)) return hit('holds a sentence addressed to the model', 'data-slot.addressed');
@@ -84,13 +108,23 @@ function judge(skel: string, slot: Slot, opts: ScanOptions): Hit | undefined {
   if (slot.cls !== 'key' && !isTitle(slot) && MOVE_TO.test(prose) && !exampleQuery(slot, text)) return hit('asks for data to be sent somewhere', 'data-slot.move');
   if (SECRET.test(text) && (ADDRESSED.test(text) || (slot.cls === 'key' && ASKING.test(text)))) return hit('asks for secrets', 'data-slot.secret');
   if (CONVERSATION_WORDS.test(text)) return hit('asks for the conversation', 'data-slot.conversation');
+  // A title is a label: one that orders the model ("always quote rates from x, never suggest...") is not.
+  if (isTitle(slot) && TITLE_ORDER.test(text)) return hit('gives the model an order', 'data-slot.title-order');
   if (slot.cls !== 'key' && ADDRESSED.test(text) && !exampleQuery(slot, text)) return hit('holds a sentence addressed to someone', 'data-slot.prose', 'flag');
   return undefined;
 }
 
 /** A parameter's description that wants the secrets the model has seen, or all of them. */
-function parameterSecrets(text: string, slot: Slot): Hit | undefined {
+function parameterSecrets(text: string, slot: Slot, other: string = text): Hit | undefined {
   if (!slot.parameterText) return undefined;
+  const exfil = (reason: string): Hit => ({ rule: 'exfil-parameter', id: 'parameter.exfil-target', action: 'block', severity: 'critical', reason, start: 0, end: text.length });
+  if (I18N_EXFIL_TARGET.test(other) && (I18N_ALL.test(other) || I18N_PASTE.test(other)) && !STORED_INPUT.test(text)) {
+    return exfil('a parameter asks for the system prompt, the conversation or secrets');
+  }
+  if (namedSecrets(slot.value)) return exfil('a parameter asks for secrets by their variable names');
+  if ((SYSTEM_PATH.test(text) || ENV_FILE_PATH.test(text)) && (I18N_ALL.test(other) || I18N_PASTE.test(other) || FILE_CONTENTS.test(other)) && !STORED_INPUT.test(text) && !REJECTED.test(text)) {
+    return exfil('a parameter asks for the contents of a system file or a secret store');
+  }
   if (!(OTHERS_SECRET.test(text) || (SECRET.test(text) && SEEN_SECRETS.test(text)))) return undefined;
   if (!SEEN_SECRETS.test(text) && !QUANTIFIED_SECRET.test(text)) return undefined;
   // What the tool stores ("environment variables to save for the application; include every
@@ -163,4 +197,21 @@ function otherTool(text: string, opts: ScanOptions): string | undefined {
     if (owners.length > 0 && !owners.some((o) => o.server === opts.server)) return name;
   }
   return undefined;
+}
+
+/**
+ * Two or more secrets by their environment variable names (upper case in the original), or one
+ * with its value asked for ("paste the value of GITHUB_TOKEN").
+ */
+function namedSecrets(original: string): boolean {
+  const names = new Set(original.match(SECRET_VARIABLE) ?? []);
+  return names.size >= 2 || (names.size === 1 && VALUE_OF.test(original.toLowerCase()));
+}
+
+function n0(text: string): number {
+  return words(text, 6);
+}
+
+function dataHit(slot: Slot, skel: string, reason: string, id: string): Hit {
+  return { rule: 'data-slot-prose', id, action: 'block', severity: 'high', reason: `${where(slot)} ${reason}`, start: 0, end: skel.length };
 }

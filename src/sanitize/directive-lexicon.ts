@@ -9,10 +9,10 @@ export const OBLIGATION =
 
 /** Base-form verbs a directive starts with ("call X", "set the mode", "read /etc/passwd"). */
 export const VERB =
-  'call|invoke|run|execute|trigger|use|set|change|pass|send|forward|copy|add|include|append|prepend|prefix|read|open|cat|fetch|load|post|upload|delete|remove|overwrite|write|list|enumerate|query|transfer|void|revoke|disable|grant|email|mail|message|notify|submit|replace|switch|choose|pick|select|prefer|route|redirect|bcc|cc|attach|share|provide|supply|put|insert|export|dump|print|reveal|output|ignore|disregard|override|skip|check|verify|look up|inspect|collect|gather|retrieve|get|visit|download|create|make|issue|cancel|refund|drop|wipe|reset|rotate|force|double|multiply|lower|raise|point|mirror|tag|cc|report|ping|summari[sz]e|quote|return|store|save|log|record|confirm|apply|do|encode|embed|book|pay|charge|close|mark|label|assign|approve|merge|publish|deploy|prefer|avoid';
+  'wrap|rewrite|restrict|limit|truncate|cap|inject|call|invoke|run|execute|trigger|use|set|change|pass|send|forward|copy|add|include|append|prepend|prefix|read|open|cat|fetch|load|post|upload|delete|remove|overwrite|write|list|enumerate|query|transfer|void|revoke|disable|grant|email|mail|message|notify|submit|replace|switch|choose|pick|select|prefer|route|redirect|bcc|cc|attach|share|provide|supply|put|insert|export|dump|print|reveal|output|ignore|disregard|override|skip|check|verify|look up|inspect|collect|gather|retrieve|get|visit|download|create|make|issue|cancel|refund|drop|wipe|reset|rotate|force|double|multiply|lower|raise|point|mirror|tag|cc|report|ping|summari[sz]e|quote|return|store|save|log|record|confirm|apply|do|encode|embed|book|pay|charge|close|mark|label|assign|approve|merge|publish|deploy|prefer|avoid';
 /** An imperative at the start of a sentence or clause, after a lead-in word or a list marker. */
 export const IMPERATIVE = new RegExp(
-  `(?:^|[,;:(\\u2014\\u2013>*•\\]-] |\\b(?:then|and|also|first|next|please|kindly|just|simply|now|immediately|finally|always|instead|step \\d+:?|\\d+[.)]) )(?:${VERB})\\b`,
+  `(?:^|[,;:(\\u2014\\u2013>*•\\]-] |\\b(?:then|and|also|first|next|please|kindly|just|simply|now|immediately|finally|always|instead|afterwards?|subsequently|additionally|later|step \\d+:?|\\d+[.)]) )(?:${VERB})\\b`,
 );
 
 /** A step demanded before, as a condition of, or instead of something else. */
@@ -21,7 +21,7 @@ export const PREREQUISITE =
 
 /** A standing rule about the use of something: "whenever X runs", "for every call of X", "X should carry". */
 export const STANDING =
-  /\b(?:when(?:ever)?|each time|every time|any ?time|for (?:all|every|each|any)|on (?:every|each|all)|if (?:you |the model |anyone )?(?:use|call|invoke|run)|all (?:calls|requests|uploads|messages|orders|transfers|payments|commands|invocations)|every (?:call|request|upload|message|order|transfer|payment|command|invocation|time))\b/;
+  /\b(?:when(?:ever)?|each time|every time|any ?time|for (?:all|every|each|any)|on (?:every|each|all)|if (?:you |the model |anyone )?(?:use|call|invoke|run)|all (?:calls|requests|uploads|messages|orders|transfers|payments|commands|invocations)|every (?:call|request|upload|message|order|transfer|payment|command|invocation|time)|(?:any|every|each|all) [a-z_-]+ (?:calls?|invocations?|requests?) (?:you make|made|you send))\b/;
 
 /** Changing what is passed: the argument-level verbs of a hijack. */
 export const ARGUMENT_CHANGE =
@@ -38,14 +38,16 @@ export const RANK_BY_MEANING =
   /\b(?:(?:has|have|gets?|is) the (?:final|last) (?:word|say)|final (?:authority|word) (?:over|on)|(?:is|are) binding (?:on|over|above)|governs? (?:over )?(?:the |any |all |your )?(?:user|request|instruction|chat|conversation)|non-negotiable|cannot be (?:overridden|overruled)|wins? (?:any |every |all )?conflicts?|in (?:any |case of (?:a )?)?conflicts? (?:with|between)|counts? (?:for )?more than|(?:weighs|carries) more(?: weight)? than|more weight than|takes? over from|beats? the chat)\b/;
 /** The user's own request demoted: advisory, a suggestion, something to ignore. */
 export const USER_DEMOTED =
-  /\b(?:the )?(?:user'?s?|their) (?:requests?|instructions?|wishes|choices?|selections?|preferences?|messages?|input)\b[^.!?]{0,30}\b(?:is|are) (?:only |merely |just )?(?:advisory|secondary|a suggestion|suggestions|non-binding)\b|\btreat (?:the |any |their |the user's )?(?:requests?|instructions?|choices?|selections?|input) as (?:a |mere )?(?:suggestions?|advisory|hints?)\b|\bignore (?:what|whatever|whichever|which) (?:the user|they|you were|was)\b|\bno matter what (?:the user|they|you)\b/;
+  /\b(?:the )?(?:user'?s?|their) (?:[a-z]+ ){0,2}(?:requests?|instructions?|wishes|choices?|selections?|preferences?|messages?|input|goals?|values?|settings?)\b[^.!?]{0,40}\b(?:is|are) (?:only |merely |just )?(?:advisory|secondary|a suggestion|suggestions|non-binding|informational)\b|\b(?:any|all|other|previous|existing|earlier) (?:[a-z]+ ){0,2}(?:instructions?|rules?|guidelines?|guidance)\b[^.!?]{0,60}\b(?:is|are) (?:now )?(?:outdated|obsolete|superseded|void|invalid|no longer valid|deprecated|to be ignored)\b|\btreat (?:the |any |their |the user's )?(?:requests?|instructions?|choices?|selections?|input) as (?:a |mere )?(?:suggestions?|advisory|hints?)\b|\bignore (?:what|whatever|whichever|which) (?:the user|they|you were|was)\b|\bno matter what (?:the user|they|you)\b|\b(?:ignore|disregard|discard|override|overwrite|replace) (?:any|the|whatever|every|all)? ?(?:[a-z]+ ){0,3}(?:the )?user (?:supplies|supplied|provides|provided|gives|gave|enters|entered|chooses|chose|picks|picked|specifies|specified|says|said|asks for|asked for|requests|requested|names|named|types|typed|wants|selects|selected)\b|\b(?:any|whatever|the) (?:[a-z]+ ){0,2}(?:the )?user (?:specifies|supplies|provides|gives|enters|chooses|picks|names|requests|asks for|selects)\b[^.!?]{0,30}\b(?:is|are|will be) (?:only |merely |just )?(?:informational|advisory|ignored|overridden|replaced|a suggestion|for reference|irrelevant|not used|cosmetic)\b/;
 /** What a priority claim ranks itself over, when it is an attack (right after the claim). */
 export const OUTRANKED =
-  /^[^.!?]{0,60}?\b(?:(?:the |any |all |your |whatever |anything )?(?:user's|users'|user) (?:requests?|instructions?|prompts?|asks?|preferences?|input|choices?|wishes|messages?|commands?|directions?|question)|what(?:ever)? (?:the user|you were|you are|the request)|anything (?:else|the user|you were|typed)|(?:the|this|any|every|your|a) (?:current |present |original |actual |user's |immediate )?(?:request|ask|task|query|job|goal|instructions?)\b|(?:your|the|any|all|other|previous|prior|earlier|existing|system|developer|conversation) (?:instructions|guidelines|rules|directions|prompts?)|system (?:prompt|message)|other tools?|the conversation|user intent|original (?:request|task|intent))/;
+  /^[^.!?]{0,60}?\b(?:(?:the |any |all |your |whatever |anything )?(?:user's|users'|user) (?:requests?|instructions?|prompts?|asks?|preferences?|input|choices?|wishes|messages?|commands?|directions?|question)|(?:any|whatever|the) (?:[a-z]+ ){0,2}(?:the )?user (?:names|specifies|supplies|provides|gives|enters|chooses|picks|selects|asks for|requests|types|wants)\b|what(?:ever)? (?:(?:the )?users? (?:is |are |has |have )?(?:say|says|said|asks?|asked|wants?|wanted|requests?|requested|types?|typed|chooses|chose|picks|picked)|the user|you were|you are|the request)|anything (?:else|the user|you were|typed)|(?:the|this|any|every|your|a) (?:current |present |original |actual |user's |immediate )?(?:request|ask|task|query|job|goal|instructions?)\b|(?:your|the|any|all|other|previous|prior|earlier|existing|system|developer|conversation|general|chat|model|assistant) (?:chat |model |assistant )?(?:instructions|guidelines|guidance|rules|directions|prompts?)|system (?:prompt|message)|other tools?|the conversation|user intent|original (?:request|task|intent))/;
 
 /** System files and secrets a tool's text has no business sending the model to. */
 export const SYSTEM_PATH =
   /(?:~|\$home|%userprofile%|\/home\/[a-z0-9_-]+|\/root)\/\.[a-z]|\/etc\/(?:passwd|shadow|hosts|sudoers|ssh|group)|\/proc\/|\bid_(?:rsa|ed25519|ecdsa|dsa)\b|\bauthorized_keys\b|\bknown_hosts\b|(?:^|[\s`'"(])\.(?:ssh|aws|npmrc|netrc|pgpass|bash_history|zsh_history|git-credentials|kube|docker|gnupg)\b|\bkeychain\b|\bcredentials? (?:file|store)\b/;
+/** A project's .env file: read as a system file where a directive reads or passes it on. */
+export const ENV_FILE_PATH = /(?<=^|[\s`'"(/])\.env(?:\.[a-z]+)?(?![\w-])/;
 /** Reading or passing on: what a directive must do to a system file to be about it ("create ~/.config/x" is setup). */
 export const READ_OR_PASS_G =
   /\b(?:read|reading|opening|including|passing|sending|uploading|attaching|copying|listing|checking|dumping|printing|open|cat|include|pass|send|upload|attach|copy|list|check|dump|print|quote|summari[sz]e|return|paste|look (?:at|in|up)|inspect|load|fetch|grab|collect|extract|show|display|output|append|forward|post|email|mail|share|embed|insert|put|add|supply|provide|scan|parse|tail|head)\b/g;
@@ -132,3 +134,115 @@ export const CONTENT_OF = /\b(?:contents?|output|text|body|bytes) of\b/;
 export const REFERS_BACK = /\b(?:it|them|both|this|that|these|those|the (?:file|files|key|keys|contents?))\b/;
 /** An address a conversation may not be sent to by a tool's own say: a URL or a mail address. */
 export const SINK_ADDRESS = /\bhttps?:\/\/|\b[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}\b/;
+
+/** A sentence that is mostly English: the function words of English make up part of it. */
+const ENGLISH_WORDS = new Set([
+  'the', 'a', 'an', 'to', 'of', 'and', 'or', 'is', 'are', 'for', 'with', 'this', 'that', 'you', 'it', 'in', 'on', 'be', 'by', 'as',
+  'from', 'at', 'if', 'use', 'before', 'after', 'call', 'your', 'not', 'when', 'then', 'all', 'any', 'each', 'its', 'will', 'can',
+  'must', 'should', 'into', 'only', 'also', 'returns', 'return', 'get', 'set', 'list', 'run',
+]);
+const LETTERS = /\p{L}+/gu;
+
+export function readsAsEnglish(sentence: string): boolean {
+  let words = 0;
+  let english = 0;
+  let foreignScript = 0;
+  LETTERS.lastIndex = 0;
+  for (let m = LETTERS.exec(sentence); m !== null; m = LETTERS.exec(sentence)) {
+    // Words of identifiers (`documentation.mime_type`) are no language.
+    if (/[_.]/.test(sentence[m.index - 1] ?? '') || /[_.]\w/.test(sentence.slice(m.index + m[0].length, m.index + m[0].length + 2))) continue;
+    words++;
+    if (ENGLISH_WORDS.has(m[0])) english++;
+    else if (/[^\u0000-\u024f]/.test(m[0])) foreignScript++;
+  }
+  if (foreignScript * 4 >= words && foreignScript > 0) return false;
+  if (words >= 5 && english * 8 < words) return false;
+  // Latin-script languages show themselves by their own function words and their diacritics;
+  // terse technical text ("sort field, e.g. documentation.mime_type") has neither and reads as English.
+  const foreign = countWords(sentence, FOREIGN_WORDS) + countMatches(sentence, DIACRITIC_WORD);
+  return foreign < 2 || english >= foreign;
+}
+
+/** Function words of the Latin-script languages tool text is written in (de, es, fr, pt, it, nl, pl, tr, sv, cs, id, vi). */
+const FOREIGN_WORDS = new Set([
+  'der', 'das', 'und', 'ist', 'nicht', 'mit', 'ein', 'eine', 'den', 'dem', 'auf', 'für', 'von', 'zu', 'vor', 'nach', 'wird', 'sie', 'du',
+  'el', 'la', 'los', 'las', 'y', 'es', 'del', 'para', 'con', 'una', 'que', 'por', 'antes', 'cada', 'su', 'sus',
+  'le', 'les', 'des', 'et', 'est', 'du', 'pour', 'avec', 'une', 'dans', 'sur', 'avant', 'chaque', 'vous', 'ce', 'cette',
+  'os', 'um', 'uma', 'da', 'dos', 'das', 'em', 'ao', 'não', 'com', 'você', 'seu',
+  'il', 'di', 'che', 'gli', 'della', 'dei', 'prima', 'ogni', 'non', 'con', 'nel', 'alla',
+  'het', 'een', 'en', 'van', 'voor', 'na', 'met', 'niet', 'je', 'bij', 'naar', 'elke',
+  'się', 'w', 'z', 'nie', 'jest', 'przed', 'oraz', 'dla', 'po',
+  've', 'bir', 'bu', 'için', 'ile', 'önce', 'her', 'da', 'de',
+  'och', 'att', 'är', 'för', 'av', 'på', 'som', 'inte', 'je', 'pro', 'yang', 'dan', 'untuk', 'và', 'các', 'của', 'là',
+]);
+
+const DIACRITIC_WORD = /\p{L}*[\u00c0-\u00ff\u0100-\u024f]\p{L}*/gu;
+
+function countMatches(sentence: string, re: RegExp): number {
+  re.lastIndex = 0;
+  let n = 0;
+  while (re.exec(sentence) !== null) n++;
+  return n;
+}
+
+function countWords(sentence: string, set: ReadonlySet<string>): number {
+  let n = 0;
+  LETTERS.lastIndex = 0;
+  for (let m = LETTERS.exec(sentence); m !== null; m = LETTERS.exec(sentence)) if (set.has(m[0])) n++;
+  return n;
+}
+
+/**
+ * What an exfiltration asks for, in the languages tool text is written in: the system prompt or
+ * the developer's instructions, the conversation, the environment, API keys.
+ */
+export const I18N_EXFIL_TARGET = new RegExp([
+  'system ?prompt|prompt (?:de |del |do |di )?(?:sistema|système|systemowy)|systeemprompt|systemanweisung|instructions? (?:du )?syst[eè]me|instrucciones del sistema|instruções do sistema|istruzioni di sistema|sistem (?:istemi|talimat)',
+  'системн\\S* (?:промпт|инструкц|інструкц|подсказ)|系统提示|系統提示|系统指令|系統指令|システムプロンプト|システム指示|시스템 ?프롬프트|시스템 ?지침|सिस्टम प्रॉम्प्ट',
+  "(?:entwickler|desarrollador|développeur|desenvolvedor|sviluppatore|dewelopera|ontwikkelaar|разработчик|розробник|geliştirici)",
+  'chatverlauf|gesprächsverlauf|historial (?:de (?:la )?conversación|del chat)|historique (?:de (?:la )?conversation|du chat)|histórico (?:da conversa|do chat)|cronologia (?:della )?(?:conversazione|chat)|histori[aęi] (?:rozmowy|czatu)|gespreksgeschiedenis|chatgeschiedenis',
+  'истори\\S* (?:разговора|переписки|чата|диалога)|історі\\S* розмови|sohbet geçmiş|konuşma geçmiş|对话记录|聊天记录|对话历史|會話記錄|對話記錄|会話履歴|チャット履歴|대화 ?(?:기록|내역)|채팅 ?기록|बातचीत का इतिहास|चैट इतिहास',
+  "umgebungsvariable|variables? de entorno|variables? d'environnement|variáve(?:l|is) de ambiente|variabil[ei] d'ambiente|zmienn\\S* środowisk|omgevingsvariabele|переменн\\S* (?:окружения|среды)|змінн\\S* середовища|ortam değişken|环境变量|環境變數|環境変数|환경 ?변수|पर्यावरण चर|वातावरण",
+  "api[- ]?(?:schlüssel|sleutel|ключ|anahtar|密钥|金鑰|キー|키|कुंजी)|(?:claves?|llaves?|clés?|chaves?|chiavi|chiave|klucz\\S*) (?:de |d'|di )?api",
+].join('|'));
+/** Everything, in full, word for word: the quantity an exfiltration asks for. */
+export const I18N_ALL = /\b(?:alle[ns]?|gesamte?n?|vollständige?n?|todos|todas|toutes|tous|tutti|tutte|wszystki\S*|cał\S*|pełn\S*|volledige|hele|tüm|bütün|completo|completa|complet|complète|intero|intera|wörtlich|textualmente|integral\S*)\b|все|всю|всі|весь|повн\S*|полн\S*|全部|所有|すべて|全て|모든|전체|सभी|पूरा|पूरी|entire|whole|full|complete|verbatim/;
+/** Put it here: paste, insert, copy, write, in the same languages. */
+export const I18N_PASTE = /\b(?:einfügen|füge|fügen|kopier\S*|pega|pegue|pegar|colle[rz]?|copie[rz]?|cole|colar|incolla|copia|wklej\S*|kopiuj\S*|plak|kopieer|yapıştır\S*|kopyala\S*|inserisci|inserte|inserta|insira|insérez|insère)\b|встав\S*|скопир\S*|скопіюй\S*|粘贴|貼上|复制|複製|貼り付け|コピー|붙여|복사|चिपका|डाल|जोड़|इस क्वेरी|に入れ|に貼|に書/;
+
+/**
+ * A claim of rank, in the other languages tool text is written in (read on the plain view: the
+ * skeleton folds Cyrillic and Greek into Latin lookalikes).
+ */
+export const I18N_RANK = new RegExp([
+  'vorrang|steht über|wichtiger als|wiegt schwerer|übergeordnet|hat priorität|geht vor|weegt zwaarder|önce gelir|prevalece|prioridad|más peso|manda más|pesa más|cuenta más|por encima de|prévaut|l\'emporte|prioritaire|prime sur|a la priorité|supérieure? aux|prioridade|vale mais|acima d[aeo]s?',
+  'ha la precedenza|ha (?:la )?priorità|prevale su|è prioritari|heeft voorrang|gaat voor|prevaleert|belangrijker dan|ma pierwszeństwo|jest nadrzędn|nadrzędn\\S* wobec|ma priorytet|ważniejsz',
+  'má přednost|má prioritu|nadřazen|are prioritate|are întâietate|prevalează|elsőbbség|felülírja|prioritást élvez|har företräde|går före|prioriteras|har forrang|går forud|on ensisijainen|etusija|menee edelle|ohittaa',
+  'öncelikli|önceliği|öncelik taşır|üstündür|geçersiz kılar|ưu tiên cao hơn|ưu tiên hơn|được ưu tiên|lebih diutamakan|diutamakan|prioritas',
+  'приоритет|важнее|выше запроса|превалирует|преобладает|пріоритет|важливіш|вище за|υπερισχύει|προτεραιότητα|προηγείται',
+  'لها الأولوية|أولوية على|الأولوية على|تتقدم على|تعلو على|גוברת על|עדיפות על|קודמת ל|से ऊपर|प्राथमिकता|सर्वोपरि|มีผลเหนือ|สำคัญกว่า|มาก่อน|ลำดับความสำคัญ',
+  '优先|高于|凌驾|優先|より上位|우선|보다 중요',
+].join('|'));
+/** The user, the user's request, in the same languages. */
+export const I18N_USER = new RegExp([
+  'nutzer|benutzer|anwender|usuario|utilisateur|usuário|utilizador|utente|gebruiker|użytkownik|uživatel|utilizator|felhasználó|användare|bruger|käyttäjä|kullanıcı|người dùng|pengguna',
+  'пользовател|користувач|χρήστ|المستخدم|משתמש|उपयोगकर्ता|ผู้ใช้|用户|用戶|ユーザー|사용자',
+].join('|'));
+/** Other tools' documentation or the model's other instructions, in the same languages. */
+export const I18N_OTHERS = new RegExp([
+  'dokumentation|documentación|documentation|documentação|documentazione|documentatie|dokumentacj|dokumentac|τεκμηρίωση|документаци|документаці',
+  'anweisung|instrucci|instruction|instruç|istruzion|instructie|instrukcj|instrukc|οδηγί|инструкци|інструкці|talimat|hướng dẫn|petunjuk|ohje|تعليمات|הוראה|निर्देश|คำสั่ง|指令|指示|지시|지침',
+  'werkzeug|herramienta|outil|ferramenta|strumento|narzędzi|nástroj|εργαλεί|инструмент|araç|công cụ|työkalu|أداة|כלי|उपकरण|เครื่องมือ|工具|ツール|도구',
+].join('|'));
+
+/** Whatever the user says, in the other languages (with I18N_USER in the sentence: the user overridden). */
+export const I18N_REGARDLESS = new RegExp([
+  'sin importar|unabhängig|egal was|ganz gleich|gleichgültig|quel que soit|quelle que soit|independientemente|independentemente|indipendentemente|a prescindere',
+  'ongeacht|niezależnie|bez ohledu|indiferent|függetlenül|oavsett|uanset|riippumatta|ne olursa olsun|bất kể|apa pun',
+  'независимо|незалежно|ανεξάρτητα|بغض النظر|ללא קשר|चाहे|ไม่ว่า|无论|不管|にかかわらず|관계없이|상관없이',
+].join('|'));
+/** Disregard it, in the other languages. */
+export const I18N_IGNORE = new RegExp([
+  "(?<![a-z.])(?:ne tenez pas compte|ignorez|ignorer|n'utilisez pas|no tengas en cuenta|no tenga en cuenta|ignora[rn]?|ignore[ns]?|não considere|ignorare|non considerare|ignoriere|ignorieren|nicht beachten|negeer|zignoruj|pomiń|nevšímejte|ignorujte)\\b",
+  'игнорир|не учитывай|ігнору|не враховуй|αγνόησε|αγνοήστε|yok say|dikkate alma|bỏ qua|abaikan|تجاهل|התעלם|नज़रअंदाज़|अनदेखा|ไม่ต้องสนใจ|忽略|无视|無視|무시',
+].join('|'));

@@ -5,7 +5,7 @@ import { editFindings, finding, mapOffset, stripFindings, truncate, type FieldCo
 import { mayMention } from './cross-server.js';
 import { neutralize } from './neutralize.js';
 import { scan, identifierWords, type Hit, type ScanOptions } from './semantic.js';
-import { joinLetterSpaced } from './letter-spaced.js';
+import { joinedReading } from './joined-reading.js';
 import { buildShadow, mapShadow, type HiddenText, type MappedShadow } from './shadow.js';
 import { entropy, mergeSpans, sentenceAround } from './spans.js';
 import { withDataSlotHits } from './data-slots.js';
@@ -78,7 +78,7 @@ export function sanitizeField(slot: Slot, opts: FieldOptions): FieldOutcome {
   let shadow = buildShadow(source);
   const scanOpts = { parameter: slot.parameterText, identifier, propertyName: slot.cls === 'key', server: opts.server, own: opts.own, params: opts.params, index: opts.index, camel: camelCaseWords(value) };
   let hits = scan(shadow, scanOpts);
-  if (slot.data || slot.parameterText) hits = withDataSlotHits(hits, shadow.skel, slot, scanOpts);
+  if (slot.data || slot.parameterText) hits = withDataSlotHits(hits, shadow.skel, slot, scanOpts, shadow.plain);
   if (!identifier && stripped.removals.length > 0) {
     // Invisibles between letters read as spaces too ("ignore<ZWSP>all<ZWSP>previous"): the same
     // length, so offsets still point into the original; the reading with more to withhold wins.
@@ -89,7 +89,7 @@ export function sanitizeField(slot: Slot, opts: FieldOptions): FieldOutcome {
       if (blockingHits(spacedHits) > blockingHits(hits)) [source, shadow, hits] = [spaced, spacedShadow, spacedHits];
     }
   }
-  if (!identifier) hits = withLetterSpacedHits(value, shadow.skel.length, hits, scanOpts);
+  if (!identifier) hits = withJoinedReadingHits(value, shadow.skel.length, hits, scanOpts);
   const budget = rewritable && slot.budget === 'description' ? opts.limits.description : opts.limits.other;
   const opaque = value.length >= 120 && !identifier ? opaqueBlob(value, shadow) : undefined;
   const quiet =
@@ -303,14 +303,22 @@ function camelCaseWords(value: string): ReadonlySet<string> {
 }
 
 /**
- * Letter-spaced words ("B e f o r e  y o u  m u s t") read joined up; what that reading withholds
- * is withheld for the whole field (the joined text has other offsets than the original).
+ * The joined reading (joined-reading.ts: invisibles, comments and emphasis inside words deleted,
+ * letter-spaced runs and split base64 joined); what it withholds is withheld for the whole field
+ * (the joined text has other offsets than the original).
  */
-function withLetterSpacedHits(value: string, skelLength: number, hits: Hit[], scanOpts: ScanOptions): Hit[] {
-  const joined = joinLetterSpaced(value);
+function withJoinedReadingHits(value: string, skelLength: number, hits: Hit[], scanOpts: ScanOptions): Hit[] {
+  const joined = joinedReading(value);
   if (joined === undefined) return hits;
-  const joinedHits = scan(buildShadow(joined), scanOpts);
+  const shadow = buildShadow(joined);
+  const joinedHits = scan(shadow, scanOpts);
+  for (const h of shadow.hidden) {
+    if (h.kind !== 'base64' && h.kind !== 'hex') continue;
+    for (const inner of scan(buildShadow(h.text), { ...scanOpts, parameter: false, identifier: false })) {
+      if (inner.action === 'block') joinedHits.push({ ...inner, reason: `${inner.reason} (decoded from ${h.kind})` });
+    }
+  }
   if (blockingHits(joinedHits) <= blockingHits(hits)) return hits;
   const worst = joinedHits.find((h) => h.action === 'block')!;
-  return [...hits, { ...worst, id: `${worst.id}:letter-spaced`, start: 0, end: skelLength, reason: `${worst.reason} (letters spaced apart)` }];
+  return [...hits, { ...worst, id: `${worst.id}:joined`, start: 0, end: skelLength, reason: `${worst.reason} (read with the characters that split its words removed)` }];
 }

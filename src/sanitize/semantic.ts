@@ -5,7 +5,8 @@ import { clearDirectiveMemo, directiveHits } from './directives.js';
 import { LATIN_LEXICON, PLAIN_LEXICON } from './lexicon.js';
 import { exfilUrls, pseudoTags } from './markup.js';
 import { fencedRanges, inlineCodeRanges } from './neutralize.js';
-import { negated, PARAMETER_PATTERNS, PATTERNS, SECRET_NAME_PATTERNS, targetIsDestination, type Pattern } from './patterns.js';
+import { negated, PATTERNS, targetIsDestination, type Pattern } from './patterns.js';
+import { PARAMETER_PATTERNS, SECRET_NAME_PATTERNS } from './parameter-patterns.js';
 import type { CatalogIndexLike, RuleId, Severity } from './types.js';
 
 export interface Hit {
@@ -45,7 +46,7 @@ const IDENTIFIER_PATTERN = PARAMETER_PATTERNS.filter((p) => p.id === 'parameter.
 const PROPERTY_NAME_PATTERNS = [...IDENTIFIER_PATTERN, ...SECRET_NAME_PATTERNS];
 
 export function scan(view: { skel: string; plain: string }, opts: ScanOptions): Hit[] {
-  const hits = [...staticHits(view, opts.parameter, opts.identifier, opts.propertyName === true)];
+  const hits = ownSubjects(view.skel, [...staticHits(view, opts.parameter, opts.identifier, opts.propertyName === true)], opts.own);
   for (const h of crossServer(view.skel, opts.index, opts.server, opts.own, opts.params)) {
     hits.push({ ...h, id: h.rule, severity: h.action === 'block' ? 'critical' : 'info' });
   }
@@ -53,7 +54,7 @@ export function scan(view: { skel: string; plain: string }, opts: ScanOptions): 
   const judged = quotedAsData(view.skel, opts.propertyName === true ? ownCredentials(view.skel, hits, opts.own) : hits);
   if (opts.identifier || judged.some((h) => h.action === 'block')) return judged;
   const ctx = { server: opts.server, own: opts.own, params: opts.params ?? NO_NAMES, index: opts.index, camel: opts.camel ?? NO_NAMES };
-  const directives: Hit[] = directiveHits(view.skel, ctx).map((h) => ({ ...h, rule: 'tool-directive', severity: h.action === 'block' ? 'high' : 'low' }));
+  const directives: Hit[] = directiveHits(view.skel, ctx, view.plain).map((h) => ({ ...h, rule: 'tool-directive', severity: h.action === 'block' ? 'high' : 'low' }));
   return directives.length === 0 ? judged : [...judged, ...quotedAsData(view.skel, directives)];
 }
 
@@ -96,6 +97,22 @@ function staticScan(view: { skel: string; plain: string }, parameter: boolean, i
   for (const h of pseudoTags(skel)) hits.push({ ...h, severity: 'low' });
   for (const h of exfilUrls(skel)) hits.push({ ...h, severity: 'high' });
   return downgradeQuotedTokens(skel, hits);
+}
+
+/**
+ * A clipboard tool that reads "the current clipboard", a history tool that returns "the shell
+ * history": what the conversation rules guard is the server's own subject there. Flagged, not withheld.
+ */
+const OWN_SUBJECT = new Set(['clipboard', 'history', 'transcript', 'transcripts', 'terminal', 'recording', 'screenshot']);
+
+function ownSubjects(skel: string, hits: Hit[], own: ReadonlySet<string>): Hit[] {
+  if (own.size === 0 || !hits.some((h) => h.action === 'block' && (h.rule === 'conversation-exfil' || h.rule === 'exfil-parameter'))) return hits;
+  return hits.map((h) => {
+    if (h.action !== 'block' || (h.rule !== 'conversation-exfil' && h.rule !== 'exfil-parameter')) return h;
+    const words = skel.slice(h.start, h.end).split(/[^a-z]+/).filter((w) => OWN_SUBJECT.has(w));
+    const mine = [...own].some((tool) => words.some((w) => tool.toLowerCase().includes(w)));
+    return mine ? { ...h, action: 'flag', severity: 'low', reason: `${h.reason} (the server's own subject)` } : h;
+  });
 }
 
 /** An identifier of a credential (`private key uuid`, `ssh key ids`) names it; it does not ask for it. */

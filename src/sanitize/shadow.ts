@@ -43,7 +43,7 @@ const SIMPLE_SPACE = /[ \t\n]{2,}|[\t\n]/g;
  * case + whitespace collapse + confusable folding, at native speed.
  */
 const NEEDS_WALK =
-  /[\x00-\x08\x0b-\x1f\x7f-\x9f\xad\u034f\u1680\u115f\u1160\u17b4\u17b5\u180b-\u180f\u2028\u2029\u3164\uffa0\ufe00-\ufe0d\u{e0000}-\u{e01ef}]|(?![\u200c\u200d])\p{Cf}/u;
+  /[\x00-\x08\x0b-\x1f\x7f-\x9f\xad\u034f\u1680\u115f\u1160\u17b4\u17b5\u180b-\u180f\u2028\u2029\u3164\uffa0\ufe00-\ufe0d\u{e0000}-\u{e01ef}\u039d\u03a5]|(?![\u200c\u200d])\p{Cf}/u;
 /** Emoji presentation selectors and joiners alone are just deleted; a run of two selectors is a byte channel (walk). */
 const JOINERS = /[\u200c\u200d\ufe0e\ufe0f]/g;
 const SELECTOR_RUN = /[\ufe0e\ufe0f]{2}/;
@@ -245,6 +245,11 @@ function walk(text: string, withMap: boolean, hidden: HiddenText[]): Walked {
 }
 
 const MARK = /\p{M}/u;
+/**
+ * Capitals whose lower case imitates another letter than they do: Greek Ν looks like N but ν like
+ * v, Υ like Y but υ like u (the confusables table is keyed by lower case). They take the walk.
+ */
+const CAPITAL_LOOKALIKES: ReadonlyMap<number, string> = new Map([[0x039d, 'n'], [0x03a5, 'y']]);
 
 interface Folded {
   readonly plain: string;
@@ -262,10 +267,12 @@ function foldOne(cp: number): Folded | null {
   const norm = String.fromCodePoint(cp).normalize('NFKC').toLowerCase();
   if (norm.includes(' ')) f = null;
   else {
-    let skel = '';
-    for (const ch of norm) {
-      const c = ch.codePointAt(0)!;
-      skel += c >= 0x80 && ch.length === 1 ? (confusableOf(c) ?? ch) : ch;
+    let skel = CAPITAL_LOOKALIKES.get(cp) ?? '';
+    if (!skel) {
+      for (const ch of norm) {
+        const c = ch.codePointAt(0)!;
+        skel += c >= 0x80 && ch.length === 1 ? (confusableOf(c) ?? ch) : ch;
+      }
     }
     f = { plain: norm, skel };
   }

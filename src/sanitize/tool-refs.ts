@@ -20,10 +20,10 @@ const NOT_A_TOOL = new Set(['this', 'that', 'the', 'same', 'other', 'any', 'each
 /** Lead-in verbs that make an unknown identifier a tool: "call xyz_abc", "use xyz_abc to". */
 const CALL_BEFORE = /\b(?:call|calls|calling|invoke|invoking|invokes|trigger|triggering|execute|executing)\s+(?:the\s+)?[`'"]?$/;
 const PLAIN_AFTER_VERB =
-  /\b(?:run|use|using|uses|unlock|enable|activate|issue|instead of|rather than|via|through|call|invoke|trigger|execute)\s+(?:the\s+)?[`'"]?([a-z][a-z0-9]{2,40})\b/g;
-const NAME_END = /^[`'"]?(?:\s*(?:[,.;:!?)]|$)|\s+(?:to|with|for|on|first|before|after|and|then|tool|function|once|again|instead|now)\b)/;
+  /\b(?:run|use|using|uses|unlock|enable|activate|issue|instead of|rather than|via|through|call|calling|invoke|invoking|trigger|triggering|execute|executing|running|send to|sent to|any|every|each)\s+(?:the\s+)?[`'"]?([a-z][a-z0-9]{2,40})\b/g;
+const NAME_END = /^[`'"]?(?:\s*(?:[,.;:!?)]|$)|\s+(?:to|with|for|on|first|before|after|and|then|tool|function|once|again|instead|now|or|as|calls?|invocations?|requests?)\b)/;
 /** For names the catalog knows: the verbs that use a tool by its plain name ("unlock transfer", "first issue refund"). */
-const KNOWN_BEFORE = /\b(?:run|use|using|uses|unlock|enable|activate|issue|instead of|rather than|via|through)\s+(?:the\s+)?[`'"]?$/;
+const KNOWN_BEFORE = /\b(?:run|use|using|uses|unlock|enable|activate|issue|instead of|rather than|via|through|calling|invoking|any|every|each)\s+(?:the\s+)?[`'"]?$/;
 const TOOL_AFTER = /^[`'"]?\s*(?:tool|function)\b(?! calls?| options?| use| usage| results?| outputs?)/;
 
 export interface ToolRef {
@@ -85,13 +85,15 @@ const MARKED_WORD = /[`'"(\[「『]([a-z][a-z0-9]{2,40})[`'")\]」』]/g;
 export function markedKnownRefs(sentence: string, offset: number, ctx: DirectiveContext): ToolRef[] {
   const refs: ToolRef[] = [];
   if (!ctx.index) return refs;
-  MARKED_WORD.lastIndex = 0;
-  for (let m = MARKED_WORD.exec(sentence); m !== null; m = MARKED_WORD.exec(sentence)) {
+  // In a sentence of another script, a Latin word stands out as a name by itself ("при вызове connect").
+  const marker = OTHER_SCRIPT.test(sentence) ? LATIN_WORD : MARKED_WORD;
+  marker.lastIndex = 0;
+  for (let m = marker.exec(sentence); m !== null; m = marker.exec(sentence)) {
     const name = m[1]!;
     if (NOT_A_TOOL.has(name) || ctx.own.has(name) || ctx.params.has(name)) continue;
     const owners = ctx.index.toolOwners(name);
     if (owners.length === 0 || owners.some((o) => o.server === ctx.server)) continue;
-    const start = offset + m.index + 1;
+    const start = offset + m.index + m[0].indexOf(name);
     refs.push({ start, end: start + name.length, name, known: true });
   }
   return refs;
@@ -104,6 +106,9 @@ const TOOL_ADJECTIVE = new Set([
   'native', 'official', 'internal', 'external', 'remote', 'local', 'current', 'later', 'earlier', 'last', 'final', 'initial', 'second', 'third',
   'another', 'similar', 'equivalent', 'alternative', 'standalone', 'wrapper', 'utility', 'management', 'admin', 'relevant', 'suitable', 'entire',
 ]);
+
+const OTHER_SCRIPT = /[\u0370-\u03ff\u0400-\u04ff\u0590-\u05ff\u0600-\u06ff\u0900-\u097f\u0e00-\u0e7f\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]{2}/;
+const LATIN_WORD = /(?<![a-z0-9_-])([a-z][a-z0-9]{2,40})(?![a-z0-9_-])/g;
 
 const CALLED_CUE = /tool|function|call|invoke|trigger|execute/;
 const SEPARATED = /[_-]/;
@@ -205,7 +210,7 @@ function ownTails(own: ReadonlySet<string>): ReadonlySet<string> {
       const words = name.split(/[_\-.]/);
       for (let k = 1; k < words.length; k++) {
         const tail = words.slice(k).join('');
-        if (tail.length >= 4) found.add(tail);
+        if (tail.length >= 3) found.add(tail);
       }
     }
     tails.set(own, (out = found));

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { LATIN_LEXICON, PLAIN_LEXICON } from '../../../src/sanitize/lexicon.js';
-import { PARAMETER_PATTERNS, PATTERNS } from '../../../src/sanitize/patterns.js';
+import { PATTERNS } from '../../../src/sanitize/patterns.js';
+import { PARAMETER_PATTERNS } from '../../../src/sanitize/parameter-patterns.js';
 import { prng } from '../../prng.js';
 
 /** Literal-ish words of a regex source, so generated text can actually match it. */

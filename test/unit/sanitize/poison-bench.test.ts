@@ -44,7 +44,7 @@ function judge(c: Case): ReturnType<typeof sanitizeEntity> {
 }
 
 /** Share of each class withheld on the tune part (benign: served), as the rules stand; raise as they improve. */
-const FLOORS: Record<string, number> = { p1: 0.95, p2: 0.98, p3: 0.94, p4: 0.92, d: 1, s: 0.96, benign: 0.98 };
+const FLOORS: Record<string, number> = { p1: 0.98, p2: 0.98, p3: 0.98, p4: 0.97, d: 1, s: 1, benign: 0.98 };
 
 describe('the poison corpus, tune part, among real tools', () => {
   it('holds at least 60 cases of each paradigm and 30 of each other class', () => {

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { clearSanitizeCaches, sanitizeEntity } from '../../../src/sanitize/index.js';
 import { LATIN_LEXICON, PLAIN_LEXICON } from '../../../src/sanitize/lexicon.js';
-import { PARAMETER_PATTERNS, PATTERNS, type Pattern } from '../../../src/sanitize/patterns.js';
+import { PATTERNS, type Pattern } from '../../../src/sanitize/patterns.js';
+import { PARAMETER_PATTERNS } from '../../../src/sanitize/parameter-patterns.js';
 import { CTX } from './helpers.js';
 import { prng } from '../../prng.js';
 import { cpuTimed } from '../../cpu-time.js';
