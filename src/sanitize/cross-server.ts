@@ -21,7 +21,7 @@ export interface CrossHit {
 /** Identifier-like tokens (`send_email`, `mail__send`, `github.create_issue`): distinctive enough to be a name. */
 const COMPOUND = /(?<![a-z0-9])[a-z0-9]+(?:[_\-.:/][a-z0-9]+)+/g;
 /** A plain word counts only where the text calls it a tool or server, or quotes it as code. */
-const CALLED = /\b(?:tool|server|function|mcp)s? [`'"]?([a-z0-9]{3,64})\b|\b([a-z0-9]{3,64})\b[`'"]? (?:tool|server|mcp|function)\b/g;
+const CALLED = /\b(?:tool|server|function|mcp) [`'"]?([a-z0-9]{3,64})\b|\b([a-z0-9]{3,64})\b[`'"]? (?:tool|server|mcp|function)\b/g;
 const QUOTED = /[`'"]([a-z0-9]{3,64})[`'"]/g;
 
 /**

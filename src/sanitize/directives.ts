@@ -230,8 +230,10 @@ function judgeSentence(t: string, at: number, ctx: DirectiveContext, next: strin
   if (CONVERSATION.test(t) && (harm || outside)) return { ...span, action: 'block', id: 'directive.conversation', reason: 'demands that the conversation be passed on as a condition of use' };
   const secret = OTHERS_SECRET.exec(t);
   // "Requires admin API key" states the server's setup; a demand has the model read, pass or send something.
-  const secretMoved = secret !== null && lastMatch(READ_OR_PASS_G, t) >= 0;
-  if (secretMoved || (SECRET.test(t) && (outside || /\b(?:into|in|to) (?:the |this |your )?[a-z_]+ (?:field|parameter|argument)\b/.test(t)))) {
+  // The secret is the object of a read or pass ("send all API keys", "run `history` and pass it"),
+  // not a word of a sentence about what the tool's own output masks or shows.
+  const secretMoved = secret !== null && (lastMatch(READ_OR_PASS_G, t.slice(Math.max(0, secret.index - 60), secret.index)) >= 0 || PASS_IT_ON.test(t.slice(secret.index)));
+  if (secretMoved || (SECRET.test(t) && lastMatch(READ_OR_PASS_G, t) >= 0 && (outside || /\b(?:into|in|to) (?:the |this |your )?[a-z_]+ (?:field|parameter|argument)\b/.test(t)))) {
     return { ...span, action: 'block', id: 'directive.secret', reason: 'demands secrets or the environment as a condition of use' };
   }
   const recon = RECON.exec(t);
@@ -247,6 +249,7 @@ function judgeSentence(t: string, at: number, ctx: DirectiveContext, next: strin
 }
 
 const NO_REFS: readonly ToolRef[] = [];
+const PASS_IT_ON = /\b(?:pass|send|include|paste|attach|upload|post|put|append|forward) (?:it|them|this|that|the (?:output|result|contents?))\b/;
 /** Rules that protect the user: "whatever the user asks, confirm before deleting". */
 const PROTECTIVE = /\b(?:confirm|confirmation|ask (?:the user|them|first)|double-check|check with the user|wait for|until (?:receiving|you receive|the user)|must not (?:invoke|run|call|execute)|do not (?:automatically )?(?:invoke|call)|never (?:delete|remove|drop|overwrite|run|execute|send)|do not (?:delete|remove|drop|overwrite|run|execute|send)|safety|safely|warn)\b/;
 /** The model's answers in general, not this tool's results. */

@@ -79,6 +79,9 @@ export function sanitizeField(slot: Slot, opts: FieldOptions): FieldOutcome {
   const scanOpts = { parameter: slot.parameterText, identifier, propertyName: slot.cls === 'key', server: opts.server, own: opts.own, params: opts.params, index: opts.index, camel: camelCaseWords(value) };
   let hits = scan(shadow, scanOpts);
   if (slot.data || slot.parameterText) hits = withDataSlotHits(hits, shadow.skel, slot, scanOpts, shadow.plain);
+  // `getAllEnvVars: boolean` names what a switch does: only a text parameter can carry secrets out
+  // (a name that orders the model, names another tool or an address is judged whatever its type).
+  if (slot.scalar) hits = hits.map((h) => (h.action === 'block' && h.rule === 'exfil-parameter' ? { ...h, action: 'flag', severity: 'low', reason: `${h.reason} (a boolean or number parameter)` } : h));
   if (!identifier && stripped.removals.length > 0) {
     // Invisibles between letters read as spaces too ("ignore<ZWSP>all<ZWSP>previous"): the same
     // length, so offsets still point into the original; the reading with more to withhold wins.

@@ -125,10 +125,12 @@ const NAMES_A_CREDENTIAL = /\b(?:uuid|id|ids|name|names|secret|is secret|count|t
 function ownCredentials(skel: string, hits: Hit[], own: ReadonlySet<string>): Hit[] {
   if (!hits.some((h) => h.id === 'parameter.credential-name' && h.action === 'block')) return hits;
   const words = skel.split(' ');
-  const aboutIt = NAMES_A_CREDENTIAL.test(skel) || [...own].some((tool) => tool.split(/[_.-]/).some((w) => w.length >= 3 && (words.includes(w) || words.includes(w.replace(/s$/, '')) || CREDENTIAL_TOOL.test(w))));
+  const aboutIt = NAMES_A_CREDENTIAL.test(skel) || [...own].some((tool) => CREDENTIAL_STEM.test(tool.toLowerCase()) || tool.split(/[_.-]/).some((w) => w.length >= 3 && (words.includes(w) || words.includes(w.replace(/s$/, '')) || CREDENTIAL_TOOL.test(w))));
   if (!aboutIt) return hits;
   return hits.map((h) => (h.id === 'parameter.credential-name' ? { ...h, action: 'flag', severity: 'low', reason: 'a parameter name names a credential the server works with' } : h));
 }
+/** Credential subjects inside a tool name, however it is cased or joined (`replaceNode_jsEnvironmentVariablesV1`). */
+const CREDENTIAL_STEM = /environmentvariable|envvar|secret|credential|certificate|privatekey|sshkey|password|apikey|accesstoken|vault/;
 const CREDENTIAL_TOOL = /^(?:certificates?|certs?|keys?|secrets?|credentials?|passwords?|vault|env|environment|variables?|vars|ssh|tls|ssl)$/;
 
 /** Words that present what follows as examples of text, not as something to do. */

@@ -24,6 +24,14 @@ export interface Slot {
   readonly parameterText: boolean;
   /** A slot that holds data, not prose: a default, enum member, example, const, title or property name. */
   readonly data: boolean;
+  /** A property name whose schema takes only a boolean or a number: it cannot carry text out. */
+  readonly scalar?: boolean;
+}
+
+function holdsNoText(schema: unknown): boolean {
+  if (!isObject(schema)) return false;
+  const type = schema['type'];
+  return type === 'boolean' || type === 'integer' || type === 'number';
 }
 
 /** Schema keywords whose string values the server checks arguments against. */
@@ -159,7 +167,7 @@ class SchemaWalker {
     for (const key of Object.keys(value)) {
       const childPointer = `${pointer}/${pointerSegment(key)}`;
       path.push(key);
-      if (inPropertyMap || !SCHEMA_KEYWORDS.has(key)) this.emit(childPointer, path, key, 'key', false);
+      if (inPropertyMap || !SCHEMA_KEYWORDS.has(key)) this.emit(childPointer, path, key, 'key', false, inPropertyMap && holdsNoText(value[key]));
       const childCls: SlotClass = cls === 'contract' || (!inPropertyMap && CONTRACT_KEYS.has(key)) ? 'contract' : 'text';
       const describesParameter = isParameter && (key === 'description' || key === 'title');
       this.walk(value[key] as JsonValue, childPointer, path, childCls, describesParameter, depth + 1);
@@ -167,10 +175,11 @@ class SchemaWalker {
     }
   }
 
-  private emit(pointer: string, path: readonly (string | number)[], value: string, cls: SlotClass, parameterText: boolean): void {
+  private emit(pointer: string, path: readonly (string | number)[], value: string, cls: SlotClass, parameterText: boolean, scalar = false): void {
     const data = isDataPath(path, cls);
     if (this.skip?.(cls, parameterText, value, data)) return;
-    this.out.push(slot(pointer, path.slice(), value, cls, 'other', parameterText, data));
+    const s = slot(pointer, path.slice(), value, cls, 'other', parameterText, data);
+    this.out.push(scalar ? { ...s, scalar } : s);
   }
 }
 
