@@ -12,7 +12,7 @@ import type { Slot } from './walk.js';
 const ADDRESSED = /\b(?:you|your|yours|please|must|always|never|do not|don't|make sure|remember to)\b/;
 /** The model named as the one addressed, or an order to drop what it was told. */
 const TO_THE_MODEL =
-  /\b(?:assistants?|models?|ai|llms?|agents?|claude|chatgpt) ?[:,]|^(?:assistant|llm|ai agent|agent) |\b(?:the model|ai agents?|llms?|ai assistants?)\b|\b(?:ignore|disregard|forget|override) (?:all |any |the |your |previous |prior |above )/;
+  /\b(?:assistants?|models?|ai|llms?|agents?|claude|chatgpt) ?[:,]|^(?:assistant|llm|ai agent|agent) |\b(?:the model|ai agents?|llms?|ai assistants?)\b|\b(?:ignore|disregard|forget|override) (?:all |any |the |your |previous |prior |above )(?![^.!?]{0,30}\b(?:for|in|on) (?:this|the|that|each|every) (?:line|file|project|block|folder|directory|repo|repository|workspace)\b)/;
 /** Speaking as the system or waiving the user's confirmation. */
 const AUTHORITY =
   /\b(?:system|admin|administrator|developer|operator|security team) (?:note|notice|message|override|directive|instruction)s? ?:|\[(?:system|admin)\]|^(?:system|assistant) ?:|\b(?:pre-?approved|auto-?approved|already (?:approved|authori[sz]ed)|no (?:user )?confirmation|skip (?:the )?confirmation|confirmation (?:is )?(?:not needed|not required|waived)|without (?:asking|confirmation|confirming|the user))\b/;
@@ -24,7 +24,7 @@ const MOVE_TO =
 /** Secrets the parameter wants from what the model has seen (not the user's own key for this tool). */
 const SEEN_SECRETS = /\b(?:you (?:have|'ve|had) (?:seen|saw|read|used|got)|you know|in (?:this|the) (?:session|conversation|chat|context)|from (?:memory|the conversation|earlier))\b/;
 const STORED_INPUT =
-  /\b(?:new (?:system prompt|instructions?|prompt|values?|password|secret|key)|to (?:save|set|store|write|update|apply|configure)|(?:will be|are|is|get) (?:saved|set|stored|written|applied)|replaces? the (?:previous|existing|current)|you want to keep)\b/;
+  /\b(?:system prompt (?:for|of) (?:the |this |a |your |new )?(?:bot|agent|assistant|chatbot|persona|gpt|model|app)|new (?:system prompt|instructions?|prompt|values?|password|secret|key)|to (?:save|set|store|write|update|apply|configure)|(?:will be|are|is|get) (?:saved|set|stored|written|applied)|replaces? the (?:previous|existing|current)|you want to keep)\b/;
 /** A property name that asks rather than names (`all_env_and_api_keys`, not `root_password`). */
 const ASKING = /\b(?:all|every|any|full|entire|whole|dump|include|including|copy|paste|read|contents?|current|seen|your|my|system|process|raw|stored|saved|other)\b/;
 /** The ends of setting names (`action.auto_create_index.enabled`): a switch or a number, not a tool. */
@@ -91,7 +91,7 @@ function judge(skel: string, slot: Slot, opts: ScanOptions, plain: string): Hit 
   if (tool) return hit(`names ${tool}, another server's tool`, 'data-slot.tool');
   const path = SYSTEM_PATH.exec(text);
   // A bare path is data when the parameter is about it (a kubeconfig default of `~/.kube/config`).
-  if (path && (n >= 4 || !aboutPath(slot, path[0], opts.own))) return hit('holds a credential or system file path', 'data-slot.path');
+  if (path && (n >= 4 || !aboutPath(slot, text.slice(path.index).split(/[\s`'"]/)[0]!, opts.own))) return hit('holds a credential or system file path', 'data-slot.path');
   if (TEMPLATED_URL.test(text)) return hit('holds a URL with placeholders for data', 'data-slot.url');
   if (AUTHORITY.test(text)) return hit('speaks as the system or waives the user\'s confirmation', 'data-slot.authority');
   // In any language: the system prompt, the conversation, the environment or API keys, all of it or pasted here.

@@ -226,7 +226,8 @@ function judgeSentence(t: string, at: number, ctx: DirectiveContext, next: strin
   }
   if (!prerequisite && !standing) return undefined;
   const harm = HARM.exec(t);
-  const outside = OUTSIDE.test(t);
+  // A webhook tool posting to the user's webhooks: the outside address is the server's own subject.
+  const outside = OUTSIDE.test(t) && !ownOutside(t, ctx);
   if (CONVERSATION.test(t) && (harm || outside)) return { ...span, action: 'block', id: 'directive.conversation', reason: 'demands that the conversation be passed on as a condition of use' };
   const secret = OTHERS_SECRET.exec(t);
   // "Requires admin API key" states the server's setup; a demand has the model read, pass or send something.
@@ -304,3 +305,12 @@ function ownSubject(path: string, ctx: DirectiveContext): boolean {
   for (const name of ctx.own) for (const w of words) if (name.toLowerCase().includes(w)) return true;
   return false;
 }
+
+/** The kind of outside address the sentence names (a webhook, a channel) is in the server's own tool names. */
+function ownOutside(t: string, ctx: DirectiveContext): boolean {
+  const kind = OUTSIDE_KIND.exec(t);
+  if (!kind || SINK_ADDRESS.test(t)) return false;
+  for (const name of ctx.own) if (name.toLowerCase().includes(kind[0])) return true;
+  return false;
+}
+const OUTSIDE_KIND = /\b(?:webhook|slack|discord|teams|telegram|whatsapp|channel)\b/;
