@@ -176,6 +176,24 @@ const FOREIGN_WORDS = new Set([
   'och', 'att', 'är', 'för', 'av', 'på', 'som', 'inte', 'je', 'pro', 'yang', 'dan', 'untuk', 'và', 'các', 'của', 'là',
 ]);
 
+/**
+ * Cheap: could this sentence be in another language? Any letter beyond ASCII, a function word of
+ * another language, or too few English ones. False for the plain English most tool text is.
+ */
+export function mayBeForeign(sentence: string): boolean {
+  if (NON_ASCII_LETTER.test(sentence)) return true;
+  let words = 0;
+  let english = 0;
+  LETTERS.lastIndex = 0;
+  for (let m = LETTERS.exec(sentence); m !== null; m = LETTERS.exec(sentence)) {
+    words++;
+    if (ENGLISH_WORDS.has(m[0])) english++;
+    else if (FOREIGN_WORDS.has(m[0])) return true;
+  }
+  return english === 0 || english * 8 < words;
+}
+const NON_ASCII_LETTER = /[\u00c0-\u024f\u0370-\u1fff\u3040-\uffef]/;
+
 const DIACRITIC_WORD = /\p{L}*[\u00c0-\u00ff\u0100-\u024f]\p{L}*/gu;
 
 function countMatches(sentence: string, re: RegExp): number {

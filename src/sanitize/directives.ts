@@ -12,7 +12,7 @@ import {
   ABOVE_USER, ARGUMENT_CHANGE, RANK_BY_MEANING, USER_DEMOTED, ASSIGNMENT, CONVERSATION, COPY_OUT, EVERY, HARM, I18N_CONVERSATION, I18N_CUE,
   I18N_DIRECTIVE, I18N_OUTRANKED, I18N_PRIORITY, IMPERATIVE, INTO_PATH, NEGATED, OBLIGATION, OTHERS_SECRET,
   OUTRANKED, OUTSIDE, OUTSIDE_ADDRESS, OVERRIDES_USER, PREREQUISITE, PRIORITY, READ_OR_PASS_G, RECON, REMOTE,
-  REMOTE_FOLLOW, SECRET, STANDING, SYSTEM_PATH, VERB, lastMatch, readsAsEnglish, ENV_FILE_PATH, I18N_RANK, I18N_USER, I18N_OTHERS, I18N_REGARDLESS, I18N_IGNORE, I18N_STANDING, CONTENT_OF, REFERS_BACK, SINK_ADDRESS,
+  REMOTE_FOLLOW, SECRET, STANDING, SYSTEM_PATH, VERB, lastMatch, mayBeForeign, readsAsEnglish, ENV_FILE_PATH, I18N_RANK, I18N_USER, I18N_OTHERS, I18N_REGARDLESS, I18N_IGNORE, I18N_STANDING, CONTENT_OF, REFERS_BACK, SINK_ADDRESS,
 } from './directive-lexicon.js';
 import { markedKnownRefs, toolRefs, type DirectiveContext, type ToolRef } from './tool-refs.js';
 
@@ -73,7 +73,7 @@ const CUE = new RegExp(`${OBLIGATION.source}|${PRIORITY.source}|${PREREQUISITE.s
 const MEMO_MAX_CHARS = 1024;
 const MEMO_ENTRIES = 20_000;
 const NO_INDEX = {};
-let memos = new WeakMap<object, Map<string, DirectiveHit[]>>();
+let memos = new WeakMap<object, Map<string, Map<string, DirectiveHit[]>>>();
 const paramKeys = new WeakMap<ReadonlySet<string>, string>();
 
 export function clearDirectiveMemo(): void {
@@ -83,9 +83,13 @@ export function clearDirectiveMemo(): void {
 export function directiveHits(text: string, ctx: DirectiveContext, plain: string = text): DirectiveHit[] {
   if (text.length < 12 || (!CUE.test(text) && !I18N_CUE_PLAIN.test(plain))) return [];
   if (text.length > MEMO_MAX_CHARS) return judgeText(text, ctx, plain);
-  let memo = memos.get(ctx.index ?? NO_INDEX);
-  if (!memo) memos.set(ctx.index ?? NO_INDEX, (memo = new Map()));
-  const key = `${ctx.server}\u0001${paramKey(ctx.params)}\u0001${ctx.camel.size === 0 ? '' : [...ctx.camel].join(',')}\u0001${text}${plain === text ? '' : `\u0001${plain}`}`;
+  let byContext = memos.get(ctx.index ?? NO_INDEX);
+  if (!byContext) memos.set(ctx.index ?? NO_INDEX, (byContext = new Map()));
+  // Two levels, so the text itself is never copied into a longer key.
+  const contextKey = `${ctx.server}\u0001${paramKey(ctx.params)}\u0001${ctx.camel.size === 0 ? '' : [...ctx.camel].join(',')}`;
+  let memo = byContext.get(contextKey);
+  if (!memo) byContext.set(contextKey, (memo = new Map()));
+  const key = plain === text ? text : `${text}\u0001${plain}`;
   let hits = memo.get(key);
   if (!hits) {
     hits = judgeText(text, ctx, plain);
@@ -132,17 +136,21 @@ function judgeSentence(t: string, at: number, ctx: DirectiveContext, next: strin
     }
     return { ...claim, action: 'flag', id: 'directive.priority-claim', reason: "claims priority over the user's request or the model's instructions" };
   }
-  const prerequisite = PREREQUISITE.test(t);
-  const standing = STANDING.test(t);
-  if (I18N_PRIORITY.test(t) && I18N_OUTRANKED.test(t) && next !== undefined && (isDirective(next) || I18N_DIRECTIVE.test(next))) {
+  // The frame matters only where there is an order or another tool to frame.
+  const framed = directive || refs.length > 0;
+  const prerequisite = framed && PREREQUISITE.test(t);
+  const standing = framed && STANDING.test(t);
+  // The other languages' lexicons run only where the sentence may not be English (most are).
+  const foreign = mayBeForeign(p);
+  if (foreign && I18N_PRIORITY.test(t) && I18N_OUTRANKED.test(t) && next !== undefined && (isDirective(next) || I18N_DIRECTIVE.test(next))) {
     return { ...span, action: 'block', id: 'directive.priority', reason: "claims priority over the user's request or the model's instructions and tells the model what to do" };
   }
   // In another language: a rank stated over the user, or over other tools' documentation or the
   // model's instructions, is never a tool's business (as "above user" in English).
-  if (I18N_RANK.test(p) && (I18N_USER.test(p) || I18N_OTHERS.test(p))) {
+  if (foreign && I18N_RANK.test(p) && (I18N_USER.test(p) || I18N_OTHERS.test(p))) {
     return { ...span, action: 'block', id: 'directive.priority', reason: "claims priority over the user's request or the model's instructions" };
   }
-  if (I18N_USER_OVERRIDDEN.test(p) && !readsAsEnglish(p)) {
+  if (foreign && I18N_USER_OVERRIDDEN.test(p) && !readsAsEnglish(p)) {
     return { ...span, action: 'block', id: 'directive.overrides-user', reason: "tells the model to act whatever the user asks" };
   }
   // "Whatever the user asks / even if the user says otherwise, do X": the user's say overridden.
@@ -155,7 +163,7 @@ function judgeSentence(t: string, at: number, ctx: DirectiveContext, next: strin
   if (everywhere && (directive || RANK_BY_MEANING.test(t) || SINK_ADDRESS.test(t)) && !PROTECTIVE.test(t)) {
     return { start: at + everywhere.index, end: at + everywhere.index + everywhere[0].length, action: 'block', id: 'directive.answers', reason: "tells the model how to answer beyond this tool's results" };
   }
-  if (!directive && (I18N_STANDING.test(t) || I18N_STANDING.test(p))) {
+  if (foreign && !directive && (I18N_STANDING.test(t) || I18N_STANDING.test(p))) {
     // In another language the grammar is not read: a rule about how another server's tool is
     // used, named by the catalog (quoted or in brackets will do), is the attack.
     const ref = refs.find((r) => r.known) ?? markedKnownRefs(t, at, ctx)[0] ?? markedKnownRefs(p, at, ctx)[0];
@@ -188,7 +196,7 @@ function judgeSentence(t: string, at: number, ctx: DirectiveContext, next: strin
       return { start: foreign.start, end: foreign.end, action: 'block', id: 'directive.named-tool', reason: `names ${foreign.name} (another server's tool) in a sentence in another language` };
     }
   }
-  if (I18N_DIRECTIVE.test(t) && !directive) {
+  if (foreign && !directive && I18N_DIRECTIVE.test(t)) {
     // In another language the grammar is not read; a system file, or an outside address with the
     // conversation or the environment, in an ordering sentence is enough.
     if (SYSTEM_PATH.test(t)) return { ...span, action: 'block', id: 'directive.system-file', reason: 'directs the model to a system file or a secret store' };

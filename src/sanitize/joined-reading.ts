@@ -20,11 +20,24 @@ const MARKS = /\p{M}/gu;
 const STRIKE = /[\u0334-\u0338\u20d2\u20d3\u20e5\u20e6]/;
 /** Base64 lines of a block broken over lines (each 16+ characters of the alphabet). */
 const BASE64_BREAK = /^([ \t]*[A-Za-z0-9+/]{16,512})[ \t]*\r?\n[ \t]*(?=[A-Za-z0-9+/]{4,512}={0,2}[ \t]*(?:\r?\n|$))/gm;
-const QUICK = /[\u00ad\u034f\u180e\u200b-\u200d\u2060-\u2064\ufeff]|<!--|\p{L}(?:\*\*|~~|\*)\p{L}|[\u0300-\u036f\u0483-\u0489\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff]|[A-Za-z0-9+/]{16}\r?\n|\s\S\s+\S\s+\S\s/u;
+/** Cheap tests for each thing this reading joins; most text has none of them. */
+const INVISIBLE_OR_MARK = /[\u00ad\u034f\u180e\u200b-\u200d\u2060-\u2064\ufeff\u0300-\u036f\u0483-\u0489\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff]/;
+const BASE64_LINE = /[A-Za-z0-9+/]{16}\r?\n/;
+const SPACED_LETTERS = /(?:^|\s)\S\s\S\s\S\s\S(?=\s|$)/;
+
+function mayJoin(value: string): boolean {
+  return (
+    INVISIBLE_OR_MARK.test(value) ||
+    value.includes('<!--') ||
+    ((value.includes('*') || value.includes('~~')) && EMPHASIS_INSIDE.test(value)) ||
+    (value.includes('\n') && BASE64_LINE.test(value)) ||
+    SPACED_LETTERS.test(value)
+  );
+}
 
 /** The joined reading of `value`, or undefined when there is nothing to join. */
 export function joinedReading(value: string): string | undefined {
-  if (!QUICK.test(value)) return undefined;
+  if (!mayJoin(value)) return undefined;
   let text = value.replace(HTML_COMMENT, '').replace(INSIDE_WORD, '');
   if (EMPHASIS_INSIDE.test(text)) text = text.replace(EMPHASIS, '');
   if (markedHeavily(text)) text = text.normalize('NFD').replace(MARKS, '').normalize('NFC');

@@ -90,9 +90,12 @@ const GATES: Record<string, readonly string[]> = {
   'encoded.decode-and-follow': ['decode', 'atob', 'unhex', 'rot13'],
   // Each of its alternatives needs one of these words (keep in step with the pattern).
   'override.consent': [
-    'no longer', 'without', 'never', 'do not', "don't", 'approv', 'confirm', 'review', 'consent', 'sign', 'permission',
-    'lift', 'retir', 'rescind', 'waiv', 'suspend', 'relax', 'authori', 'cleared', 'listed', 'standing', 'exempt', 'need',
-    'on your', 'asking', 'no reason', ' mode', 'agreed',
+    'no longer', 'without', 'never ', 'do not ', "don't ", 'unnecessary', 'not needed', 'not required', 'not necessary', 'disabled',
+    'waived', 'turned off', 'is off', 'are off', 'now off', 'no confirmation', 'no approval', 'no review', 'no consent', 'no permission',
+    'no user ', 'skip', 'suppress', 'bypass', 'disable', 'avoid', 'omit', 'lift', 'retir', 'rescind', 'waiv', 'suspend', 'relax',
+    'already', 'count as', 'counts as', 'pre-', 'preapprov', 'preauthori', 'precleared', 'preconsented', 'whitelisted', 'allowlisted',
+    'signed off', 'consented', 'standing ', 'exempt', "doesn't need", 'does not need', 'no need', 'on your', 'asking ', 'no reason',
+    'agreed', 'approved', ' mode',
   ],
 };
 

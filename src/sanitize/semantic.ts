@@ -175,9 +175,13 @@ function enclosingQuote(text: string, start: number, end: number): number | unde
   return undefined;
 }
 
+/** A gate's words as one regex: irregexp finds any of 30 literals faster than 30 `includes` calls (measured). */
+const gateRegexes = new WeakMap<readonly string[], RegExp>();
+
 function anyIncluded(text: string, words: readonly string[]): boolean {
-  for (const w of words) if (text.includes(w)) return true;
-  return false;
+  let re = gateRegexes.get(words);
+  if (!re) gateRegexes.set(words, (re = new RegExp(words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'))));
+  return re.test(text);
 }
 
 function run(patterns: readonly Pattern[], text: string, hits: Hit[], gates: Map<RegExp, boolean> = new Map()): void {

@@ -47,18 +47,23 @@ describe.each<Kind>(['sse', 'ws'])('%s front door', (kind) => {
 
   it('delivers progress to the caller and sampling to its own handler', async () => {
     const client = await open(proxy, kind, 'carol');
-    const progress: number[] = [];
-    const slow = await client.callTool({ name: 'fx__slow', arguments: { ms: 90, steps: 3 } }, undefined, {
-      onprogress: (p) => void progress.push(p.progress),
-    });
-    expect(textOf(slow)).toBe('done');
-    // The SDK client dispatches notifications a microtask late and drops progress that lands in the
-    // same tick as its response (PROTOCOL.md §12), so the last one may be missing on the client side.
-    expect(progress.length).toBeGreaterThanOrEqual(2);
-    expect(progress).toEqual([1, 2, 3].slice(0, progress.length));
-    const sampled = await client.callTool({ name: 'fx__sample', arguments: { prompt: 'hello' } });
-    expect(textOf(sampled)).toBe('sampled: answer from carol');
-    await client.close();
+    try {
+      const progress: number[] = [];
+      // Steps 400 ms apart: the first progress leaves the child long before the answer.
+      const slow = await client.callTool({ name: 'fx__slow', arguments: { ms: 1200, steps: 3 } }, undefined, {
+        onprogress: (p) => void progress.push(p.progress),
+      });
+      expect(textOf(slow)).toBe('done');
+      // The SDK client dispatches notifications a microtask late and drops progress that lands in the
+      // same tick as its response (PROTOCOL.md §12); a client stalled by a busy machine can receive
+      // the later steps together with the answer, so only the first is certain.
+      expect(progress.length).toBeGreaterThanOrEqual(1);
+      expect(progress).toEqual([1, 2, 3].slice(0, progress.length));
+      const sampled = await client.callTool({ name: 'fx__sample', arguments: { prompt: 'hello' } });
+      expect(textOf(sampled)).toBe('sampled: answer from carol');
+    } finally {
+      await client.close();
+    }
   });
 
   it('serves 20 sessions x 10 concurrent calls through one child, each answer to its asker', async () => {
