@@ -73,7 +73,7 @@ export function clearCandidateMemo(): void {
 }
 
 function candidates(skel: string): readonly Candidate[] {
-  const cached = skel.length <= 256 ? candidateMemo.get(skel) : undefined;
+  const cached = skel.length <= 512 ? candidateMemo.get(skel) : undefined;
   if (cached) return cached;
   const found: Candidate[] = [];
   for (const m of skel.matchAll(COMPOUND)) {
@@ -89,7 +89,7 @@ function candidates(skel: string): readonly Candidate[] {
   if (/[`'"]/.test(skel)) {
     for (const m of skel.matchAll(QUOTED)) found.push({ start: m.index, end: m.index + m[0].length, tokens: [m[1] ?? ''], servers: true, quotedWord: true });
   }
-  if (skel.length <= 256) {
+  if (skel.length <= 512) {
     if (candidateMemo.size >= 20_000) candidateMemo.clear();
     candidateMemo.set(skel, found);
   }

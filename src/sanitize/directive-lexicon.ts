@@ -38,7 +38,7 @@ export const RANK_BY_MEANING =
   /\b(?:(?:has|have|gets?|is) the (?:final|last) (?:word|say)|final (?:authority|word) (?:over|on)|(?:is|are) binding (?:on|over|above)|governs? (?:over )?(?:the |any |all |your )?(?:user|request|instruction|chat|conversation)|non-negotiable|cannot be (?:overridden|overruled)|wins? (?:any |every |all )?conflicts?|in (?:any |case of (?:a )?)?conflicts? (?:with|between)|counts? (?:for )?more than|(?:weighs|carries) more(?: weight)? than|more weight than|takes? over from|beats? the chat)\b/;
 /** The user's own request demoted: advisory, a suggestion, something to ignore. */
 export const USER_DEMOTED =
-  /\b(?:the )?(?:user'?s?|their) (?:[a-z]+ ){0,2}(?:requests?|instructions?|wishes|choices?|selections?|preferences?|messages?|input|goals?|values?|settings?)\b[^.!?]{0,40}\b(?:is|are) (?:only |merely |just )?(?:advisory|secondary|a suggestion|suggestions|non-binding|informational)\b|\b(?:any|all|other|previous|existing|earlier) (?:[a-z]+ ){0,2}(?:instructions?|rules?|guidelines?|guidance)\b[^.!?]{0,60}\b(?:is|are) (?:now )?(?:outdated|obsolete|superseded|void|invalid|no longer valid|deprecated|to be ignored)\b|\btreat (?:the |any |their |the user's )?(?:requests?|instructions?|choices?|selections?|input) as (?:a |mere )?(?:suggestions?|advisory|hints?)\b|\bignore (?:what|whatever|whichever|which) (?:the user|they|you were|was)\b|\bno matter what (?:the user|they|you)\b|\b(?:ignore|disregard|discard|override|overwrite|replace) (?:any|the|whatever|every|all)? ?(?:[a-z]+ ){0,3}(?:the )?user (?:supplies|supplied|provides|provided|gives|gave|enters|entered|chooses|chose|picks|picked|specifies|specified|says|said|asks for|asked for|requests|requested|names|named|types|typed|wants|selects|selected)\b|\b(?:any|whatever|the) (?:[a-z]+ ){0,2}(?:the )?user (?:specifies|supplies|provides|gives|enters|chooses|picks|names|requests|asks for|selects)\b[^.!?]{0,30}\b(?:is|are|will be) (?:only |merely |just )?(?:informational|advisory|ignored|overridden|replaced|a suggestion|for reference|irrelevant|not used|cosmetic)\b/;
+  /\b(?:user'?s?|their) (?:[a-z]+ ){0,2}(?:requests?|instructions?|wishes|choices?|selections?|preferences?|messages?|input|goals?|values?|settings?)\b[^.!?]{0,40}\b(?:is|are) (?:only |merely |just )?(?:advisory|secondary|a suggestion|suggestions|non-binding|informational)\b|\b(?:any|all|other|previous|existing|earlier) (?:[a-z]+ ){0,2}(?:instructions?|rules?|guidelines?|guidance)\b[^.!?]{0,60}\b(?:is|are) (?:now )?(?:outdated|obsolete|superseded|void|invalid|no longer valid|deprecated|to be ignored)\b|\btreat (?:the |any |their |the user's )?(?:requests?|instructions?|choices?|selections?|input) as (?:a |mere )?(?:suggestions?|advisory|hints?)\b|\bignore (?:what|whatever|whichever|which) (?:the user|they|you were|was)\b|\bno matter what (?:the user|they|you)\b|\b(?:ignore|disregard|discard|override|overwrite|replace) (?:any|the|whatever|every|all)? ?(?:[a-z]+ ){0,3}(?:the )?user (?:supplies|supplied|provides|provided|gives|gave|enters|entered|chooses|chose|picks|picked|specifies|specified|says|said|asks for|asked for|requests|requested|names|named|types|typed|wants|selects|selected)\b|\b(?:any|whatever|the) (?:[a-z]+ ){0,2}(?:the )?user (?:specifies|supplies|provides|gives|enters|chooses|picks|names|requests|asks for|selects)\b[^.!?]{0,30}\b(?:is|are|will be) (?:only |merely |just )?(?:informational|advisory|ignored|overridden|replaced|a suggestion|for reference|irrelevant|not used|cosmetic)\b/;
 /** What a priority claim ranks itself over, when it is an attack (right after the claim). */
 export const OUTRANKED =
   /^[^.!?]{0,60}?\b(?:(?:the |any |all |your |whatever |anything )?(?:user's|users'|user) (?:requests?|instructions?|prompts?|asks?|preferences?|input|choices?|wishes|messages?|commands?|directions?|question)|(?:any|whatever|the) (?:[a-z]+ ){0,2}(?:the )?user (?:names|specifies|supplies|provides|gives|enters|chooses|picks|selects|asks for|requests|types|wants)\b|what(?:ever)? (?:(?:the )?users? (?:is |are |has |have )?(?:say|says|said|asks?|asked|wants?|wanted|requests?|requested|types?|typed|chooses|chose|picks|picked)|the user|you were|you are|the request)|anything (?:else|the user|you were|typed)|(?:the|this|any|every|your|a) (?:current |present |original |actual |user's |immediate )?(?:request|ask|task|query|job|goal|instructions?)\b|(?:your|the|any|all|other|previous|prior|earlier|existing|system|developer|conversation|general|chat|model|assistant) (?:chat |model |assistant )?(?:instructions|guidelines|guidance|rules|directions|prompts?)|system (?:prompt|message)|other tools?|the conversation|user intent|original (?:request|task|intent))/;
@@ -172,7 +172,7 @@ const FOREIGN_WORDS = new Set([
   'il', 'di', 'che', 'gli', 'della', 'dei', 'prima', 'ogni', 'non', 'con', 'nel', 'alla',
   'het', 'een', 'en', 'van', 'voor', 'na', 'met', 'niet', 'je', 'bij', 'naar', 'elke',
   'się', 'w', 'z', 'nie', 'jest', 'przed', 'oraz', 'dla', 'po',
-  've', 'bir', 'bu', 'için', 'ile', 'önce', 'her', 'da', 'de',
+  've', 'bir', 'bu', 'için', 'ile', 'önce', 'her', 'da', 'de', 'dengan', 'jika', 'ini', 'itu', 'dari', 'akan', 'tidak',
   'och', 'att', 'är', 'för', 'av', 'på', 'som', 'inte', 'je', 'pro', 'yang', 'dan', 'untuk', 'và', 'các', 'của', 'là',
 ]);
 
@@ -194,6 +194,11 @@ export function mayBeForeign(sentence: string): boolean {
 }
 const NON_ASCII_LETTER = /[\u00c0-\u024f\u0370-\u1fff\u3040-\uffef]/;
 
+/** Could any sentence of this text be in another language? One look for letters beyond ASCII or another language's function words. */
+export function textMayBeForeign(text: string, plain: string): boolean {
+  return NON_ASCII_LETTER.test(plain) || FOREIGN_FUNCTION_WORD.test(text);
+}
+
 const DIACRITIC_WORD = /\p{L}*[\u00c0-\u00ff\u0100-\u024f]\p{L}*/gu;
 
 function countMatches(sentence: string, re: RegExp): number {
@@ -202,6 +207,8 @@ function countMatches(sentence: string, re: RegExp): number {
   while (re.exec(sentence) !== null) n++;
   return n;
 }
+
+const FOREIGN_FUNCTION_WORD = new RegExp(`\\b(?:${[...FOREIGN_WORDS].join('|')})\\b`);
 
 function countWords(sentence: string, set: ReadonlySet<string>): number {
   let n = 0;

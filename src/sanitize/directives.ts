@@ -12,7 +12,7 @@ import {
   ABOVE_USER, ARGUMENT_CHANGE, RANK_BY_MEANING, USER_DEMOTED, ASSIGNMENT, CONVERSATION, COPY_OUT, EVERY, HARM, I18N_CONVERSATION, I18N_CUE,
   I18N_DIRECTIVE, I18N_OUTRANKED, I18N_PRIORITY, IMPERATIVE, INTO_PATH, NEGATED, OBLIGATION, OTHERS_SECRET,
   OUTRANKED, OUTSIDE, OUTSIDE_ADDRESS, OVERRIDES_USER, PREREQUISITE, PRIORITY, READ_OR_PASS_G, RECON, REMOTE,
-  REMOTE_FOLLOW, SECRET, STANDING, SYSTEM_PATH, VERB, lastMatch, mayBeForeign, readsAsEnglish, ENV_FILE_PATH, I18N_RANK, I18N_USER, I18N_OTHERS, I18N_REGARDLESS, I18N_IGNORE, I18N_STANDING, CONTENT_OF, REFERS_BACK, SINK_ADDRESS,
+  REMOTE_FOLLOW, SECRET, STANDING, SYSTEM_PATH, VERB, lastMatch, mayBeForeign, textMayBeForeign, readsAsEnglish, ENV_FILE_PATH, I18N_RANK, I18N_USER, I18N_OTHERS, I18N_REGARDLESS, I18N_IGNORE, I18N_STANDING, CONTENT_OF, REFERS_BACK, SINK_ADDRESS,
 } from './directive-lexicon.js';
 import { markedKnownRefs, toolRefs, type DirectiveContext, type ToolRef } from './tool-refs.js';
 
@@ -70,7 +70,7 @@ const CUE = new RegExp(`${OBLIGATION.source}|${PRIORITY.source}|${PREREQUISITE.s
  * server (its own tools), the entity's parameter names and the camelCase words of the original, and
  * on the catalog index, which is rebuilt whenever the catalog changes (hence one memo per index).
  */
-const MEMO_MAX_CHARS = 1024;
+const MEMO_MAX_CHARS = 4096;
 const MEMO_ENTRIES = 20_000;
 const NO_INDEX = {};
 let memos = new WeakMap<object, Map<string, Map<string, DirectiveHit[]>>>();
@@ -110,10 +110,12 @@ function judgeText(text: string, ctx: DirectiveContext, plain: string): Directiv
   // The first block, else the first flag: one finding per field is what the log keeps.
   let flag: DirectiveHit | undefined;
   const list = sentences(text);
+  // Most fields are plain English throughout: one look at the whole text spares every sentence the other languages.
+  const mixed = textMayBeForeign(text, plain);
   for (let i = 0; i < list.length; i++) {
     const s = list[i]!;
     if (s.text.length < 8) continue;
-    const hit = judgeSentence(s.text, s.start, ctx, list[i + 1]?.text, plain === text ? s.text : plain.slice(s.start, s.start + s.text.length));
+    const hit = judgeSentence(s.text, s.start, ctx, list[i + 1]?.text, plain === text ? s.text : plain.slice(s.start, s.start + s.text.length), mixed);
     if (hit?.action === 'block') return [hit];
     flag ??= hit;
   }
@@ -121,7 +123,7 @@ function judgeText(text: string, ctx: DirectiveContext, plain: string): Directiv
 }
 
 /** `t` is a sentence of the skeleton reading, `p` the same sentence of the plain reading (other scripts kept). */
-function judgeSentence(t: string, at: number, ctx: DirectiveContext, next: string | undefined, p: string): DirectiveHit | undefined {
+function judgeSentence(t: string, at: number, ctx: DirectiveContext, next: string | undefined, p: string, mixed: boolean): DirectiveHit | undefined {
   const span = { start: at, end: at + t.length };
   const directive = isDirective(t);
   const refs = CUE_TOOL.test(t) ? toolRefs(t, at, ctx) : NO_REFS;
@@ -141,7 +143,7 @@ function judgeSentence(t: string, at: number, ctx: DirectiveContext, next: strin
   const prerequisite = framed && PREREQUISITE.test(t);
   const standing = framed && STANDING.test(t);
   // The other languages' lexicons run only where the sentence may not be English (most are).
-  const foreign = mayBeForeign(p);
+  const foreign = mixed && mayBeForeign(p);
   if (foreign && I18N_PRIORITY.test(t) && I18N_OUTRANKED.test(t) && next !== undefined && (isDirective(next) || I18N_DIRECTIVE.test(next))) {
     return { ...span, action: 'block', id: 'directive.priority', reason: "claims priority over the user's request or the model's instructions and tells the model what to do" };
   }
@@ -154,13 +156,13 @@ function judgeSentence(t: string, at: number, ctx: DirectiveContext, next: strin
     return { ...span, action: 'block', id: 'directive.overrides-user', reason: "tells the model to act whatever the user asks" };
   }
   // "Whatever the user asks / even if the user says otherwise, do X": the user's say overridden.
-  const overrides = OVERRIDES_USER.exec(t);
-  if (overrides && directive && !PROTECTIVE.test(t)) {
+  const overrides = directive ? OVERRIDES_USER.exec(t) : null;
+  if (overrides && !PROTECTIVE.test(t)) {
     return { start: at + overrides.index, end: at + overrides.index + overrides[0].length, action: 'block', id: 'directive.overrides-user', reason: "tells the model to act whatever the user asks" };
   }
   // Every answer the model gives, with or without this tool: not a tool's business.
   const everywhere = ANSWER_SCOPE.exec(t);
-  if (everywhere && (directive || RANK_BY_MEANING.test(t) || SINK_ADDRESS.test(t)) && !PROTECTIVE.test(t)) {
+  if (everywhere && (directive || SINK_ADDRESS.test(t) || RANK_BY_MEANING.test(t)) && !PROTECTIVE.test(t)) {
     return { start: at + everywhere.index, end: at + everywhere.index + everywhere[0].length, action: 'block', id: 'directive.answers', reason: "tells the model how to answer beyond this tool's results" };
   }
   if (foreign && !directive && (I18N_STANDING.test(t) || I18N_STANDING.test(p))) {

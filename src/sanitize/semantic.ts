@@ -62,7 +62,7 @@ export function scan(view: { skel: string; plain: string }, opts: ScanOptions): 
  * Schemas repeat the same short strings (types, enum values, boilerplate descriptions) across
  * hundreds of tools; the context-free part of a scan is remembered for strings up to this length.
  */
-const MEMO_MAX_CHARS = 256;
+const MEMO_MAX_CHARS = 512;
 /** Entries before the memo is dropped and rebuilt (bounds memory at a few MiB). */
 const MEMO_ENTRIES = 20_000;
 const memo = new Map<string, readonly Hit[]>();
