@@ -2,7 +2,8 @@
 import type { Logger } from './log.js';
 import type { SwitchboardConfig } from './config/types.js';
 import { ErrorCode, errorResponse, resultResponse, type Classified, type JsonRpcNotification, type JsonRpcRequest } from './jsonrpc/messages.js';
-import { Catalog, type ViewChange, type ViewScope } from './catalog/catalog.js';
+import { Catalog } from './catalog/catalog.js';
+import { type ViewChange, type ViewScope } from './catalog/view.js';
 import type { CatalogReview } from './catalog/review.js';
 import { FindingsFeed } from './catalog/findings-feed.js';
 import { diffConfigs, type ConfigDiff } from './config/reload-diff.js';

@@ -3,73 +3,15 @@ import type { Logger } from '../log.js';
 import type { ServerConfig, SwitchboardConfig } from '../config/types.js';
 import { tryStringify, type JsonObject } from '../jsonrpc/messages.js';
 import type { ListKind, ServerIdentity, ServerLists } from '../upstream/types.js';
-import { assignNames, type NamingRule } from './names.js';
+import type { NamingRule } from './names.js';
+import { nameItems, namespacedNames, visibleTools, type NamedItem } from './named-items.js';
 import { ResourceOwners, type Ownership } from './resource-owners.js';
 import { SHOW_ALL, applyBudget, type ToolCost, type ViewPolicy } from './view-policy.js';
 import { ServerVisibility } from './server-visibility.js';
 import { estimateToolTokens } from './token-estimate.js';
 import type { CatalogReview, Reviewed } from './review.js';
-import { ToolIndex, type IndexedServer, type IndexedTool } from '../discovery/tool-index.js';
-import { metaTools } from '../discovery/meta-tools.js';
-
-/** Which servers a view shows, whether names carry the server prefix, and the session's filter. */
-export interface ViewScope {
-  /** Cache key; equal keys mean equal views. */
-  readonly key: string;
-  /** The endpoint's key without the filter: `*` or `s:<server>`; a session belongs to one endpoint. */
-  readonly endpoint: string;
-  /** Servers shown, or undefined for all enabled servers. */
-  readonly servers: ReadonlySet<string> | undefined;
-  readonly prefixed: boolean;
-  readonly policy: ViewPolicy;
-}
-
-export const AGGREGATE_SCOPE: ViewScope = { key: '*', endpoint: '*', servers: undefined, prefixed: true, policy: SHOW_ALL };
-
-/** One server alone, names as the server wrote them (SPEC "Endpoints": /s/<server>/...). */
-export function serverScope(server: string): ViewScope {
-  const key = `s:${server}`;
-  return { key, endpoint: key, servers: new Set([server]), prefixed: false, policy: SHOW_ALL };
-}
-
-/** An endpoint's scope narrowed by a session's filter; views are cached per resulting key. */
-export function narrowScope(scope: ViewScope, policy: ViewPolicy): ViewScope {
-  if (policy.key === SHOW_ALL.key) return scope;
-  return { ...scope, key: `${scope.endpoint}|${policy.key}`, policy };
-}
-
-export interface Route {
-  readonly server: string;
-  readonly original: string;
-}
-
-export interface View {
-  readonly scope: ViewScope;
-  readonly servers: readonly string[];
-  /** Every tool the view allows (callable), in config order. */
-  readonly tools: readonly JsonObject[];
-  /**
-   * What tools/list shows: `tools` in list mode; in search mode the search tools and the pinned
-   * tools (a session adds those it found).
-   */
-  readonly listedTools: readonly JsonObject[];
-  /** Client-facing definitions by client-facing name, for tools a search found. */
-  readonly toolDefinitions: ReadonlyMap<string, JsonObject>;
-  /** Client-facing name by `server \0 original name`: how an index hit is named in this view. */
-  readonly toolNames: ReadonlyMap<string, string>;
-  readonly prompts: readonly JsonObject[];
-  readonly resources: readonly JsonObject[];
-  readonly resourceTemplates: readonly JsonObject[];
-  readonly toolRoutes: ReadonlyMap<string, Route>;
-  readonly promptRoutes: ReadonlyMap<string, Route>;
-  /** Serialized lists, compared to find which lists a change touched. */
-  readonly signatures: Readonly<Record<ListKind, string>>;
-}
-
-export interface ViewChange {
-  readonly scopeKey: string;
-  readonly kinds: readonly ListKind[];
-}
+import { CatalogSearch, searchListing, type SearchHit } from './catalog-search.js';
+import { viewCapabilities, type Route, type View, type ViewChange, type ViewScope } from './view.js';
 
 interface ServerEntry {
   readonly config: ServerConfig;
@@ -91,18 +33,6 @@ interface ServerEntry {
   review: Reviewed | undefined;
 }
 
-interface BuiltIndex {
-  readonly tools: ToolIndex;
-  /** Index key (the aggregate name) to the tool's server and original name. */
-  readonly routes: ReadonlyMap<string, Route>;
-}
-
-interface NamedItem {
-  readonly emitted: string;
-  readonly original: string;
-  readonly definition: JsonObject;
-}
-
 const KINDS: readonly ListKind[] = ['tools', 'prompts', 'resources', 'resourceTemplates'];
 
 export class Catalog {
@@ -115,10 +45,13 @@ export class Catalog {
   private readonly tokenCache = new WeakMap<JsonObject, number>();
   private readonly resourceOwners: ResourceOwners;
   /** The search index over every tool (search-mode views); one per catalog, never per session. */
-  private index: BuiltIndex | undefined;
-  private indexPending = false;
-  /** Attached search-mode views: while there are any, the index follows every listing. */
-  private searchViews = 0;
+  private readonly searchIndex = new CatalogSearch(() => ({
+    tools: this.prefixedTools,
+    server: (name) => {
+      const entry = this.servers.get(name);
+      return { alias: entry?.config.alias ?? name, instructions: entry?.instructions };
+    },
+  }));
   /** Aggregate name by `server \0 original`. */
   private prefixedNames = new Map<string, string>();
   private readonly visibility = new ServerVisibility();
@@ -250,10 +183,7 @@ export class Catalog {
     }
     const view = this.build(scope);
     this.views.set(scope.key, { view, refs: 1 });
-    if (scope.policy.discovery === 'search') {
-      this.searchViews += 1;
-      if (this.index === undefined) this.scheduleIndex();
-    }
+    this.searchIndex.viewAttached(scope);
     return view;
   }
 
@@ -263,7 +193,7 @@ export class Catalog {
     held.refs -= 1;
     if (held.refs > 0) return;
     this.views.delete(scope.key);
-    if (scope.policy.discovery === 'search') this.searchViews -= 1;
+    this.searchIndex.viewDetached(scope);
   }
 
   /** The current view of an attached scope (a session reads this on every list and call). */
@@ -293,25 +223,9 @@ export class Catalog {
     return view.scope.policy.allowsResource(uri, 'server' in owner ? owner.server : owner.withheldBy) ? owner : undefined;
   }
 
-  /** Capabilities a client of this view is offered: what the servers behind it offer (unknown counts as offered). */
+  /** Capabilities a client of this view is offered (view.ts viewCapabilities). */
   capabilities(view: View): JsonObject {
-    const offered = (cap: string) =>
-      view.servers.some((name) => {
-        const identity = this.servers.get(name)?.identity;
-        return identity === undefined || identity.capabilities[cap] !== undefined;
-      });
-    const subscribe = view.servers.some((name) => {
-      const resources = this.servers.get(name)?.identity?.capabilities.resources;
-      return typeof resources === 'object' && resources !== null && (resources as JsonObject).subscribe === true;
-    });
-    const capabilities: JsonObject = { logging: {}, tools: { listChanged: true } };
-    if (offered('prompts')) capabilities.prompts = { listChanged: true };
-    if (offered('resources')) capabilities.resources = { listChanged: true, subscribe };
-    if (offered('completions')) capabilities.completions = {};
-    // Only task-augmented tools/call is relayed; tasks/list would mix sessions' tasks, so it is not offered.
-    const tasks = view.servers.some((name) => this.servers.get(name)?.identity?.capabilities.tasks !== undefined);
-    if (tasks) capabilities.tasks = { cancel: {}, requests: { tools: { call: {} } } };
-    return capabilities;
+    return viewCapabilities(view, (name) => this.servers.get(name)?.identity);
   }
 
   /** The servers' own instructions, each under its name, so the model knows which server said what. */
@@ -347,8 +261,8 @@ export class Catalog {
       const rule: NamingRule = { prefix, maxLength, ...(foreign.length > 0 ? { foreign: { prefixes: foreign, separator } } : {}) };
       const lists = entry.lists;
       if (lists === undefined) continue;
-      this.prefixedTools.set(name, this.nameItems(name, rule, visibleTools(lists.tools, entry.identity), takenTools));
-      this.prefixedPrompts.set(name, this.nameItems(name, rule, lists.prompts, takenPrompts));
+      this.prefixedTools.set(name, nameItems(this.log, name, rule, visibleTools(lists.tools, entry.identity), takenTools));
+      this.prefixedPrompts.set(name, nameItems(this.log, name, rule, lists.prompts, takenPrompts));
     }
     const sources = [...this.servers].flatMap(([name, entry]) => (entry.lists === undefined ? [] : [{ name, lists: entry.lists, withheld: entry.review?.withheld ?? [] }]));
     this.resourceOwners.rebuild(sources);
@@ -361,8 +275,7 @@ export class Catalog {
           : [{ server, prefix: entry.config.alias + separator, listed: entry.raw.tools.flatMap((t) => (typeof t.name === 'string' ? [t.name] : [])), served: this.prefixedTools.get(server) ?? [] }],
       ),
     );
-    // Only once something searches: a catalog nobody searches needs no index.
-    if (this.index !== undefined || this.searchViews > 0) this.scheduleIndex();
+    this.searchIndex.listingsChanged();
   }
 
   /** Items too deeply nested to serialize would break every list they are in; they are left out, loudly. */
@@ -374,21 +287,6 @@ export class Catalog {
         return false;
       });
     return { tools: keep('tools'), prompts: keep('prompts'), resources: keep('resources'), resourceTemplates: keep('resourceTemplates') };
-  }
-
-  private nameItems(server: string, rule: NamingRule, items: readonly JsonObject[], taken: Set<string>): NamedItem[] {
-    const byOriginal = new Map<string, JsonObject>();
-    for (const item of items) if (typeof item.name === 'string' && !byOriginal.has(item.name)) byOriginal.set(item.name, item);
-    const originals = items.flatMap((item) => (typeof item.name === 'string' ? [item.name] : []));
-    const names = assignNames(rule, originals, taken, (original, reason) =>
-      this.log.warn({ server, name: original, reason }, 'left out of the catalog'),
-    );
-    const named: NamedItem[] = [];
-    for (const [emitted, original] of names) {
-      const definition = byOriginal.get(original) as JsonObject;
-      named.push({ emitted, original, definition: clientDefinition(definition, emitted, original, rule) });
-    }
-    return named;
   }
 
   /** Estimated model-context tokens of a client-facing tool definition, cached per definition. */
@@ -417,8 +315,8 @@ export class Catalog {
       const [namedTools, namedPrompts] = scope.prefixed
         ? [prefixedTools, prefixedPrompts]
         : [
-            this.nameItems(server, { prefix: '', maxLength: this.config.namespace.maxLength }, visibleTools(entry.lists.tools, entry.identity), new Set()),
-            this.nameItems(server, { prefix: '', maxLength: this.config.namespace.maxLength }, entry.lists.prompts, new Set()),
+            nameItems(this.log, server, { prefix: '', maxLength: this.config.namespace.maxLength }, visibleTools(entry.lists.tools, entry.identity), new Set()),
+            nameItems(this.log, server, { prefix: '', maxLength: this.config.namespace.maxLength }, entry.lists.prompts, new Set()),
           ];
       // Filters speak namespaced names everywhere, so one profile means the same on /mcp and /s/<server>/mcp.
       const toolName = scope.prefixed ? undefined : namespacedNames(prefixedTools);
@@ -447,7 +345,7 @@ export class Catalog {
     const search = policy.discovery === 'search';
     const toolDefinitions = new Map<string, JsonObject>();
     for (const tool of tools) toolDefinitions.set(tool.name as string, tool);
-    const listedTools = search ? this.searchListing(servers, tools, toolRoutes, policy) : tools;
+    const listedTools = search ? searchListing(servers, tools, toolRoutes, policy, (server, original) => this.prefixedNames.get(`${server}\u0000${original}`)) : tools;
     const signatures = {
       tools: JSON.stringify(listedTools),
       prompts: JSON.stringify(prompts),
@@ -457,99 +355,14 @@ export class Catalog {
     return { scope, servers, tools, listedTools, toolDefinitions, toolNames, prompts, resources, resourceTemplates, toolRoutes, promptRoutes, signatures };
   }
 
-  /** A search-mode listing: find and call, then the pinned tools the view allows. */
-  private searchListing(servers: readonly string[], tools: readonly JsonObject[], routes: ReadonlyMap<string, Route>, policy: ViewPolicy): JsonObject[] {
-    const summaries = servers.map((server) => ({ server, toolNames: [] as string[] }));
-    const byServer = new Map(summaries.map((summary) => [summary.server, summary.toolNames]));
-    const pinned: JsonObject[] = [];
-    for (const tool of tools) {
-      const route = routes.get(tool.name as string);
-      if (route === undefined) continue;
-      byServer.get(route.server)?.push(route.original);
-      const namespaced = this.namespacedName(route.server, route.original);
-      if (namespaced !== undefined && policy.isPinned(namespaced)) pinned.push(tool);
-    }
-    const shown = summaries.filter((summary) => summary.toolNames.length > 0).map((summary) => ({ name: summary.server, toolNames: summary.toolNames }));
-    return [...metaTools(shown, tools.length), ...pinned];
+  /** The view's best tools for a request in a person's words (catalog-search.ts). */
+  search(view: View, query: string, options: { readonly limit: number; readonly server?: string | undefined }): SearchHit[] {
+    return this.searchIndex.search(view, query, options);
   }
 
-  /** The aggregate endpoint's name of a server's tool (profiles and pins speak these everywhere). */
-  private namespacedName(server: string, original: string): string | undefined {
-    return this.prefixedNames.get(`${server}\u0000${original}`);
-  }
-
-  /**
-   * The view's best tools for a request in a person's words: one index over the whole catalog,
-   * the view applied as a filter, so no session ever finds a tool outside its view.
-   */
-  search(view: View, query: string, options: { readonly limit: number; readonly server?: string | undefined }): Array<{ readonly name: string; readonly server: string; readonly definition: JsonObject; readonly score: number }> {
-    const index = this.searchIndex();
-    const inView = (key: string): string | undefined => {
-      const route = index.routes.get(key);
-      return route === undefined ? undefined : view.toolNames.get(`${route.server}\u0000${route.original}`);
-    };
-    const hits = index.tools.search(query, { limit: options.limit, server: options.server, allow: (key) => inView(key) !== undefined });
-    const out: Array<{ name: string; server: string; definition: JsonObject; score: number }> = [];
-    for (const hit of hits) {
-      const name = inView(hit.key);
-      const definition = name === undefined ? undefined : view.toolDefinitions.get(name);
-      const route = index.routes.get(hit.key);
-      if (name === undefined || definition === undefined || route === undefined) continue;
-      out.push({ name, server: route.server, definition, score: hit.score });
-    }
-    return out;
-  }
-
-  /**
-   * The index as of the last listing. Rebuilt in the background after lists change (tools/list
-   * never waits for it); a search before the first build builds it at once. Until a rebuild
-   * lands, searches use the previous index, filtered by the current view.
-   */
-  private searchIndex(): BuiltIndex {
-    if (this.index === undefined) this.index = this.buildIndex();
-    return this.index;
-  }
-
-  /** Builds the index now when a rebuild is due (a search that waited for servers to list must find their tools). */
+  /** Builds the search index now when a rebuild is due (a search that waited for servers to list must find their tools). */
   refreshIndex(): void {
-    if (!this.indexPending) return;
-    this.indexPending = false;
-    this.index = this.buildIndex();
-  }
-
-  private scheduleIndex(): void {
-    if (this.indexPending) return;
-    this.indexPending = true;
-    setImmediate(() => {
-      // refreshIndex built it meanwhile.
-      if (!this.indexPending) return;
-      this.indexPending = false;
-      this.index = this.buildIndex();
-    }).unref();
-  }
-
-  private buildIndex(): BuiltIndex {
-    const tools: IndexedTool[] = [];
-    const routes = new Map<string, Route>();
-    const servers = new Map<string, IndexedServer>();
-    for (const [server, items] of this.prefixedTools) {
-      const entry = this.servers.get(server);
-      servers.set(server, { name: server, alias: entry?.config.alias ?? server, instructions: entry?.instructions });
-      for (const item of items) {
-        const definition = item.definition;
-        tools.push({
-          key: item.emitted,
-          server,
-          name: item.original,
-          title: typeof definition.title === 'string' ? definition.title : undefined,
-          description: typeof definition.description === 'string' ? definition.description : undefined,
-          inputSchema: definition.inputSchema,
-          source: definition,
-        });
-        routes.set(item.emitted, { server, original: item.original });
-      }
-    }
-    return { tools: ToolIndex.build(tools, servers), routes };
+    this.searchIndex.refresh();
   }
 
   /** Namespaced names of the tools a policy lets through, after its tool budget (config order). */
@@ -574,30 +387,3 @@ function emptyEntry(config: ServerConfig): ServerEntry {
   return { config, listedBy: config, raw: undefined, lists: undefined, identity: undefined, instructions: undefined, listing: 0, review: undefined };
 }
 
-function namespacedNames(items: readonly NamedItem[]): Map<string, string> {
-  return new Map(items.map((item) => [item.original, item.emitted]));
-}
-
-/**
- * Tools a client can call through us. A task-only tool of a server that does not declare `tasks`
- * could never be called (tasks.mdx: clients MUST NOT task-augment without the capability): hidden.
- */
-function visibleTools(tools: readonly JsonObject[], identity: ServerIdentity | undefined): readonly JsonObject[] {
-  if (identity?.capabilities.tasks !== undefined) return tools;
-  return tools.filter((tool) => {
-    const execution = tool.execution;
-    return !(typeof execution === 'object' && execution !== null && (execution as JsonObject).taskSupport === 'required');
-  });
-}
-
-/**
- * The definition a client sees: the server's JSON with only `name` replaced (schemas, `_meta`,
- * annotations and icons untouched). When the name was more than prefixed, the original stays
- * readable in `title` unless the server set one.
- */
-function clientDefinition(definition: JsonObject, emitted: string, original: string, rule: NamingRule): JsonObject {
-  if (emitted === original) return definition;
-  const renamed: JsonObject = { ...definition, name: emitted };
-  if (emitted !== rule.prefix + original && renamed.title === undefined) renamed.title = original;
-  return renamed;
-}

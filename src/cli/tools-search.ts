@@ -1,6 +1,6 @@
 // `switchboard tools --search QUERY`: what switchboard__find_tools would answer a session of that
 // profile, with the scores that ranked it.
-import { AGGREGATE_SCOPE, narrowScope } from '../catalog/catalog.js';
+import { AGGREGATE_SCOPE, narrowScope } from '../catalog/view.js';
 import { resolveViewFilter } from '../session/filter.js';
 import type { SwitchboardCore } from '../switchboard.js';
 import { findTools, type FoundTool } from '../router/discovery.js';

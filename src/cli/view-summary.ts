@@ -1,6 +1,6 @@
 // What a session of one profile sees of the catalog: its tools with estimated tokens, per-server totals, and what the budget left out.
 import type { JsonObject } from '../jsonrpc/messages.js';
-import { AGGREGATE_SCOPE, narrowScope, type View } from '../catalog/catalog.js';
+import { AGGREGATE_SCOPE, narrowScope, type View } from '../catalog/view.js';
 import { applyBudget, type ToolCost } from '../catalog/view-policy.js';
 import type { SwitchboardConfig } from '../config/types.js';
 import { RESERVED_ALIAS } from '../config/schema.js';

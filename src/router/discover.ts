@@ -2,7 +2,8 @@
 // place of initialize. Capabilities are the view's; tasks are left out (the era moved them to an
 // extension the proxy does not serve), and the proxy names itself in `_meta`, not in the body.
 import type { JsonObject } from '../jsonrpc/messages.js';
-import type { Catalog, View } from '../catalog/catalog.js';
+import type { Catalog } from '../catalog/catalog.js';
+import type { View } from '../catalog/view.js';
 import { META_SERVER_INFO, MODERN_PROTOCOL_VERSIONS, SWITCHBOARD_INFO } from '../protocol.js';
 import type { CacheScope } from './modern-results.js';
 

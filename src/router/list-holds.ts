@@ -1,6 +1,7 @@
 // List requests wait while a server of the client's view is in its first start: many clients list
 // once, right after connecting, and would never see a server that was still starting then.
-import type { Catalog, View } from '../catalog/catalog.js';
+import type { Catalog } from '../catalog/catalog.js';
+import type { View } from '../catalog/view.js';
 import type { Session } from '../session/session.js';
 import type { ClientRequest } from '../session/client-request.js';
 import type { Upstreams } from './upstreams.js';

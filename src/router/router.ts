@@ -13,7 +13,8 @@ import {
   type JsonRpcRequest,
   type JsonRpcResponse,
 } from '../jsonrpc/messages.js';
-import type { Catalog, View } from '../catalog/catalog.js';
+import type { Catalog } from '../catalog/catalog.js';
+import type { View } from '../catalog/view.js';
 import { LOG_LEVELS, type LogLevel, type Session } from '../session/session.js';
 import { methodSlot, type RequestStats } from '../session/stats.js';
 import type { ClientRequest } from '../session/client-request.js';

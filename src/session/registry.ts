@@ -1,6 +1,6 @@
 // The live sessions: crypto-random ids, a bound on their number, lookup by view, idle expiry.
 import { randomBytes } from 'node:crypto';
-import type { ViewScope } from '../catalog/catalog.js';
+import type { ViewScope } from '../catalog/view.js';
 import { Session, type SessionChannel, type SessionGrant, type TransportKind } from './session.js';
 import type { RequestStats } from './stats.js';
 import { INSTANCE_PATTERN } from '../config/schema.js';

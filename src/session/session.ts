@@ -1,7 +1,7 @@
 // Everything the proxy keeps per client session; the transport underneath is seen only as a channel.
 import { SwitchboardError, errorResponse, type JsonObject, type JsonRpcId, type JsonRpcMessage, type JsonRpcResponse } from '../jsonrpc/messages.js';
 import type { Serialized } from '../wire/result-bytes.js';
-import type { ViewScope } from '../catalog/catalog.js';
+import type { ViewScope } from '../catalog/view.js';
 import type { Pending, UpstreamConnection } from '../upstream/connection.js';
 import type { ServerHandle } from '../upstream/server-handle.js';
 import type { Caller } from '../upstream/types.js';

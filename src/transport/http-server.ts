@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import type { Duplex } from 'node:stream';
 import type { Logger } from '../log.js';
 import { ErrorCode } from '../jsonrpc/messages.js';
-import { AGGREGATE_SCOPE, serverScope, type ViewScope } from '../catalog/catalog.js';
+import { AGGREGATE_SCOPE, serverScope, type ViewScope } from '../catalog/view.js';
 import type { SwitchboardCore } from '../switchboard.js';
 import { StreamableHttp, KEEPALIVE_MS } from './streamable-http.js';
 import { LegacySse } from './legacy-sse.js';

@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../log.js';
 import { ErrorCode, classify, encode, errorResponse, type JsonRpcMessage } from '../jsonrpc/messages.js';
 import type { Serialized } from '../wire/result-bytes.js';
-import type { ViewScope } from '../catalog/catalog.js';
+import type { ViewScope } from '../catalog/view.js';
 import type { AccessControl, Identity } from './access.js';
 import type { SwitchboardCore } from '../switchboard.js';
 import type { Session, SessionChannel } from '../session/session.js';

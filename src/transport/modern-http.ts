@@ -5,7 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../log.js';
 import { ErrorCode, encode, idJson, isObject, type JsonRpcId, type JsonRpcMessage, type JsonRpcRequest } from '../jsonrpc/messages.js';
 import { ResultBytes, type Serialized } from '../wire/result-bytes.js';
-import type { ViewScope } from '../catalog/catalog.js';
+import type { ViewScope } from '../catalog/view.js';
 import type { SwitchboardCore } from '../switchboard.js';
 import { hasModernMeta, modernContextOf, type ModernContext, type ReplyStream } from '../session/modern-context.js';
 import { MODERN_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS } from '../protocol.js';

@@ -2,7 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '../log.js';
 import { ErrorCode, classify, errorResponse, type JsonRpcErrorResponse, type JsonRpcRequest } from '../jsonrpc/messages.js';
-import type { ViewScope } from '../catalog/catalog.js';
+import type { ViewScope } from '../catalog/view.js';
 import type { SwitchboardCore } from '../switchboard.js';
 import type { SessionRefusal } from '../session/registry.js';
 import type { Session } from '../session/session.js';

@@ -6,7 +6,7 @@ import type { Logger } from '../log.js';
 import { ErrorCode, classify, encode, errorResponse, type JsonRpcMessage } from '../jsonrpc/messages.js';
 import type { Serialized } from '../wire/result-bytes.js';
 import { parseMessageText } from '../wire/parse.js';
-import type { ViewScope } from '../catalog/catalog.js';
+import type { ViewScope } from '../catalog/view.js';
 import type { SwitchboardCore } from '../switchboard.js';
 import type { Session, SessionChannel, SessionGrant } from '../session/session.js';
 import { endAtExpiry } from './token-expiry.js';

@@ -1,7 +1,8 @@
 // Which servers a view shows: a view that hides every tool of a server hides the server (its
 // prompts, resources, templates, instructions); a server without tools is judged by the server rule.
 import { describe, expect, it } from 'vitest';
-import { AGGREGATE_SCOPE, Catalog, narrowScope, serverScope } from '../../../src/catalog/catalog.js';
+import { Catalog } from '../../../src/catalog/catalog.js';
+import { AGGREGATE_SCOPE, narrowScope, serverScope } from '../../../src/catalog/view.js';
 import { showsServer } from '../../../src/catalog/view-policy.js';
 import { ServerVisibility } from '../../../src/catalog/server-visibility.js';
 import { resolveConfig } from '../../../src/config/load.js';

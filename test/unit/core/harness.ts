@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { AGGREGATE_SCOPE, type ViewScope } from '../../../src/catalog/catalog.js';
+import { AGGREGATE_SCOPE, type ViewScope } from '../../../src/catalog/view.js';
 import { resolveConfig } from '../../../src/config/load.js';
 import { classify, type JsonObject, type JsonRpcId, type JsonRpcMessage } from '../../../src/jsonrpc/messages.js';
 import { silentLogger } from '../../../src/log.js';

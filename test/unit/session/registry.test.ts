@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { SessionRegistry } from '../../../src/session/registry.js';
 import { RequestStats } from '../../../src/session/stats.js';
-import { AGGREGATE_SCOPE } from '../../../src/catalog/catalog.js';
+import { AGGREGATE_SCOPE } from '../../../src/catalog/view.js';
 import type { Session, SessionChannel, SessionGrant } from '../../../src/session/session.js';
 
 const grant: SessionGrant = { scope: AGGREGATE_SCOPE, principal: 'anonymous', query: '' };

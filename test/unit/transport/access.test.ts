@@ -2,7 +2,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../../src/config/load.js';
 import { AccessControl } from '../../../src/transport/access.js';
-import { AGGREGATE_SCOPE, serverScope } from '../../../src/catalog/catalog.js';
+import { AGGREGATE_SCOPE, serverScope } from '../../../src/catalog/view.js';
 import { silentLogger } from '../../../src/log.js';
 import { showsServer, type ViewPolicy } from '../../../src/catalog/view-policy.js';
 import type { Identity } from '../../../src/transport/auth.js';
