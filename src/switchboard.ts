@@ -1,15 +1,14 @@
 // The composed proxy core without sockets: catalog, upstreams, router and sessions wired together.
 import type { Logger } from './log.js';
 import type { SwitchboardConfig } from './config/types.js';
-import { ErrorCode, errorResponse, resultResponse, type Classified, type JsonRpcNotification, type JsonRpcRequest } from './jsonrpc/messages.js';
+import { ErrorCode, errorResponse, resultResponse, type Classified, type JsonRpcRequest } from './jsonrpc/messages.js';
 import { Catalog } from './catalog/catalog.js';
-import { type ViewChange, type ViewScope } from './catalog/view.js';
+import type { ViewScope } from './catalog/view.js';
 import type { CatalogReview } from './catalog/review.js';
 import { FindingsFeed } from './catalog/findings-feed.js';
 import { diffConfigs, type ConfigDiff } from './config/reload-diff.js';
 import type { ShutdownTimings } from './upstream/child.js';
 import type { ServerHandle } from './upstream/server-handle.js';
-import type { ListKind } from './upstream/types.js';
 import { SessionRegistry, type SessionRefusal } from './session/registry.js';
 import { RequestStats } from './session/stats.js';
 import type { Session, SessionChannel, SessionGrant, TransportKind } from './session/session.js';
@@ -19,16 +18,10 @@ import { Subscriptions } from './router/subscriptions.js';
 import { ChildMessages } from './router/child-messages.js';
 import { StatelessCalls } from './router/stateless.js';
 import { Listens } from './router/listens.js';
+import { ListChanges } from './router/list-changes.js';
 import { discoverResult } from './router/discover.js';
 import type { CacheScope } from './router/modern-results.js';
 import type { ModernContext, ReplyStream } from './session/modern-context.js';
-
-const LIST_CHANGED_METHOD: Record<ListKind, string> = {
-  tools: 'notifications/tools/list_changed',
-  prompts: 'notifications/prompts/list_changed',
-  resources: 'notifications/resources/list_changed',
-  resourceTemplates: 'notifications/resources/list_changed',
-};
 
 export interface CoreOptions {
   readonly shutdown?: ShutdownTimings;
@@ -37,9 +30,6 @@ export interface CoreOptions {
   /** Transports tell the registry which sessions hold an open stream (never idle). */
   readonly isBusy?: (session: Session) => boolean;
 }
-
-/** How long listings that arrive while servers start may wait to be applied together, ms. */
-const LISTS_BATCH_MS = 250;
 
 /**
  * Methods the stateless era removed (2026-07-28 changelog) or the proxy does not serve in it (tasks
@@ -77,6 +67,7 @@ export class SwitchboardCore {
   /** Requests of the stateless era (2026-07-28), and those parked for their client's input. */
   readonly stateless: StatelessCalls;
   private readonly listens: Listens;
+  private readonly listChanges: ListChanges;
   private readonly log: Logger;
   private busyProbe: ((session: Session) => boolean) | undefined;
   /** Session-owned instances still stopping; `stop()` waits for them so no child outlives the proxy. */
@@ -87,14 +78,6 @@ export class SwitchboardCore {
   reloadError: { readonly time: string; readonly message: string } | undefined;
   /** Set once the proxy begins to stop: a reload from then on would start children that nothing stops. */
   private stopping = false;
-  /**
-   * Shared servers whose fresh lists wait to be applied together: while servers are still starting,
-   * listings are batched (one review of the whole catalog, not one per server that comes up); a
-   * client message, readiness, or the timer applies them first.
-   */
-  private readonly pendingLists = new Set<ServerHandle>();
-  private listsTimer: NodeJS.Timeout | undefined;
-
   constructor(
     config: SwitchboardConfig,
     rootLog: Logger,
@@ -105,7 +88,7 @@ export class SwitchboardCore {
     if (options.review !== undefined) {
       options.review.onFinding = (note) => this.findings.record(note);
       // An approval rewrote the pins: withheld tools may come back.
-      options.review.watchPins(() => this.notifyChanges(this.catalog.rereview()));
+      options.review.watchPins(() => this.listChanges.fanOut(this.catalog.rereview()));
     }
     this.review = options.review;
     this.catalog = new Catalog(config, rootLog.child({ component: 'catalog' }), options.review);
@@ -121,22 +104,17 @@ export class SwitchboardCore {
     this.busyProbe = options.isBusy;
     this.childMessages = new ChildMessages(this.sessions, this.subscriptions, rootLog.child({ component: 'router' }));
     this.upstreams = new Upstreams(config, rootLog.child({ component: 'upstream' }), {
-      onLists: (handle, kinds) => this.onLists(handle, kinds),
-      onStateChange: (handle, state) => {
-        if (state === 'ready') this.resubscribe(handle);
-        // The last server out of its start: nothing more to batch with.
-        if (state !== 'starting' && this.pendingLists.size > 0 && !this.anyStarting()) this.flushLists();
-      },
+      onLists: (handle, kinds) => this.listChanges.onLists(handle, kinds),
+      onStateChange: (handle, state) => this.listChanges.onStateChange(handle, state),
       onNotification: (handle, connection, message) => this.childMessages.onNotification(handle, connection, message),
       onServerRequest: (handle, connection, message) => this.childMessages.onServerRequest(handle, connection, message),
       onInputRequired: (handle, connection, entry, result) => this.childMessages.onInputRequired(handle, connection, entry, result),
       onConnectionExit: (handle, connection) => this.childMessages.forgetConnection(handle, connection),
     }, options.shutdown);
+    this.listChanges = new ListChanges(this.sessions, this.catalog, this.upstreams, this.subscriptions, this.log);
     this.router = new Router(config, this.catalog, this.upstreams, this.subscriptions, rootLog.child({ component: 'router' }), this.stats);
     // A list held for a server's first start is answered with every listing that has arrived.
-    this.router.holds.beforeAnswer = () => {
-      if (this.pendingLists.size > 0) this.flushLists();
-    };
+    this.router.holds.beforeAnswer = () => this.listChanges.flush();
     const statelessLog = rootLog.child({ component: 'stateless' });
     // A parked request cannot outlive its child's answer: that times out after the server's
     // timeout, and the retry may still fetch the timeout error for a little while.
@@ -180,7 +158,7 @@ export class SwitchboardCore {
     const stopped = Promise.all(stops).then(() => undefined);
     this.releasing.add(stopped);
     void stopped.finally(() => this.releasing.delete(stopped));
-    this.notifyChanges(this.catalog.reconfigure(next));
+    this.listChanges.fanOut(this.catalog.reconfigure(next));
     this.log.info(
       {
         added: diff.added.map((s) => s.name),
@@ -223,7 +201,7 @@ export class SwitchboardCore {
     for (const [handle, uri] of this.subscriptions.dropSessionOn(session, hidden)) {
       if (handle.owner === undefined && handle.state === 'ready') handle.connection?.request('resources/unsubscribe', { uri }).catch(() => undefined);
     }
-    if (kinds.length > 0) this.notifyListChanged(session, kinds);
+    if (kinds.length > 0) this.listChanges.notify(session, kinds);
   }
 
   start(): void {
@@ -244,7 +222,7 @@ export class SwitchboardCore {
    */
   accept(session: Session, message: Classified): boolean {
     // A client sees every listing that has arrived, batched or not.
-    if (this.pendingLists.size > 0) this.flushLists();
+    this.listChanges.flush();
     switch (message.kind) {
       case 'request':
         this.router.handleRequest(session, message.message);
@@ -267,7 +245,7 @@ export class SwitchboardCore {
    * undefined when the request was answered at once.
    */
   acceptStateless(grant: SessionGrant, request: JsonRpcRequest, context: ModernContext, reply: ReplyStream): (() => void) | undefined {
-    if (this.pendingLists.size > 0) this.flushLists();
+    this.listChanges.flush();
     const id = request.id;
     const requestState = request.params?.requestState;
     // A parked request counts as in flight while the proxy drains, so its retry may still finish it.
@@ -342,84 +320,18 @@ export class SwitchboardCore {
   ready(): boolean {
     const ready = this.upstreams.allReady();
     // Ready means listed too: a batch still waiting would leave the first tools/list short.
-    if (ready && this.pendingLists.size > 0) this.flushLists();
+    if (ready) this.listChanges.flush();
     return ready;
   }
 
   async stop(): Promise<void> {
     this.stopping = true;
-    clearTimeout(this.listsTimer);
+    this.listChanges.stop();
     this.stateless.clear();
     this.sessions.closeAll('server stopping');
     this.sessions.stop();
     await Promise.all([this.upstreams.stopAll(), ...this.releasing]);
     await this.review?.close();
-  }
-
-  private onLists(handle: ServerHandle, kinds: readonly ListKind[]): void {
-    if (handle.owner !== undefined) {
-      // A session's own instance: only its owner can see the change. The catalog lists the shared instance.
-      const owner = this.sessions.get(handle.owner);
-      if (owner !== undefined && kinds.length < 4) this.notifyListChanged(owner, kinds);
-      return;
-    }
-    // A handle a reload replaced may still report its last lists while it stops: not the catalog's any more.
-    if (!this.upstreams.isCurrent(handle)) return;
-    this.pendingLists.add(handle);
-    if (this.anyStarting()) {
-      this.listsTimer ??= setTimeout(() => this.flushLists(), LISTS_BATCH_MS).unref();
-      return;
-    }
-    this.flushLists();
-  }
-
-  /** Some shared server is in a start attempt (its first, or a restart). */
-  private anyStarting(): boolean {
-    for (const handle of this.upstreams.all()) if (handle.state === 'starting') return true;
-    return false;
-  }
-
-  /** Applies the listings waiting in `pendingLists`, in one review, and tells the sessions whose view changed. */
-  private flushLists(): void {
-    clearTimeout(this.listsTimer);
-    this.listsTimer = undefined;
-    if (this.pendingLists.size === 0) return;
-    const listings = [];
-    for (const handle of this.pendingLists) {
-      if (this.upstreams.isCurrent(handle)) listings.push({ server: handle.name, lists: handle.lists, identity: handle.identity });
-    }
-    this.pendingLists.clear();
-    this.notifyChanges(this.catalog.updateMany(listings));
-  }
-
-  private notifyChanges(changes: readonly ViewChange[]): void {
-    for (const change of changes) {
-      for (const session of this.sessions.inScope(change.scopeKey)) this.notifyListChanged(session, change.kinds);
-    }
-  }
-
-  /** One notification per list kind that changed; templates and resources share one (resources.mdx). */
-  private notifyListChanged(session: Session, kinds: readonly ListKind[]): void {
-    if (!session.initialized) return;
-    const sent = new Set<string>();
-    for (const kind of kinds) {
-      const method = LIST_CHANGED_METHOD[kind];
-      if (sent.has(method)) continue;
-      sent.add(method);
-      const notification: JsonRpcNotification = { jsonrpc: '2.0', method };
-      session.deliver(notification, undefined);
-    }
-  }
-
-  /** After a restart the new child knows nothing of earlier subscriptions; renew them. */
-  private resubscribe(handle: ServerHandle): void {
-    const connection = handle.connection;
-    if (connection === undefined) return;
-    for (const uri of this.subscriptions.uris(handle)) {
-      connection.request('resources/subscribe', { uri }).catch((error: unknown) => {
-        this.log.warn({ server: handle.name, uri, err: error instanceof Error ? error.message : String(error) }, 'could not renew a subscription');
-      });
-    }
   }
 
   /**
