@@ -26,8 +26,9 @@ export class MessageSpans {
   /** `params.task` */
   taskStart = -1;
   taskEnd = -1;
-  /** `params._meta` */
+  /** `params._meta`, the whole object */
   metaStart = -1;
+  metaEnd = -1;
   /** `params._meta.progressToken` */
   tokenStart = -1;
   tokenEnd = -1;
@@ -162,6 +163,7 @@ class Scanner {
       if (c !== OPEN_BRACE || spans.metaStart !== -1) throw REFUSED;
       spans.metaStart = start;
       this.object(META);
+      spans.metaEnd = this.at;
       return;
     }
     this.value();

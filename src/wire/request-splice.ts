@@ -36,7 +36,7 @@ export function keepRawText(parsed: unknown, text: string): void {
 /**
  * A large tools/call, prompts/get or resources/read as the router sees it, built from a validating
  * scan of its text rather than a parse: jsonrpc, id, method and the params members routing reads
- * (name, uri, task, _meta.progressToken). The arguments stay in the text, which is what the child
+ * (name, uri, task, _meta). The arguments stay in the text, which is what the child
  * receives, so a 64 KiB payload is never copied onto the heap. Undefined for anything else (the
  * caller parses as usual), including text the scan refuses.
  */
@@ -50,7 +50,8 @@ export function routedRequest(text: string): (Record<string, unknown> & RawCarri
   if (spans.nameStart !== -1) params.name = valueAt(text, spans.nameStart, spans.nameEnd);
   if (spans.uriStart !== -1) params.uri = valueAt(text, spans.uriStart, spans.uriEnd);
   if (spans.taskStart !== -1) params.task = valueAt(text, spans.taskStart, spans.taskEnd);
-  if (spans.metaStart !== -1) params._meta = spans.tokenStart === -1 ? {} : { progressToken: valueAt(text, spans.tokenStart, spans.tokenEnd) };
+  // The whole _meta (small): a stateless-era request carries its version and capabilities there.
+  if (spans.metaStart !== -1) params._meta = valueAt(text, spans.metaStart, spans.metaEnd);
   const request: Record<string, unknown> & RawCarrier = { id: valueAt(text, spans.idStart, spans.idEnd), method, params };
   if (spans.jsonrpcStart !== -1) request.jsonrpc = valueAt(text, spans.jsonrpcStart, spans.jsonrpcEnd);
   request[RAW_TEXT] = text;

@@ -90,6 +90,14 @@ describe('the stateless era (2026-07-28) beside sessions', () => {
     }
   });
 
+  it('serves a 64 KiB stateless call (the large-request path keeps the envelope in _meta)', async () => {
+    const text = 'x'.repeat(64 * 1024);
+    const res = await statelessPost('tools/call', { name: 'fx__echo', arguments: { text } });
+    expect(res.status).toBe(200);
+    const answer = responseOf(res) as { result?: { content?: Array<{ text?: string }> } };
+    expect(answer.result?.content?.[0]?.text).toBe(text);
+  });
+
   it("turns server-everything's sampling request into input_required, and the v2 client's retry completes the call", async () => {
     const prompts: string[] = [];
     const modern = await modernClient({

@@ -95,6 +95,7 @@ describe('a large request built from a scan of its text', () => {
       `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"fs__réad","arguments":{"text":"${big}","name":"inner"},"_meta":{"progressToken":"p1","x":1}}}`,
       `{ "params" : { "task" : { "ttl" : 1000 } , "arguments" : { "t" : "${big}" } , "name" : "a\\"b" } , "method" : "prompts/get" , "id" : "abc" , "jsonrpc" : "2.0" }`,
       `{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"file:///日本/${big}","_meta":{}}}`,
+      `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"a","arguments":{"t":"${big}"},"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{"x":{"y":[1,2]}},"progressToken":9}}}`,
     ];
     for (const text of texts) {
       const request = routedRequest(text);
@@ -106,7 +107,8 @@ describe('a large request built from a scan of its text', () => {
       expect(params.name).toEqual(parsed.params.name);
       expect(params.uri).toEqual(parsed.params.uri);
       expect(params.task).toEqual(parsed.params.task);
-      expect((params._meta as { progressToken?: unknown } | undefined)?.progressToken).toEqual(parsed.params._meta?.progressToken);
+      // The whole _meta, not only the progress token: a stateless-era request's version and capabilities ride there.
+      expect(params._meta).toEqual(parsed.params._meta);
       expect(params.arguments).toBeUndefined();
       expect(request?.[RAW_TEXT]).toBe(text);
       const token = parsed.params._meta?.progressToken === undefined ? undefined : 5;
