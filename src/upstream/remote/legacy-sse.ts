@@ -1,8 +1,7 @@
 // The legacy HTTP+SSE transport (2024-11-05): a GET stream whose first event names where to POST,
 // and on which every answer and every message of the server then arrives.
-import type { ClientRequest } from 'node:http';
 import { SseReader } from './sse-reader.js';
-import { describeError } from './http-client.js';
+import { describeError, type Exchange } from './http-client.js';
 import type { RemoteLink } from './link.js';
 
 /** How long the legacy transport may take to name its message endpoint, ms. */
@@ -11,7 +10,7 @@ const ENDPOINT_TIMEOUT_MS = 10_000;
 export class LegacyStream {
   /** Where messages are POSTed, once the stream named it. */
   endpoint: URL | undefined;
-  private stream: ClientRequest | undefined;
+  private stream: Exchange | undefined;
 
   /** `named`: the endpoint is known, messages written meanwhile may go. */
   constructor(
@@ -21,42 +20,45 @@ export class LegacyStream {
 
   open(): void {
     const { link } = this;
-    const request = link.http.request('GET', link.http.url, { accept: 'text/event-stream' });
-    this.stream = request;
     const deadline = setTimeout(() => {
       if (this.endpoint === undefined) link.lost(`no endpoint event within ${ENDPOINT_TIMEOUT_MS} ms`);
     }, ENDPOINT_TIMEOUT_MS);
     deadline.unref();
-    request.on('response', (response) => {
-      const status = response.statusCode ?? 0;
-      if (status === 401 && link.refused(response)) return;
-      if (status < 200 || status >= 300 || !String(response.headers['content-type'] ?? '').includes('text/event-stream')) {
-        response.resume();
-        link.lost(`the SSE stream answered HTTP ${status}`);
-        return;
-      }
-      const reader = new SseReader(
-        link.maxMessageBytes,
-        (event) => {
-          if (event.event === 'endpoint') this.onEndpoint(event.data.toString('utf8'));
-          else if (event.event === 'message' && event.data.length > 0) link.deliver(event.data, undefined);
-        },
-        (bytes) => link.problem(`an event of ${bytes} bytes (more than ${link.maxMessageBytes}) was dropped`),
-        link.buffered,
-      );
-      response.on('data', (chunk: Buffer) => reader.push(chunk));
-      response.on('end', () => link.lost('the SSE stream ended'));
-      response.on('error', (error) => link.lost(`the SSE stream failed: ${describeError(error)}`));
+    const request: Exchange = link.http.request('GET', link.http.url, undefined, {
+      response: (response) => {
+        const status = response.statusCode;
+        if (status === 401 && link.refused(response)) return;
+        if (status < 200 || status >= 300 || !String(response.headers['content-type'] ?? '').includes('text/event-stream')) {
+          response.body.resume();
+          link.lost(`the SSE stream answered HTTP ${status}`);
+          return;
+        }
+        const reader = new SseReader(
+          link.maxMessageBytes,
+          (event) => {
+            if (event.event === 'endpoint') this.onEndpoint(event.data.toString('utf8'));
+            else if (event.event === 'message' && event.data.length > 0) link.deliver(event.data, undefined);
+          },
+          (bytes) => link.problem(`an event of ${bytes} bytes (more than ${link.maxMessageBytes}) was dropped`),
+          link.buffered,
+        );
+        const body = response.body;
+        body.on('data', (chunk: Buffer) => reader.push(chunk));
+        body.on('end', () => link.lost('the SSE stream ended'));
+        body.on('error', (error) => {
+          if (this.stream === request && !request.aborted) link.lost(`the SSE stream failed: ${describeError(error)}`);
+        });
+      },
+      error: (error) => {
+        if (this.stream === request) link.lost(`unreachable: ${describeError(error)}`);
+      },
+      done: () => clearTimeout(deadline),
     });
-    request.on('error', (error) => {
-      if (this.stream === request) link.lost(`unreachable: ${describeError(error)}`);
-    });
-    request.on('close', () => clearTimeout(deadline));
-    request.end();
+    this.stream = request;
   }
 
   close(): void {
-    this.stream?.destroy();
+    this.stream?.abort();
   }
 
   private onEndpoint(data: string): void {

@@ -1,6 +1,6 @@
 // What the two remote transports (streamable-http.ts, legacy-sse.ts) ask of the server they carry
 // messages for (remote-server.ts), so that neither imports it.
-import type { IncomingMessage } from 'node:http';
+import type { RemoteResponse } from './http-client.js';
 import type { Logger } from '../../log.js';
 import type { JsonObject, JsonRpcId } from '../../jsonrpc/messages.js';
 import type { HttpClient } from './http-client.js';
@@ -30,7 +30,7 @@ export interface RemoteLink {
   /** A problem worth keeping among the last few (what stderr is for a child). */
   problem(text: string): void;
   /** A 401 when the proxy signs in itself: handled (the token refreshed on reconnect); false otherwise. */
-  refused(response: IncomingMessage): boolean;
+  refused(response: RemoteResponse): boolean;
   /** Streamable HTTP was refused in `auto` mode: the legacy transport is tried, initialize sent again there. */
   fallBack(status: number): void;
   /** A message the server sent, as its bytes; `carriedBy`: the request whose response stream carried it. */

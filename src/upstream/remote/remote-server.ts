@@ -3,7 +3,6 @@
 // (streamable-http.ts) or the legacy HTTP+SSE transport (legacy-sse.ts), signing in first when
 // configured to. A lost connection or a forgotten session is an "exit": the server handle restarts
 // it with backoff, which initializes a new session.
-import type { IncomingMessage } from 'node:http';
 import type { Logger } from '../../log.js';
 import type { RemoteConfig } from '../../config/types.js';
 import { ErrorCode, type JsonObject, type JsonRpcId } from '../../jsonrpc/messages.js';
@@ -12,7 +11,7 @@ import { StderrTail } from '../stderr-tail.js';
 import type { ByteBudget } from './sse-reader.js';
 import { LoginRequired, StoredOAuthClient, accessToken, refreshDelay } from './oauth-client.js';
 import { initializeVersion } from './protocol-version.js';
-import { HttpClient } from './http-client.js';
+import { HttpClient, type RemoteResponse } from './http-client.js';
 import type { Outgoing, RemoteLink } from './link.js';
 import { StreamableHttp } from './streamable-http.js';
 import { LegacyStream } from './legacy-sse.js';
@@ -206,10 +205,10 @@ export class RemoteServer implements ChildTransport {
    * A 401 to a proxy that signs in itself: the token is refreshed on the way back (the stored one is
    * marked refused) and the connection starts again. False without `oauth`: the 401 is an error like others.
    */
-  private refused(response: IncomingMessage): boolean {
+  private refused(response: RemoteResponse): boolean {
     const oauth = this.config.oauth;
     if (oauth === undefined) return false;
-    response.resume();
+    response.body.resume();
     new StoredOAuthClient(this.config.url, this.name, oauth).markRefused();
     this.lost('the server refused the access token (401); it is refreshed on reconnect');
     return true;

@@ -2,10 +2,10 @@
 // response (a JSON body or an SSE stream that may carry the server's own messages first), the
 // session the server names, its standing GET stream, and the DELETE that ends it. The legacy
 // transport POSTs through the same code, to the endpoint its stream named (answered 202).
-import type { ClientRequest, IncomingMessage } from 'node:http';
+import type { Readable } from 'node:stream';
 import { isObject, type JsonRpcId } from '../../jsonrpc/messages.js';
 import { SseReader } from './sse-reader.js';
-import { describeError, excerpt, readBounded } from './http-client.js';
+import { describeError, excerpt, readBounded, type Exchange, type RemoteResponse } from './http-client.js';
 import type { Outgoing, RemoteLink } from './link.js';
 
 /** How long a POST that answers nothing (a notification, a response) may take, ms. */
@@ -24,12 +24,12 @@ const METHOD_MEMBER = Buffer.from('"method"');
 
 export class StreamableHttp {
   /** POSTs under way, by the JSON-RPC id of the request they carry (notifications by a serial). */
-  private readonly inflight = new Map<JsonRpcId, ClientRequest>();
+  private readonly inflight = new Map<JsonRpcId, Exchange>();
   private serial = 0;
   /** Of `inflight`, the POSTs of notifications and answers. */
   private notesInFlight = 0;
   /** The GET stream the server sends its own messages on. */
-  private standing: ClientRequest | undefined;
+  private standing: Exchange | undefined;
   private standingTimer: NodeJS.Timeout | undefined;
   /** The standing stream was open once in this session (so a 404 for it later means the session is gone). */
   private standingWorked = false;
@@ -46,14 +46,14 @@ export class StreamableHttp {
   abandon(id: JsonRpcId): void {
     const request = this.inflight.get(id);
     this.inflight.delete(id);
-    request?.destroy();
+    request?.abort();
   }
 
   /** Streams and requests closed, the retry timer stopped. */
   close(): void {
     clearTimeout(this.standingTimer);
-    this.standing?.destroy();
-    for (const request of this.inflight.values()) request.destroy();
+    this.standing?.abort();
+    for (const request of this.inflight.values()) request.abort();
     this.inflight.clear();
   }
 
@@ -63,35 +63,29 @@ export class StreamableHttp {
     const body = line.endsWith('\n') ? line.slice(0, -1) : line;
     const isRequest = outgoing.id !== undefined && outgoing.method !== undefined;
     const key = isRequest ? (outgoing.id as JsonRpcId) : `note-${(this.serial += 1)}`;
-    const request = link.http.request('POST', link.postTarget(), { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'content-length': Buffer.byteLength(body) });
-    this.inflight.set(key, request);
-    if (!isRequest) {
-      this.notesInFlight += 1;
-      request.once('close', () => {
-        this.notesInFlight -= 1;
+    if (!isRequest) this.notesInFlight += 1;
+    const request: Exchange = link.http.request('POST', link.postTarget(), body, {
+      response: (response) => this.onPostResponse(request, response, key, outgoing, isRequest),
+      error: (error) => {
+        if (this.inflight.get(key) !== request) return; // given up on purpose (cancelled, stopped)
+        this.inflight.delete(key);
+        const reason = describeError(error);
+        if (outgoing.method === 'initialize') link.lost(`unreachable: ${reason}`);
+        else if (isRequest) link.answerError(outgoing.id as JsonRpcId, `server ${link.name} could not be reached (${reason})`);
+        else link.problem(`POST failed: ${reason}`);
+      },
+      done: () => {
+        if (!isRequest) this.notesInFlight -= 1;
         if (this.inflight.get(key) === request) this.inflight.delete(key);
-      });
-    }
-    if (!isRequest) request.setTimeout(ACCEPT_TIMEOUT_MS, () => request.destroy(new Error(`no answer within ${ACCEPT_TIMEOUT_MS} ms`)));
-    request.on('response', (response) => this.onPostResponse(request, response, key, outgoing, isRequest));
-    request.on('error', (error) => {
-      if (this.inflight.get(key) !== request) return; // aborted on purpose (cancelled, stopped)
-      this.inflight.delete(key);
-      const reason = describeError(error);
-      if (outgoing.method === 'initialize') link.lost(`unreachable: ${reason}`);
-      else if (isRequest) link.answerError(outgoing.id as JsonRpcId, `server ${link.name} could not be reached (${reason})`);
-      else link.problem(`POST failed: ${reason}`);
-    });
-    request.end(body);
+      },
+    }, isRequest ? 0 : ACCEPT_TIMEOUT_MS);
+    this.inflight.set(key, request);
   }
 
-  private onPostResponse(request: ClientRequest, response: IncomingMessage, key: JsonRpcId, outgoing: Outgoing, isRequest: boolean): void {
+  private onPostResponse(request: Exchange, response: RemoteResponse, key: JsonRpcId, outgoing: Outgoing, isRequest: boolean): void {
     const { link } = this;
     const { http } = link;
-    const status = response.statusCode ?? 0;
-    response.on('close', () => {
-      if (this.inflight.get(key) === request) this.inflight.delete(key);
-    });
+    const status = response.statusCode;
     if (outgoing.method === 'initialize' && http.mode !== 'sse') {
       const session = response.headers['mcp-session-id'];
       if (typeof session === 'string' && session !== '') http.sessionId = session;
@@ -101,7 +95,7 @@ export class StreamableHttp {
         if (status === 401 && link.refused(response)) return;
         // 401, 403 and 429 are about us, not about the transport: no fallback for those.
         if (status >= 400 && status < 500 && status !== 401 && status !== 403 && status !== 429) {
-          response.resume();
+          response.body.resume();
           this.inflight.delete(key);
           link.fallBack(status);
           return;
@@ -111,17 +105,17 @@ export class StreamableHttp {
     }
     if (status === 401 && link.refused(response)) return;
     if (status === 404 && http.sessionId !== undefined && http.mode === 'http') {
-      response.resume();
+      response.body.resume();
       link.lost('the server no longer knows the session (404)');
       return;
     }
     if (status === 202 || (status >= 200 && status < 300 && !isRequest)) {
-      response.resume();
+      response.body.resume();
       return;
     }
     const id = isRequest ? (outgoing.id as JsonRpcId) : undefined;
     if (status < 200 || status >= 300) {
-      readBounded(response, MAX_ERROR_BODY_BYTES, link.buffered, (body) => {
+      readBounded(response.body, MAX_ERROR_BODY_BYTES, link.buffered, (body) => {
         const text = body?.toString('utf8') ?? '';
         if (outgoing.method === 'initialize') {
           link.lost(`initialize answered HTTP ${status}${text === '' ? '' : `: ${excerpt(text)}`}`);
@@ -136,7 +130,7 @@ export class StreamableHttp {
     const type = String(response.headers['content-type'] ?? '');
     if (type.includes('text/event-stream')) {
       const answered = this.readStream(
-        response,
+        response.body,
         id,
         () => {
           // The stream ended without the answer: the request fails rather than waits for its timeout,
@@ -150,14 +144,14 @@ export class StreamableHttp {
           // The answer came: its slot is free again. The server should close the stream now (its
           // socket then serves the next request); one that keeps it open loses it after a while.
           if (this.inflight.get(key) === request) this.inflight.delete(key);
-          const linger = setTimeout(() => response.destroy(), ANSWERED_STREAM_GRACE_MS);
+          const linger = setTimeout(() => response.body.destroy(), ANSWERED_STREAM_GRACE_MS);
           linger.unref();
-          response.once('close', () => clearTimeout(linger));
+          response.body.once('close', () => clearTimeout(linger));
         },
       );
       return;
     }
-    readBounded(response, link.maxMessageBytes, link.buffered, (body) => {
+    readBounded(response.body, link.maxMessageBytes, link.buffered, (body) => {
       if (body === undefined) {
         link.problem(`an answer larger than ${link.maxMessageBytes} bytes was dropped`);
         if (id !== undefined) link.answerError(id, `server ${link.name} sent an answer larger than ${link.maxMessageBytes} bytes`);
@@ -186,7 +180,7 @@ export class StreamableHttp {
    * The flag it returns turns true once a message without a method came: the request's answer (a
    * result that merely mentions "method" leaves it false, which costs a dropped duplicate at worst).
    */
-  private readStream(response: IncomingMessage, carriedBy: JsonRpcId | undefined, ended: () => void, onAnswer?: () => void): { value: boolean } {
+  private readStream(response: Readable, carriedBy: JsonRpcId | undefined, ended: () => void, onAnswer?: () => void): { value: boolean } {
     const { link } = this;
     const answered = { value: false };
     const reader = new SseReader(
@@ -226,40 +220,42 @@ export class StreamableHttp {
   openStanding(): void {
     const { link } = this;
     if (!link.isOpen()) return;
-    const request = link.http.request('GET', link.http.url, { accept: 'text/event-stream' });
-    this.standing = request;
     let answered = false;
-    request.on('response', (response) => {
-      answered = true;
-      const status = response.statusCode ?? 0;
-      if (status === 401 && link.refused(response)) return;
-      if ((status === 404 || status === 400) && this.standingWorked && link.http.sessionId !== undefined) {
-        // It served this session's stream before: now it does not know the session (restarted).
-        response.resume();
-        link.lost(`the server no longer knows the session (HTTP ${status} for its stream)`);
-        return;
-      }
-      if (status === 405 || (status >= 400 && status < 500 && !this.standingWorked)) {
-        // No such stream here (405, or a server that routes only POST): its messages come on request streams.
-        response.resume();
-        return;
-      }
-      if (status < 200 || status >= 300) {
-        response.resume();
-        this.retryStanding(`stream answered HTTP ${status}`);
-        return;
-      }
-      this.standingWorked = true;
-      this.standingFailures = 0;
-      this.readStream(response, undefined, () => this.retryStanding('stream ended'));
+    const request: Exchange = link.http.request('GET', link.http.url, undefined, {
+      response: (response) => {
+        answered = true;
+        const status = response.statusCode;
+        if (status === 401 && link.refused(response)) return;
+        if ((status === 404 || status === 400) && this.standingWorked && link.http.sessionId !== undefined) {
+          // It served this session's stream before: now it does not know the session (restarted).
+          response.body.resume();
+          link.lost(`the server no longer knows the session (HTTP ${status} for its stream)`);
+          return;
+        }
+        if (status === 405 || (status >= 400 && status < 500 && !this.standingWorked)) {
+          // No such stream here (405, or a server that routes only POST): its messages come on request streams.
+          response.body.resume();
+          return;
+        }
+        if (status < 200 || status >= 300) {
+          response.body.resume();
+          this.retryStanding(`stream answered HTTP ${status}`);
+          return;
+        }
+        this.standingWorked = true;
+        this.standingFailures = 0;
+        this.readStream(response.body, undefined, () => {
+          if (this.standing === request) this.retryStanding('stream ended');
+        });
+      },
+      error: (error) => {
+        if (this.standing !== request) return;
+        // Once the stream was open, a reset (an idle timeout on the way) is its end: it is reopened.
+        if (answered) this.retryStanding(`stream failed: ${describeError(error)}`);
+        else link.lost(`stream failed: ${describeError(error)}`);
+      },
     });
-    request.on('error', (error) => {
-      if (this.standing !== request) return;
-      // Once the stream was open, a reset (an idle timeout on the way) is its end: it is reopened.
-      if (answered) this.retryStanding(`stream failed: ${describeError(error)}`);
-      else link.lost(`stream failed: ${describeError(error)}`);
-    });
-    request.end();
+    this.standing = request;
   }
 
   private retryStanding(reason: string): void {
@@ -276,18 +272,15 @@ export class StreamableHttp {
   /** A client that is done with its session says so (transports.mdx, session management). */
   async deleteSession(): Promise<void> {
     await new Promise<void>((resolve) => {
-      const request = this.link.http.request('DELETE', this.link.http.url, {});
-      const timer = setTimeout(() => request.destroy(), DELETE_TIMEOUT_MS);
-      request.on('response', (response) => {
-        response.resume();
-        response.on('end', resolve);
+      const timer = setTimeout(() => request.abort(), DELETE_TIMEOUT_MS);
+      const request = this.link.http.request('DELETE', this.link.http.url, undefined, {
+        response: (response) => response.body.resume(),
+        error: () => undefined,
+        done: () => {
+          clearTimeout(timer);
+          resolve();
+        },
       });
-      request.on('error', () => resolve());
-      request.on('close', () => {
-        clearTimeout(timer);
-        resolve();
-      });
-      request.end();
     });
   }
 }
