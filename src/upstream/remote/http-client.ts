@@ -106,9 +106,10 @@ export class HttpClient {
 
   /**
    * A request with our headers: a POST of `body` (JSON), a GET of an event stream, or a plain
-   * DELETE. `headersTimeout` (ms) bounds the wait for the answer's headers.
+   * DELETE. `headersTimeout` (ms) bounds the wait for the answer's headers; `extraHeaders` are
+   * added for this request alone (a resumption's Last-Event-ID).
    */
-  request(method: 'POST' | 'GET' | 'DELETE', url: URL, body: string | undefined, handlers: ExchangeHandlers, headersTimeout = 0): Exchange {
+  request(method: 'POST' | 'GET' | 'DELETE', url: URL, body: string | undefined, handlers: ExchangeHandlers, headersTimeout = 0, extraHeaders?: Record<string, string>): Exchange {
     const exchange = new Exchange();
     const kind: HeaderKind = method === 'POST' ? 'post' : method === 'GET' ? 'stream' : 'plain';
     let over = false;
@@ -118,7 +119,7 @@ export class HttpClient {
       handlers.done?.();
     };
     this.pool
-      .request({ path: url.pathname + url.search, method, headers: this.headers(kind), body, signal: exchange, headersTimeout })
+      .request({ path: url.pathname + url.search, method, headers: extraHeaders === undefined ? this.headers(kind) : { ...this.headers(kind), ...extraHeaders }, body, signal: exchange, headersTimeout })
       .then(
         (data) => {
           const response: RemoteResponse = { statusCode: data.statusCode, headers: data.headers as IncomingHttpHeaders, body: data.body };

@@ -20,6 +20,9 @@ const DELETE_TIMEOUT_MS = 2_000;
 /** Bytes of an error body read for its message. */
 const MAX_ERROR_BODY_BYTES = 64 * 1024;
 
+/** Resumptions in a row that bring no new event before a request is given up. */
+const MAX_IDLE_RESUMES = 3;
+
 const METHOD_MEMBER = Buffer.from('"method"');
 
 export class StreamableHttp {
@@ -34,6 +37,8 @@ export class StreamableHttp {
   /** The standing stream was open once in this session (so a 404 for it later means the session is gone). */
   private standingWorked = false;
   private standingFailures = 0;
+  /** The standing stream's last event id, to reopen it from. */
+  private standingLastEventId: string | undefined;
 
   constructor(private readonly link: RemoteLink) {}
 
@@ -129,26 +134,8 @@ export class StreamableHttp {
     }
     const type = String(response.headers['content-type'] ?? '');
     if (type.includes('text/event-stream')) {
-      const answered = this.readStream(
-        response.body,
-        id,
-        () => {
-          // The stream ended without the answer: the request fails rather than waits for its timeout,
-          // and the server is told to stop working on it (resuming the stream is not attempted).
-          if (id === undefined || answered.value || this.inflight.get(key) !== request) return;
-          this.inflight.delete(key);
-          link.answerError(id, `server ${link.name} closed the stream before answering`);
-          this.cancelUpstream(id, 'the stream closed before the answer');
-        },
-        () => {
-          // The answer came: its slot is free again. The server should close the stream now (its
-          // socket then serves the next request); one that keeps it open loses it after a while.
-          if (this.inflight.get(key) === request) this.inflight.delete(key);
-          const linger = setTimeout(() => response.body.destroy(), ANSWERED_STREAM_GRACE_MS);
-          linger.unref();
-          response.body.once('close', () => clearTimeout(linger));
-        },
-      );
+      if (id === undefined) response.body.resume();
+      else this.readAnswerStream(response.body, key, request, id, { value: false }, undefined, 0);
       return;
     }
     readBounded(response.body, link.maxMessageBytes, link.buffered, (body) => {
@@ -180,9 +167,8 @@ export class StreamableHttp {
    * The flag it returns turns true once a message without a method came: the request's answer (a
    * result that merely mentions "method" leaves it false, which costs a dropped duplicate at worst).
    */
-  private readStream(response: Readable, carriedBy: JsonRpcId | undefined, ended: () => void, onAnswer?: () => void): { value: boolean } {
+  private readStream(response: Readable, carriedBy: JsonRpcId | undefined, ended: (lastEventId: string | undefined) => void, onAnswer?: () => void, answered = { value: false }): { value: boolean } {
     const { link } = this;
-    const answered = { value: false };
     const reader = new SseReader(
       link.maxMessageBytes,
       (event) => {
@@ -201,12 +187,76 @@ export class StreamableHttp {
       if (over) return;
       over = true;
       reader.release();
-      ended();
+      ended(reader.lastEventId);
     };
     response.on('data', (chunk: Buffer) => reader.push(chunk));
     response.on('end', end);
     response.on('error', end);
     return answered;
+  }
+
+  /**
+   * The SSE stream a request's answer comes on (its POST's, or a resumed one). Cut before the answer
+   * after an event with an id, it is resumed: a GET with Last-Event-ID, on which the server replays
+   * what followed and goes on (transports.mdx, resumability). Without an id, or once resuming stops
+   * making progress, the request fails rather than waits for its timeout, and the server is told to
+   * stop working on it.
+   */
+  private readAnswerStream(body: Readable, key: JsonRpcId, exchange: Exchange, id: JsonRpcId, answered: { value: boolean }, resumedFrom: string | undefined, idleResumes: number): void {
+    const { link } = this;
+    this.readStream(
+      body,
+      id,
+      (lastEventId) => {
+        if (answered.value || this.inflight.get(key) !== exchange) return;
+        const from = lastEventId ?? resumedFrom;
+        // A stream that brought nothing new counts against the bound; one that did starts it again.
+        const idle = lastEventId === undefined || lastEventId === resumedFrom ? idleResumes + 1 : 0;
+        if (from !== undefined && idle <= MAX_IDLE_RESUMES && link.isOpen()) {
+          this.resume(key, id, answered, from, idle);
+          return;
+        }
+        this.inflight.delete(key);
+        link.answerError(id, `server ${link.name} closed the stream before answering`);
+        this.cancelUpstream(id, 'the stream closed before the answer');
+      },
+      () => {
+        // The answer came: its slot is free again. The server should close the stream now (its
+        // socket then serves the next request); one that keeps it open loses it after a while.
+        if (this.inflight.get(key) === exchange) this.inflight.delete(key);
+        const linger = setTimeout(() => body.destroy(), ANSWERED_STREAM_GRACE_MS);
+        linger.unref();
+        body.once('close', () => clearTimeout(linger));
+      },
+      answered,
+    );
+  }
+
+  private resume(key: JsonRpcId, id: JsonRpcId, answered: { value: boolean }, lastEventId: string, idleResumes: number): void {
+    const { link } = this;
+    const fail = (reason: string): void => {
+      if (this.inflight.get(key) !== exchange) return;
+      this.inflight.delete(key);
+      link.answerError(id, `server ${link.name} cut the stream before answering, and ${reason}`);
+      this.cancelUpstream(id, 'the stream could not be resumed');
+    };
+    const exchange: Exchange = link.http.request('GET', link.http.url, undefined, {
+      response: (response) => {
+        if (this.inflight.get(key) !== exchange) {
+          response.body.destroy();
+          return;
+        }
+        if (response.statusCode < 200 || response.statusCode >= 300 || !String(response.headers['content-type'] ?? '').includes('text/event-stream')) {
+          response.body.resume();
+          fail(`resuming it answered HTTP ${response.statusCode}`);
+          return;
+        }
+        this.readAnswerStream(response.body, key, exchange, id, answered, lastEventId, idleResumes);
+      },
+      error: (error) => fail(`resuming it failed: ${describeError(error)}`),
+    }, 0, { 'last-event-id': lastEventId });
+    this.inflight.set(key, exchange);
+    link.log.debug({ server: link.name, id, lastEventId }, 'resuming a request stream the server cut');
   }
 
   /** Tells the server a request of ours is given up (its answer could no longer reach anyone). */
@@ -221,6 +271,7 @@ export class StreamableHttp {
     const { link } = this;
     if (!link.isOpen()) return;
     let answered = false;
+    const resumeFrom = this.standingLastEventId === undefined ? undefined : { 'last-event-id': this.standingLastEventId };
     const request: Exchange = link.http.request('GET', link.http.url, undefined, {
       response: (response) => {
         answered = true;
@@ -244,7 +295,9 @@ export class StreamableHttp {
         }
         this.standingWorked = true;
         this.standingFailures = 0;
-        this.readStream(response.body, undefined, () => {
+        this.readStream(response.body, undefined, (lastEventId) => {
+          // Reopened from its last event, the server may replay what was sent meanwhile (resumability).
+          if (lastEventId !== undefined) this.standingLastEventId = lastEventId;
           if (this.standing === request) this.retryStanding('stream ended');
         });
       },
@@ -254,7 +307,7 @@ export class StreamableHttp {
         if (answered) this.retryStanding(`stream failed: ${describeError(error)}`);
         else link.lost(`stream failed: ${describeError(error)}`);
       },
-    });
+    }, 0, resumeFrom);
     this.standing = request;
   }
 

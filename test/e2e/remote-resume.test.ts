@@ -1,0 +1,57 @@
+// A remote server that cuts a request's SSE stream before the answer (the SDK's McpServer with an
+// event store, closing the stream from inside the tool): the proxy resumes it with a GET carrying
+// Last-Event-ID, and the call gets its answer instead of an error.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { RunningSwitchboard } from '../../src/index.js';
+import { ROOT, connect, startProxy, textOf } from './helpers.js';
+
+const REMOTE_FIXTURE = path.join(ROOT, 'test/fixtures/remote-fixture.mjs');
+
+describe('a remote request stream cut before its answer', () => {
+  let proxy: RunningSwitchboard;
+  let server: ChildProcess;
+  let client: Client;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-resume-'));
+  const logFile = path.join(dir, 'proxy.log');
+
+  beforeAll(async () => {
+    server = spawn(process.execPath, [REMOTE_FIXTURE], { env: { ...process.env, PORT: '0', RESUMABLE: '1' }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const port = await new Promise<number>((resolve, reject) => {
+      let seen = '';
+      server.stderr?.on('data', (chunk: Buffer) => {
+        seen += chunk.toString();
+        const match = /listening (\d+)/.exec(seen);
+        if (match !== null) resolve(Number(match[1]));
+      });
+      server.once('exit', (code) => reject(new Error(`remote fixture exited with ${code}: ${seen}`)));
+    });
+    proxy = await startProxy({ logLevel: 'debug', mcpServers: { res: { url: `http://127.0.0.1:${port}/mcp` } } }, { logFile });
+    client = await connect(proxy, { name: 'resume' });
+  });
+
+  afterAll(async () => {
+    await client?.close().catch(() => undefined);
+    await proxy?.close();
+    server?.kill('SIGKILL');
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('is resumed from its last event, and the call gets the answer', async () => {
+    const result = await client.callTool({ name: 'res__cut_then_answer', arguments: { text: 'after one cut' } });
+    expect(result.isError).toBeFalsy();
+    expect(textOf(result)).toBe('after one cut');
+    expect(fs.readFileSync(logFile, 'utf8')).toContain('resuming a request stream the server cut');
+  });
+
+  it('is resumed as often as the server cuts it while it makes progress', async () => {
+    const result = await client.callTool({ name: 'res__cut_then_answer', arguments: { text: 'after three cuts', cuts: 3 } });
+    expect(textOf(result)).toBe('after three cuts');
+    // Calls that were never cut still go as before.
+    expect(textOf(await client.callTool({ name: 'res__echo', arguments: { text: 'plain' } }))).toBe('plain');
+  });
+});
