@@ -106,12 +106,12 @@ describe('RemoteServer', () => {
     await remote.stop();
   });
 
-  it('takes a stream that closes after only its priming event as unanswered: an error at once (an object, not text), and the server told', async () => {
+  it('takes a stream that closes after only its priming event, and cannot be resumed (the GET is refused), as unanswered: an error at once (an object, not text), and the server told', async () => {
     const { remote, lines, made } = open();
     await initialized(remote, lines);
     send(remote, { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'prime' } });
     await waitUntil(() => made.length > 0);
-    expect(made).toEqual([{ message: { jsonrpc: '2.0', id: 7, error: { code: -32603, message: 'server r closed the stream before answering' } }, carriedBy: 7 }]);
+    expect(made).toEqual([{ message: { jsonrpc: '2.0', id: 7, error: { code: -32603, message: 'server r cut the stream before answering, and resuming it answered HTTP 404' } }, carriedBy: 7 }]);
     expect(lines).toHaveLength(1); // the initialize answer alone came as the server's text
     await waitUntil(() => cancelled.includes(7));
     await remote.stop();
