@@ -35,16 +35,16 @@ export const callMessage = (id: number, tool: string, text: string): string =>
   `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":${JSON.stringify(tool)},"arguments":{"text":${JSON.stringify(text)}}}}`;
 
 /** The same call in the stateless era (2026-07-28): no session, the envelope in `_meta`. */
-export const MODERN_ENVELOPE = {
+export const STATELESS_ENVELOPE = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
   'io.modelcontextprotocol/clientCapabilities': {},
   'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '0' },
 };
-const MODERN_ENVELOPE_JSON = JSON.stringify(MODERN_ENVELOPE);
-export const modernCallMessage = (id: number, tool: string, text: string): string =>
-  `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":${JSON.stringify(tool)},"arguments":{"text":${JSON.stringify(text)}},"_meta":${MODERN_ENVELOPE_JSON}}}`;
+const STATELESS_ENVELOPE_JSON = JSON.stringify(STATELESS_ENVELOPE);
+export const statelessCallMessage = (id: number, tool: string, text: string): string =>
+  `{"jsonrpc":"2.0","id":${id},"method":"tools/call","params":{"name":${JSON.stringify(tool)},"arguments":{"text":${JSON.stringify(text)}},"_meta":${STATELESS_ENVELOPE_JSON}}}`;
 /** The headers a stateless tools/call carries (streamable-http.mdx, 2026-07-28). */
-export const modernCallHeaders = (tool: string): Record<string, string> => ({ 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': tool });
+export const statelessCallHeaders = (tool: string): Record<string, string> => ({ 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': tool });
 
 export const initializeMessage = (id: number): string =>
   JSON.stringify({

@@ -23,7 +23,7 @@ import os from 'node:os';
 import path from 'node:path';
 import {
   StdioClient, callMessage, checkEcho, cpuSnapshot, cpuUsBetween, echoText, httpDelete,
-  initializeMessage, INITIALIZED, post, runLoops, modernCallHeaders, modernCallMessage,
+  initializeMessage, INITIALIZED, post, runLoops, statelessCallHeaders, statelessCallMessage,
 } from './bench-lib.js';
 import { ECHO_FIXTURE, ROOT, TEMP, openSession, requireBuild, startProxy, stopProxy, track, type Proxy } from './proxy-process.js';
 import { cpuPerCall, driverCpu, logWarnings, measure, median, merged, rate, summarize, type Cell, type Measured } from './bench-windows.js';
@@ -124,7 +124,7 @@ async function rig(C: number, payload: number, tag: string): Promise<Rig> {
   const proxyUrl = `${proxy.base}/mcp`;
   const remoteUrl = `${remoteProxy.base}/mcp`;
   const [floorSessions, proxySessions, remoteSessions] = [await open(floor.url), await open(proxyUrl), await open(remoteUrl)];
-  const modernHeaders = modernCallHeaders('echo__echo');
+  const statelessHeaders = statelessCallHeaders('echo__echo');
   const targets: Target[] = [
     { name: 'floor', pids: [floor.pid], call: sessionCaller('f', floor.url, 'echo', floorSessions, payload) },
     { name: 'session', pids: [proxy.pid], call: sessionCaller('s', proxyUrl, 'echo__echo', proxySessions, payload) },
@@ -133,7 +133,7 @@ async function rig(C: number, payload: number, tag: string): Promise<Rig> {
       pids: [proxy.pid],
       call: async (loop, id) => {
         const text = echoText(`m${loop}-${id}`, payload);
-        const reply = await post(proxyUrl, modernHeaders, modernCallMessage(id, 'echo__echo', text), id);
+        const reply = await post(proxyUrl, statelessHeaders, statelessCallMessage(id, 'echo__echo', text), id);
         return reply.status === 200 ? checkEcho(reply.msg, id, text) : `http_${reply.status}`;
       },
     },

@@ -15,7 +15,7 @@ export function negotiateVersion(requested: unknown): string {
 }
 
 /** Stateless-era versions (2026-07-28, basic/versioning.mdx): no handshake, every request says its version in `_meta`. */
-export const MODERN_PROTOCOL_VERSIONS: readonly string[] = ['2026-07-28'];
+export const STATELESS_PROTOCOL_VERSIONS: readonly string[] = ['2026-07-28'];
 
 /** The request `_meta` keys of the stateless era (basic/index.mdx, "_meta"). */
 export const META_PROTOCOL_VERSION = 'io.modelcontextprotocol/protocolVersion';

@@ -1,7 +1,7 @@
 // The composed proxy core without sockets: catalog, upstreams, router and sessions wired together.
 import type { Logger } from './log.js';
 import type { SwitchboardConfig } from './config/types.js';
-import { ErrorCode, errorResponse, resultResponse, type Classified, type JsonRpcRequest } from './jsonrpc/messages.js';
+import type { Classified, JsonRpcRequest } from './jsonrpc/messages.js';
 import { Catalog } from './catalog/catalog.js';
 import type { ViewScope } from './catalog/view.js';
 import type { CatalogReview } from './catalog/review.js';
@@ -16,12 +16,10 @@ import { Router } from './router/router.js';
 import { Upstreams } from './router/upstreams.js';
 import { Subscriptions } from './router/subscriptions.js';
 import { ChildMessages } from './router/child-messages.js';
-import { StatelessCalls } from './router/stateless.js';
-import { Listens } from './router/listens.js';
+import type { StatelessCalls } from './stateless/calls.js';
+import { StatelessDoor } from './stateless/core-door.js';
 import { ListChanges } from './router/list-changes.js';
-import { discoverResult } from './router/discover.js';
-import type { CacheScope } from './router/modern-results.js';
-import type { ModernContext, ReplyStream } from './session/modern-context.js';
+import type { StatelessContext, ReplyStream } from './stateless/context.js';
 
 export interface CoreOptions {
   readonly shutdown?: ShutdownTimings;
@@ -30,27 +28,6 @@ export interface CoreOptions {
   /** Transports tell the registry which sessions hold an open stream (never idle). */
   readonly isBusy?: (session: Session) => boolean;
 }
-
-/**
- * Methods the stateless era removed (2026-07-28 changelog) or the proxy does not serve in it (tasks
- * moved to an extension): unknown to a stateless request, -32601 (HTTP 404).
- */
-const NOT_STATELESS: ReadonlySet<string> = new Set([
-  'initialize',
-  'ping',
-  'logging/setLevel',
-  'resources/subscribe',
-  'resources/unsubscribe',
-  'tasks/get',
-  'tasks/result',
-  'tasks/cancel',
-  'tasks/list',
-]);
-
-/** Stateless requests parked for their client's input at once. */
-const MAX_PARKED = 1_000;
-/** How long past the longest server timeout a parked request stays to be fetched, ms. */
-const PARK_GRACE_MS = 2_000;
 
 export class SwitchboardCore {
   readonly catalog: Catalog;
@@ -66,7 +43,7 @@ export class SwitchboardCore {
   private readonly childMessages: ChildMessages;
   /** Requests of the stateless era (2026-07-28), and those parked for their client's input. */
   readonly stateless: StatelessCalls;
-  private readonly listens: Listens;
+  private readonly statelessDoor: StatelessDoor;
   private readonly listChanges: ListChanges;
   private readonly log: Logger;
   private busyProbe: ((session: Session) => boolean) | undefined;
@@ -115,12 +92,19 @@ export class SwitchboardCore {
     this.router = new Router(config, this.catalog, this.upstreams, this.subscriptions, rootLog.child({ component: 'router' }), this.stats);
     // A list held for a server's first start is answered with every listing that has arrived.
     this.router.holds.beforeAnswer = () => this.listChanges.flush();
-    const statelessLog = rootLog.child({ component: 'stateless' });
-    // A parked request cannot outlive its child's answer: that times out after the server's
-    // timeout, and the retry may still fetch the timeout error for a little while.
-    const parkMs = Math.max(0, ...config.servers.map((server) => server.timeoutMs)) + PARK_GRACE_MS;
-    this.stateless = new StatelessCalls(this.sessions, this.router, this.catalog, statelessLog, { maxParked: MAX_PARKED, parkMs, instance: config.instance });
-    this.listens = new Listens(this.sessions, this.catalog, this.upstreams, this.subscriptions, statelessLog);
+    this.statelessDoor = new StatelessDoor({
+      sessions: this.sessions,
+      catalog: this.catalog,
+      router: this.router,
+      upstreams: this.upstreams,
+      subscriptions: this.subscriptions,
+      childMessages: this.childMessages,
+      log: rootLog.child({ component: 'stateless' }),
+      longestTimeoutMs: Math.max(0, ...config.servers.map((server) => server.timeoutMs)),
+      instance: config.instance,
+      isStopping: () => this.stopping,
+    });
+    this.stateless = this.statelessDoor.calls;
   }
 
   /** The config in force; a reload replaces it. */
@@ -244,33 +228,9 @@ export class SwitchboardCore {
    * what the transport calls when the client goes away before the answer (cancellation), or
    * undefined when the request was answered at once.
    */
-  acceptStateless(grant: SessionGrant, request: JsonRpcRequest, context: ModernContext, reply: ReplyStream): (() => void) | undefined {
+  acceptStateless(grant: SessionGrant, request: JsonRpcRequest, context: StatelessContext, reply: ReplyStream): (() => void) | undefined {
     this.listChanges.flush();
-    const id = request.id;
-    const requestState = request.params?.requestState;
-    // A parked request counts as in flight while the proxy drains, so its retry may still finish it.
-    if (typeof requestState === 'string' && this.stateless.owns(requestState)) return this.stateless.resume(grant.principal, request, requestState, reply);
-    const elsewhere = typeof requestState === 'string' ? this.stateless.mintedElsewhere(requestState) : undefined;
-    if (elsewhere !== undefined) {
-      // Parked in another instance's memory: starting the request again here would run it twice.
-      reply.send(errorResponse(id, ErrorCode.InvalidParams, `Invalid params: requestState belongs to instance ${elsewhere}, and this is ${this.current.instance}; the retry must reach the instance that answered input_required`), true);
-      return undefined;
-    }
-    if (this.stopping) {
-      reply.send(errorResponse(id, ErrorCode.ConnectionClosed, 'the proxy is shutting down; retry after it restarts'), true);
-      return undefined;
-    }
-    if (NOT_STATELESS.has(request.method)) {
-      reply.send(errorResponse(id, ErrorCode.MethodNotFound, `Method not found: ${request.method} is not part of protocol version ${context.protocolVersion}`), true);
-      return undefined;
-    }
-    this.stateless.holdView(grant.scope);
-    if (request.method === 'server/discover') {
-      reply.send(resultResponse(id, discoverResult(this.catalog, this.catalog.current(grant.scope), cacheScopeOf(grant))), true);
-      return undefined;
-    }
-    if (request.method === 'subscriptions/listen') return this.listens.open(grant, request, context, reply);
-    return this.stateless.start(grant, request, context, reply, cacheScopeOf(grant));
+    return this.statelessDoor.accept(grant, request, context, reply);
   }
 
   /** An open session by its id. */
@@ -327,35 +287,17 @@ export class SwitchboardCore {
   async stop(): Promise<void> {
     this.stopping = true;
     this.listChanges.stop();
-    this.stateless.clear();
+    this.statelessDoor.clear();
     this.sessions.closeAll('server stopping');
     this.sessions.stop();
     await Promise.all([this.upstreams.stopAll(), ...this.releasing]);
     await this.review?.close();
   }
 
-  /**
-   * What a stateless request leaves when it ends; usually nothing (it was answered), so this runs on
-   * every request and looks only where something can be: no isolated instances, no view of its own.
-   */
-  private releaseStateless(session: Session, reason: string): void {
-    // Held requests first: closingWithOpenRequests forgets them, and their servers must too.
-    if (session.holdingCount > 0) for (const handle of this.upstreams.all()) handle.abandon(session);
-    session.closingWithOpenRequests();
-    if (session.inflight.size > 0) session.cancelRequests(`stateless request ended (${reason})`);
-    // A listen holds its view itself (a one-request session uses the views held for stateless requests).
-    if (session.initialized) this.catalog.detach(session.scope);
-    if (session.serverRequests.size > 0) this.childMessages.failServerRequests(session, `stateless request ended (${reason})`);
-    if (session.subscriptions.size === 0) return;
-    for (const [handle, uri] of this.subscriptions.dropSession(session, this.upstreams.all())) {
-      if (handle.state === 'ready') handle.connection?.request('resources/unsubscribe', { uri }).catch(() => undefined);
-    }
-  }
-
   /** Frees what a closing session holds upstream: in-flight and held requests, child requests, subscriptions, own instances. */
   private release(session: Session, reason: string): void {
     if (session.transport === 'stateless') {
-      this.releaseStateless(session, reason);
+      this.statelessDoor.release(session, reason);
       return;
     }
     session.closingWithOpenRequests();
@@ -375,10 +317,3 @@ export class SwitchboardCore {
   }
 }
 
-/**
- * A list may be shared across users and caches ("public", caching.mdx) only when it is the same for
- * everyone: no identity (auth off) and no filter; a view narrowed by a profile or a query is private.
- */
-function cacheScopeOf(grant: SessionGrant): CacheScope {
-  return grant.principal === 'anonymous' && grant.scope.key === grant.scope.endpoint ? 'public' : 'private';
-}

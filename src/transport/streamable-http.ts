@@ -11,7 +11,7 @@ import { HttpChannel, RequestStream } from './http-channel.js';
 import { NO_BODY, header, readJsonBody, sendError, sendSessionNotFound } from './http-util.js';
 import { parseEventId } from './event-log.js';
 import type { AccessControl, Identity } from './access.js';
-import { ModernHttp, isStatelessProbe, isStatelessRequest } from './modern-http.js';
+import { StatelessHttp, isStatelessProbe, isStatelessRequest } from '../stateless/http-door.js';
 import { endAtExpiry } from './token-expiry.js';
 
 /** Idle SSE streams get a comment this often, ms: undici cuts a stream silent for 300 s (PROTOCOL.md §12). */
@@ -22,18 +22,18 @@ export class StreamableHttp {
   private readonly live = new Set<HttpChannel>();
   private readonly keepAliveTimer: NodeJS.Timeout;
   /** The stateless era (2026-07-28) on the same endpoint. */
-  private readonly modern: ModernHttp;
+  private readonly stateless: StatelessHttp;
 
   constructor(
     private readonly core: SwitchboardCore,
     private readonly access: AccessControl,
     private readonly log: Logger,
   ) {
-    this.modern = new ModernHttp(core, access, log);
+    this.stateless = new StatelessHttp(core, access, log);
     this.keepAliveTimer = setInterval(() => {
       const now = Date.now();
       for (const channel of this.live) channel.keepAlive(now, KEEPALIVE_MS);
-      this.modern.keepAlive();
+      this.stateless.keepAlive();
     }, KEEPALIVE_MS);
     this.keepAliveTimer.unref();
   }
@@ -89,7 +89,7 @@ export class StreamableHttp {
     const parsed = await readJsonBody(req, res, this.core.config.limits.maxBodyBytes);
     if (parsed === NO_BODY) return;
     if (!Array.isArray(parsed) && header(req, 'mcp-session-id') === undefined && isStatelessRequest(req, parsed)) {
-      this.modern.post(req, res, endpoint, identity, parsed, acceptsSse);
+      this.stateless.post(req, res, endpoint, identity, parsed, acceptsSse);
       return;
     }
     if (Array.isArray(parsed)) {

@@ -14,7 +14,7 @@ import type { ServerConfig } from '../config/types.js';
 import { ErrorCode, SwitchboardError, isObject, type JsonObject, type JsonRpcMessage, type JsonRpcRequest } from '../jsonrpc/messages.js';
 import type { ServerIdentity } from './types.js';
 import { LATEST_PROTOCOL_VERSION, META_SERVER_INFO, SUPPORTED_PROTOCOL_VERSIONS, SWITCHBOARD_INFO } from '../protocol.js';
-import { MODERN_VERSION, isModernDiscover, proxyEnvelope } from './modern-envelope.js';
+import { STATELESS_VERSION, isStatelessDiscover, proxyEnvelope } from '../stateless/envelope.js';
 
 /** The capabilities we offer each child: servers such as server-everything only list some tools when they see these. */
 export const CLIENT_CAPABILITIES = { sampling: {}, elicitation: {}, roots: { listChanged: false } };
@@ -45,22 +45,22 @@ export interface EraChannel {
  */
 export async function negotiateEra(channel: EraChannel, log: Logger): Promise<ServerIdentity> {
   const { server } = channel;
-  const modern = server.protocol === 'session' ? undefined : await probe(channel, log);
+  const stateless = server.protocol === 'session' ? undefined : await probe(channel, log);
   if (server.protocol === 'stateless') {
-    if (modern === undefined) throw new SwitchboardError(ErrorCode.InternalError, `server ${server.name} did not answer server/discover with protocol version ${MODERN_VERSION}`);
-    return modern;
+    if (stateless === undefined) throw new SwitchboardError(ErrorCode.InternalError, `server ${server.name} did not answer server/discover with protocol version ${STATELESS_VERSION}`);
+    return stateless;
   }
   let result: JsonObject;
   try {
     result = await channel.request('initialize', { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: CLIENT_CAPABILITIES, clientInfo: SWITCHBOARD_INFO });
   } catch (error) {
-    if (modern === undefined || !channel.alive) throw error;
+    if (stateless === undefined || !channel.alive) throw error;
     log.debug({ err: error instanceof Error ? error.message : String(error) }, 'initialize refused after server/discover: a 2026-07-28 server');
-    return modern;
+    return stateless;
   }
   const version = typeof result.protocolVersion === 'string' ? result.protocolVersion : '';
   if (!SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
-    if (modern !== undefined) return modern;
+    if (stateless !== undefined) return stateless;
     // JSON-quoted and cut: a server's text stays one line of the log and the status page.
     const named = JSON.stringify(version.length > 64 ? `${version.slice(0, 64)}…` : version);
     throw new SwitchboardError(ErrorCode.InternalError, `server ${server.name} answered initialize with unsupported protocol version ${named}`);
@@ -68,8 +68,8 @@ export async function negotiateEra(channel: EraChannel, log: Logger): Promise<Se
   channel.notify({ jsonrpc: '2.0', method: 'notifications/initialized' });
   // Initialized, a child may keep to the session era for good (versioning.mdx lets an initialize
   // select it for the process): only one that still answers discover gets stateless requests.
-  const both = modern !== undefined && (await probe(channel, log)) !== undefined;
-  if (modern !== undefined) log.info({ protocolVersion: version, statelessToo: both }, 'server speaks both protocol eras: initialized in the session era');
+  const both = stateless !== undefined && (await probe(channel, log)) !== undefined;
+  if (stateless !== undefined) log.info({ protocolVersion: version, statelessToo: both }, 'server speaks both protocol eras: initialized in the session era');
   return {
     era: both ? 'both' : 'session',
     protocolVersion: version,
@@ -94,12 +94,12 @@ async function probe(channel: EraChannel, log: Logger): Promise<ServerIdentity |
     else log.debug(fields, 'server/discover probe refused: a session-era server');
     return undefined;
   }
-  if (!isModernDiscover(result)) return undefined;
+  if (!isStatelessDiscover(result)) return undefined;
   const meta = isObject(result._meta) ? result._meta : {};
   const serverInfo = meta[META_SERVER_INFO];
   return {
     era: 'stateless',
-    protocolVersion: MODERN_VERSION,
+    protocolVersion: STATELESS_VERSION,
     capabilities: isObject(result.capabilities) ? result.capabilities : {},
     serverInfo: isObject(serverInfo) ? serverInfo : {},
     instructions: typeof result.instructions === 'string' ? result.instructions : undefined,

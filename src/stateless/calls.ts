@@ -22,11 +22,11 @@ import {
 import type { Serialized } from '../wire/result-bytes.js';
 import { DECLARED_NOTHING, LOG_LEVELS, type LogLevel, type Session, type SessionChannel, type SessionGrant } from '../session/session.js';
 import type { SessionRegistry } from '../session/registry.js';
-import type { ModernContext, ReplyStream } from '../session/modern-context.js';
+import type { StatelessContext, ReplyStream } from './context.js';
 import type { Catalog } from '../catalog/catalog.js';
 import type { ViewScope } from '../catalog/view.js';
-import type { Router } from './router.js';
-import { modernAnswer, type CacheScope } from './modern-results.js';
+import type { Router } from '../router/router.js';
+import { statelessAnswer, type CacheScope } from './results.js';
 import { INSTANCE_PATTERN } from '../config/schema.js';
 
 /** Views kept attached for stateless requests (each a filter of the catalog); the least recently used goes first. */
@@ -80,7 +80,7 @@ class StatelessCall implements SessionChannel {
     /** `params.name` or `params.uri`: a retry must name the same thing. */
     readonly target: unknown,
     readonly principal: string,
-    private readonly context: ModernContext,
+    private readonly context: StatelessContext,
     private readonly cacheScope: CacheScope,
     reply: ReplyStream,
   ) {
@@ -116,7 +116,7 @@ class StatelessCall implements SessionChannel {
     this.done = true;
     const reply = this.reply;
     this.reply = undefined;
-    reply.send(answer, true, modernAnswer(answer as JsonRpcResponse, serialized, this.replyId, this.firstId, this.method, this.cacheScope));
+    reply.send(answer, true, statelessAnswer(answer as JsonRpcResponse, serialized, this.replyId, this.firstId, this.method, this.cacheScope));
     this.calls.ended(this, 'answered');
   }
 
@@ -273,7 +273,7 @@ export class StatelessCalls {
   }
 
   /** Serves one stateless request; returns what the transport calls when its client goes away. */
-  start(grant: SessionGrant, request: JsonRpcRequest, context: ModernContext, reply: ReplyStream, cacheScope: CacheScope): () => void {
+  start(grant: SessionGrant, request: JsonRpcRequest, context: StatelessContext, reply: ReplyStream, cacheScope: CacheScope): () => void {
     const params = request.params;
     const call = new StatelessCall(this, request.id, request.method, params?.name ?? params?.uri, grant.principal, context, cacheScope, reply);
     const session = this.registry.createStateless(grant, call, context.protocolVersion, false);

@@ -2,13 +2,13 @@
 // and the client's capabilities in `_meta` (basic/index.mdx), the proxy's own requests included.
 import { isObject, type JsonObject, type JsonRpcRequest } from '../jsonrpc/messages.js';
 import { RAW_SPANS, RAW_TEXT, type RawCarrier } from '../wire/request-splice.js';
-import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION, MODERN_PROTOCOL_VERSIONS, SWITCHBOARD_INFO } from '../protocol.js';
+import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION, STATELESS_PROTOCOL_VERSIONS, SWITCHBOARD_INFO } from '../protocol.js';
 
-export const MODERN_VERSION = MODERN_PROTOCOL_VERSIONS[0] as string;
+export const STATELESS_VERSION = STATELESS_PROTOCOL_VERSIONS[0] as string;
 
 /** The envelope of the proxy's own requests, with the capabilities it serves children under. */
 export function proxyEnvelope(capabilities: JsonObject): JsonObject {
-  return { [META_PROTOCOL_VERSION]: MODERN_VERSION, [META_CLIENT_CAPABILITIES]: capabilities, [META_CLIENT_INFO]: SWITCHBOARD_INFO };
+  return { [META_PROTOCOL_VERSION]: STATELESS_VERSION, [META_CLIENT_CAPABILITIES]: capabilities, [META_CLIENT_INFO]: SWITCHBOARD_INFO };
 }
 
 /**
@@ -35,7 +35,7 @@ export function addEnvelope(request: JsonRpcRequest & RawCarrier, clientCapabili
   const { roots: _roots, ...capabilities } = clientCapabilities;
   params._meta = {
     ...meta,
-    [META_PROTOCOL_VERSION]: MODERN_VERSION,
+    [META_PROTOCOL_VERSION]: STATELESS_VERSION,
     [META_CLIENT_CAPABILITIES]: capabilities,
     [META_CLIENT_INFO]: isObject(meta[META_CLIENT_INFO]) ? meta[META_CLIENT_INFO] : SWITCHBOARD_INFO,
   };
@@ -77,7 +77,7 @@ export function removeEnvelope(request: JsonRpcRequest & RawCarrier): void {
 const ENVELOPE_KEYS: ReadonlySet<string> = new Set([META_PROTOCOL_VERSION, META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL]);
 
 /** True when a server/discover result names a stateless-era version we speak. */
-export function isModernDiscover(result: JsonObject): boolean {
+export function isStatelessDiscover(result: JsonObject): boolean {
   const versions = result.supportedVersions;
-  return Array.isArray(versions) && versions.some((version) => typeof version === 'string' && MODERN_PROTOCOL_VERSIONS.includes(version));
+  return Array.isArray(versions) && versions.some((version) => typeof version === 'string' && STATELESS_PROTOCOL_VERSIONS.includes(version));
 }

@@ -13,7 +13,7 @@ export type CacheScope = 'public' | 'private';
 
 /**
  * How long a client may keep a result, ms. Zero: the proxy cannot know when a child's lists or a
- * resource change next (it learns of it after the fact, through list_changed, which modern clients
+ * resource change next (it learns of it after the fact, through list_changed, which stateless-era clients
  * get from subscriptions/listen), so any longer promise could be false.
  */
 const TTL_MS = 0;
@@ -29,7 +29,7 @@ function stampText(method: string, cacheScope: CacheScope): string {
  * carries). A child's result forwarded as text is stamped in place; anything else is rebuilt from
  * the object (never mutated: lists are shared).
  */
-export function modernAnswer(message: JsonRpcResponse, serialized: Serialized | undefined, id: JsonRpcId, textId: JsonRpcId, method: string, cacheScope: CacheScope): string {
+export function statelessAnswer(message: JsonRpcResponse, serialized: Serialized | undefined, id: JsonRpcId, textId: JsonRpcId, method: string, cacheScope: CacheScope): string {
   if ('error' in message) {
     const error = message.error;
     if (error.code === ErrorCode.ResourceNotFound) {

@@ -8,10 +8,10 @@ import type { Serialized } from '../wire/result-bytes.js';
 import type { Catalog } from '../catalog/catalog.js';
 import type { Session, SessionChannel, SessionGrant } from '../session/session.js';
 import type { SessionRegistry } from '../session/registry.js';
-import type { ModernContext, ReplyStream } from '../session/modern-context.js';
+import type { StatelessContext, ReplyStream } from './context.js';
 import { META_SUBSCRIPTION_ID } from '../protocol.js';
-import type { Subscriptions } from './subscriptions.js';
-import type { Upstreams } from './upstreams.js';
+import type { Subscriptions } from '../router/subscriptions.js';
+import type { Upstreams } from '../router/upstreams.js';
 
 /** Resource URIs one listen may follow; a client that wants more opens another. */
 const MAX_RESOURCE_SUBSCRIPTIONS = 256;
@@ -84,7 +84,7 @@ export class Listens {
   ) {}
 
   /** Opens a listen: acknowledged at once (the first message of its stream); returns what the transport calls when the client goes. */
-  open(grant: SessionGrant, request: JsonRpcRequest, context: ModernContext, reply: ReplyStream): (() => void) | undefined {
+  open(grant: SessionGrant, request: JsonRpcRequest, context: StatelessContext, reply: ReplyStream): (() => void) | undefined {
     const asked = request.params?.notifications;
     if (asked !== undefined && !isObject(asked)) {
       reply.send(errorResponse(request.id, ErrorCode.InvalidParams, 'Invalid params: "notifications" must be an object'), true);

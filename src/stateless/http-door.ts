@@ -7,10 +7,10 @@ import { ErrorCode, encode, idJson, isObject, type JsonRpcId, type JsonRpcMessag
 import { ResultBytes, type Serialized } from '../wire/result-bytes.js';
 import type { ViewScope } from '../catalog/view.js';
 import type { SwitchboardCore } from '../switchboard.js';
-import { hasModernMeta, modernContextOf, type ModernContext, type ReplyStream } from '../session/modern-context.js';
-import { MODERN_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS } from '../protocol.js';
-import { SSE_HEADERS, header } from './http-util.js';
-import type { AccessControl, Identity } from './access.js';
+import { hasStatelessMeta, statelessContextOf, type StatelessContext, type ReplyStream } from './context.js';
+import { STATELESS_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS } from '../protocol.js';
+import { SSE_HEADERS, header } from '../transport/http-util.js';
+import type { AccessControl, Identity } from '../transport/access.js';
 
 /** Methods whose `Mcp-Name` header must repeat a member of params (streamable-http.mdx, "Request Metadata"). */
 const NAMED_BY: ReadonlyMap<string, 'name' | 'uri'> = new Map([
@@ -28,10 +28,10 @@ const BASE64_VALUE = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;
 /**
  * True when a POST without a session speaks the stateless era: it carries the era's `_meta`, or a
  * protocol version header that is not one of the session era's (basic/versioning.mdx: a request
- * with the modern envelope is served statelessly; initialize selects the session era).
+ * with the stateless envelope is served statelessly; initialize selects the session era).
  */
 export function isStatelessRequest(req: IncomingMessage, body: unknown): boolean {
-  if (hasModernMeta(body)) return true;
+  if (hasStatelessMeta(body)) return true;
   const version = header(req, 'mcp-protocol-version')?.trim();
   return version !== undefined && version !== '' && !SUPPORTED_PROTOCOL_VERSIONS.includes(version);
 }
@@ -39,7 +39,7 @@ export function isStatelessRequest(req: IncomingMessage, body: unknown): boolean
 /** A GET or DELETE that names the stateless era: it has no streams or sessions to offer (405). */
 export function isStatelessProbe(req: IncomingMessage): boolean {
   const version = header(req, 'mcp-protocol-version')?.trim();
-  return header(req, 'mcp-session-id') === undefined && version !== undefined && MODERN_PROTOCOL_VERSIONS.includes(version);
+  return header(req, 'mcp-session-id') === undefined && version !== undefined && STATELESS_PROTOCOL_VERSIONS.includes(version);
 }
 
 /** The HTTP status of a reply that is one JSON body: the era's error codes have their own (streamable-http.mdx). */
@@ -54,7 +54,7 @@ function statusOf(message: JsonRpcMessage): number {
  * One POST's reply: a single JSON body when the answer comes alone, else an SSE stream (progress and
  * log lines first, the answer last). No event ids: the era has no resumption.
  */
-class ModernReply implements ReplyStream {
+class StatelessReply implements ReplyStream {
   private mode: 'undecided' | 'sse' | 'done' = 'undecided';
   /** What the core gave to call when the client goes before the answer. */
   gone: (() => void) | undefined;
@@ -63,7 +63,7 @@ class ModernReply implements ReplyStream {
     private readonly res: ServerResponse,
     private readonly acceptsSse: boolean,
     /** The transport's streaming replies, which this one joins once it streams. */
-    private readonly streaming: Set<ModernReply>,
+    private readonly streaming: Set<StatelessReply>,
   ) {}
 
   /** The POST's connection closed: the end of a stream, or the client leaving before the answer (cancellation). */
@@ -124,9 +124,9 @@ class ModernReply implements ReplyStream {
   }
 }
 
-export class ModernHttp {
+export class StatelessHttp {
   /** Replies streaming now (long calls, listens): kept alive with comments, as idle streams get cut. */
-  private readonly streaming = new Set<ModernReply>();
+  private readonly streaming = new Set<StatelessReply>();
 
   constructor(
     private readonly core: SwitchboardCore,
@@ -161,25 +161,25 @@ export class ModernHttp {
       refuse(res, id, access.status, ErrorCode.InvalidRequest, access.message);
       return;
     }
-    const reply = new ModernReply(res, acceptsSse, this.streaming);
+    const reply = new StatelessReply(res, acceptsSse, this.streaming);
     reply.gone = this.core.acceptStateless(access.grant, request, context, reply);
     res.on('close', reply.onClose);
   }
 
   /** The era's checks, in the order the suite's validation needs them: the request's context when it passes. */
-  private check(req: IncomingMessage, request: JsonRpcRequest): ModernContext | { code: number; message: string; data?: unknown } {
+  private check(req: IncomingMessage, request: JsonRpcRequest): StatelessContext | { code: number; message: string; data?: unknown } {
     const headerVersion = header(req, 'mcp-protocol-version')?.trim();
     if (headerVersion === undefined || headerVersion === '') return { code: ErrorCode.HeaderMismatch, message: 'Bad Request: the MCP-Protocol-Version header is required' };
-    const context = modernContextOf(request);
+    const context = statelessContextOf(request);
     if (!('protocolVersion' in context)) return { code: context.code, message: context.message };
     if (headerVersion !== context.protocolVersion) {
       return { code: ErrorCode.HeaderMismatch, message: `Bad Request: MCP-Protocol-Version ${headerVersion} does not match the request's _meta version ${context.protocolVersion}` };
     }
-    if (!MODERN_PROTOCOL_VERSIONS.includes(context.protocolVersion)) {
+    if (!STATELESS_PROTOCOL_VERSIONS.includes(context.protocolVersion)) {
       return {
         code: ErrorCode.UnsupportedProtocolVersion,
         message: `Unsupported protocol version: ${context.protocolVersion}`,
-        data: { supported: [...MODERN_PROTOCOL_VERSIONS], requested: context.protocolVersion },
+        data: { supported: [...STATELESS_PROTOCOL_VERSIONS], requested: context.protocolVersion },
       };
     }
     const mismatch = headerMismatch(req, request);

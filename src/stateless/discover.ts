@@ -4,14 +4,14 @@
 import type { JsonObject } from '../jsonrpc/messages.js';
 import type { Catalog } from '../catalog/catalog.js';
 import type { View } from '../catalog/view.js';
-import { META_SERVER_INFO, MODERN_PROTOCOL_VERSIONS, SWITCHBOARD_INFO } from '../protocol.js';
-import type { CacheScope } from './modern-results.js';
+import { META_SERVER_INFO, STATELESS_PROTOCOL_VERSIONS, SWITCHBOARD_INFO } from '../protocol.js';
+import type { CacheScope } from './results.js';
 
 export function discoverResult(catalog: Catalog, view: View, cacheScope: CacheScope): JsonObject {
   const { tasks: _tasks, ...capabilities } = catalog.capabilities(view);
   const result: JsonObject = {
     resultType: 'complete',
-    supportedVersions: [...MODERN_PROTOCOL_VERSIONS],
+    supportedVersions: [...STATELESS_PROTOCOL_VERSIONS],
     capabilities,
     ttlMs: 0,
     cacheScope,

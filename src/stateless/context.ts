@@ -4,7 +4,7 @@ import { ErrorCode, SwitchboardError, isObject, type JsonObject, type JsonRpcMes
 import type { Serialized } from '../wire/result-bytes.js';
 import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION } from '../protocol.js';
 
-export interface ModernContext {
+export interface StatelessContext {
   readonly protocolVersion: string;
   readonly clientCapabilities: JsonObject;
   readonly clientInfo: JsonObject | undefined;
@@ -13,14 +13,14 @@ export interface ModernContext {
 }
 
 /** True when a message carries the stateless era's envelope: a request `_meta` with one of its keys. */
-export function hasModernMeta(message: unknown): boolean {
+export function hasStatelessMeta(message: unknown): boolean {
   if (!isObject(message) || !isObject(message.params)) return false;
   const meta = message.params._meta;
   return isObject(meta) && (META_PROTOCOL_VERSION in meta || META_CLIENT_CAPABILITIES in meta);
 }
 
 /** The request's envelope, or a -32602 saying which required field is missing (versioning.mdx: HTTP 400). */
-export function modernContextOf(request: JsonRpcRequest): ModernContext | SwitchboardError {
+export function statelessContextOf(request: JsonRpcRequest): StatelessContext | SwitchboardError {
   const meta = request.params?._meta;
   if (!isObject(meta)) return new SwitchboardError(ErrorCode.InvalidParams, 'Invalid params: the request has no _meta (2026-07-28 requests carry their version and capabilities there)');
   const version = meta[META_PROTOCOL_VERSION];
