@@ -11,7 +11,7 @@ import { HttpChannel, RequestStream } from './http-channel.js';
 import { NO_BODY, header, readJsonBody, sendError, sendSessionNotFound } from './http-util.js';
 import { parseEventId } from './event-log.js';
 import type { AccessControl, Identity } from './access.js';
-import { StatelessHttp, isStatelessProbe, isStatelessRequest } from '../stateless/http-door.js';
+import { StatelessHttp, isStatelessProbe, isStatelessRequest } from './stateless-http.js';
 import { endAtExpiry } from './token-expiry.js';
 
 /** Idle SSE streams get a comment this often, ms: undici cuts a stream silent for 300 s (PROTOCOL.md §12). */

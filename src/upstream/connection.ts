@@ -22,7 +22,7 @@ import type { ShutdownTimings } from './child.js';
 import { openChild } from './child-transport.js';
 import { describeExit, type ChildExit, type ChildTransport, type TransportEvents } from './transport.js';
 import type { Caller, Pending, ServerIdentity } from './types.js';
-import { addEnvelope, proxyEnvelope, removeEnvelope, rootsFromConfig } from '../stateless/envelope.js';
+import { addEnvelope, proxyEnvelope, removeEnvelope, rootsFromConfig } from './stateless-envelope.js';
 import { CLIENT_CAPABILITIES, PROBE_METHOD, listenRequest, negotiateEra } from './era.js';
 import { PendingTable, answerLocally } from './pending.js';
 import { Inbound } from './inbound.js';

@@ -14,7 +14,7 @@ import type { ServerConfig } from '../config/types.js';
 import { ErrorCode, SwitchboardError, isObject, type JsonObject, type JsonRpcMessage, type JsonRpcRequest } from '../jsonrpc/messages.js';
 import type { ServerIdentity } from './types.js';
 import { LATEST_PROTOCOL_VERSION, META_SERVER_INFO, SUPPORTED_PROTOCOL_VERSIONS, SWITCHBOARD_INFO } from '../protocol.js';
-import { STATELESS_VERSION, isStatelessDiscover, proxyEnvelope } from '../stateless/envelope.js';
+import { STATELESS_VERSION, isStatelessDiscover, proxyEnvelope } from './stateless-envelope.js';
 
 /** The capabilities we offer each child: servers such as server-everything only list some tools when they see these. */
 export const CLIENT_CAPABILITIES = { sampling: {}, elicitation: {}, roots: { listChanged: false } };

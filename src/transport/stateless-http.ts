@@ -7,10 +7,10 @@ import { ErrorCode, encode, idJson, isObject, type JsonRpcId, type JsonRpcMessag
 import { ResultBytes, type Serialized } from '../wire/result-bytes.js';
 import type { ViewScope } from '../catalog/view.js';
 import type { SwitchboardCore } from '../switchboard.js';
-import { hasStatelessMeta, statelessContextOf, type StatelessContext, type ReplyStream } from './context.js';
+import { hasStatelessMeta, statelessContextOf, type StatelessContext, type ReplyStream } from '../stateless/context.js';
 import { STATELESS_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS } from '../protocol.js';
-import { SSE_HEADERS, header } from '../transport/http-util.js';
-import type { AccessControl, Identity } from '../transport/access.js';
+import { SSE_HEADERS, header } from './http-util.js';
+import type { AccessControl, Identity } from './access.js';
 
 /** Methods whose `Mcp-Name` header must repeat a member of params (streamable-http.mdx, "Request Metadata"). */
 const NAMED_BY: ReadonlyMap<string, 'name' | 'uri'> = new Map([

@@ -1,7 +1,7 @@
 // Header values of the stateless era: sent as is when visible ASCII, else as =?base64?...?=,
 // decoded strictly (streamable-http.mdx 2026-07-28, "Request Metadata").
 import { describe, expect, it } from 'vitest';
-import { decodeHeaderValue } from '../../../src/stateless/http-door.js';
+import { decodeHeaderValue } from '../../../src/transport/stateless-http.js';
 
 describe('decodeHeaderValue', () => {
   it('takes visible ASCII as it is, and a value that only looks half like the form as a literal', () => {
