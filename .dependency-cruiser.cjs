@@ -13,7 +13,7 @@ const LAYERS = [
   ['router', '^src/router/'],
   ['session', '^src/session/'],
   ['catalog/upstream', '^src/(catalog|upstream)/'],
-  ['discovery', '^src/discovery/'],
+  ['search', '^src/search/'],
   ['auth', '^src/auth/'],
   ['wire/jsonrpc/sanitize/config', '^src/(wire|jsonrpc|sanitize|config)/|^src/(log|protocol|throttle|file-watch)\\.ts$'],
 ];

@@ -9,8 +9,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import MiniSearch from 'minisearch';
-import { DEFAULT_FEATURES, ToolIndex, type IndexFeatures, type IndexedServer, type IndexedTool } from '../src/discovery/tool-index.js';
-import { metaTools } from '../src/discovery/meta-tools.js';
+import { DEFAULT_FEATURES, ToolIndex, type IndexFeatures, type IndexedServer, type IndexedTool } from '../src/search/tool-index.js';
+import { metaTools } from '../src/search/meta-tools.js';
 import { estimateToolTokens } from '../src/catalog/token-estimate.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');

@@ -3,8 +3,8 @@
 // change (tools/list never waits for it). A view is applied as a filter, so no session ever finds a
 // tool outside its view.
 import type { JsonObject } from '../jsonrpc/messages.js';
-import { ToolIndex, type IndexedServer, type IndexedTool } from '../discovery/tool-index.js';
-import { metaTools } from '../discovery/meta-tools.js';
+import { ToolIndex, type IndexedServer, type IndexedTool } from '../search/tool-index.js';
+import { metaTools } from '../search/meta-tools.js';
 import type { NamedItem } from './named-items.js';
 import type { ViewPolicy } from './view-policy.js';
 import type { Route, View, ViewScope } from './view.js';

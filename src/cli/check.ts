@@ -8,7 +8,7 @@ import { PROBE_HELP, PROBE_OPTIONS, timeoutMs } from './flags.js';
 import { INTERRUPTED_EXIT, describeFailure, probe, type ServerOutcome } from './probe.js';
 import { printable, table, terminalWidth } from './render.js';
 import { describeCaps, summarizeView, type Totals, type ViewSummary } from './view-summary.js';
-import { FIND_TOOLS } from '../discovery/meta-tools.js';
+import { FIND_TOOLS } from '../search/meta-tools.js';
 
 export const CHECK_OPTIONS = PROBE_OPTIONS;
 

@@ -3,7 +3,7 @@
 import { AGGREGATE_SCOPE, narrowScope } from '../catalog/view.js';
 import { resolveViewFilter } from '../session/filter.js';
 import type { SwitchboardCore } from '../switchboard.js';
-import { findTools, type FoundTool } from '../router/discovery.js';
+import { findTools, type FoundTool } from '../router/search-tools.js';
 import { UsageError } from './flags.js';
 import { firstLine, printable, table, terminalWidth } from './render.js';
 

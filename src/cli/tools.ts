@@ -8,7 +8,7 @@ import { INTERRUPTED_EXIT, describeFailure, probe, type ServerOutcome } from './
 import { firstLine, printable, table, terminalWidth, truncate } from './render.js';
 import { checkProfile, describeCaps, summarizeView, type ViewSummary } from './view-summary.js';
 import type { SwitchboardCore } from '../switchboard.js';
-import { FIND_TOOLS } from '../discovery/meta-tools.js';
+import { FIND_TOOLS } from '../search/meta-tools.js';
 
 export const TOOLS_OPTIONS = { ...PROBE_OPTIONS, profile: { type: 'string' }, search: { type: 'string' }, limit: { type: 'string' } } as const;
 

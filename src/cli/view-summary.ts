@@ -4,7 +4,7 @@ import { AGGREGATE_SCOPE, narrowScope, type View } from '../catalog/view.js';
 import { applyBudget, type ToolCost } from '../catalog/view-policy.js';
 import type { SwitchboardConfig } from '../config/types.js';
 import { RESERVED_ALIAS } from '../config/schema.js';
-import { isMetaTool } from '../router/discovery.js';
+import { isMetaTool } from '../router/search-tools.js';
 import { resolveViewFilter } from '../session/filter.js';
 import type { SwitchboardCore } from '../switchboard.js';
 import { UsageError } from './flags.js';

@@ -23,8 +23,8 @@ import type { Upstreams } from './upstreams.js';
 import type { Subscriptions } from './subscriptions.js';
 import { pageText } from './lists.js';
 import { ListHolds } from './list-holds.js';
-import { answerFindTools, isMetaTool, listedTools, unwrapCallTool } from './discovery.js';
-import { FIND_TOOLS } from '../discovery/meta-tools.js';
+import { answerFindTools, isMetaTool, listedTools, unwrapCallTool } from './search-tools.js';
+import { FIND_TOOLS } from '../search/meta-tools.js';
 
 type Handler = (session: Session, request: ClientRequest, view: View) => void;
 

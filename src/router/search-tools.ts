@@ -12,7 +12,7 @@ import {
 import { RAW_SPANS, RAW_TEXT, type RawCarrier } from '../wire/request-splice.js';
 import type { Catalog } from '../catalog/catalog.js';
 import type { View } from '../catalog/view.js';
-import { CALL_TOOL, DEFAULT_FIND_LIMIT, FIND_TOOLS, MAX_FIND_LIMIT } from '../discovery/meta-tools.js';
+import { CALL_TOOL, DEFAULT_FIND_LIMIT, FIND_TOOLS, MAX_FIND_LIMIT } from '../search/meta-tools.js';
 import type { Session } from '../session/session.js';
 import type { ClientRequest } from '../session/client-request.js';
 
