@@ -8,7 +8,8 @@ import fs from 'node:fs';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import { rootCertificates } from 'node:tls';
-import { Pool } from 'undici';
+import { createRequire } from 'node:module';
+import type { Pool } from 'undici';
 import type { RemoteConfig } from '../../config/types.js';
 import type { ByteBudget } from './sse-reader.js';
 
@@ -46,6 +47,13 @@ export class Exchange extends EventEmitter {
 
 const ignore = (): void => undefined;
 
+/**
+ * undici, loaded with the first remote server: a proxy of stdio children only never pays for it
+ * (about 7 MB of RSS at start).
+ */
+let undici: typeof import('undici') | undefined;
+const loadUndici = (): typeof import('undici') => (undici ??= createRequire(import.meta.url)('undici') as typeof import('undici'));
+
 /** Header sets by what a request carries; each is rebuilt only when one of its parts changes. */
 type HeaderKind = 'post' | 'stream' | 'plain';
 
@@ -68,7 +76,7 @@ export class HttpClient {
     // timeout allows and a standing stream may be quiet for hours; the connection times requests.
     // `ca` replaces Node's list: its roots (and NODE_EXTRA_CA_CERTS) stay, the configured ones are added.
     const connect = this.url.protocol === 'https:' && config.ca !== undefined ? { ca: [...rootCertificates, ...extraCertificates(), config.ca] } : undefined;
-    this.pool = new Pool(this.url.origin, { connections, headersTimeout: 0, bodyTimeout: 0, ...(connect === undefined ? {} : { connect }) });
+    this.pool = new (loadUndici().Pool)(this.url.origin, { connections, headersTimeout: 0, bodyTimeout: 0, ...(connect === undefined ? {} : { connect }) });
   }
 
   /** Which transport the server speaks. */
