@@ -1,4 +1,4 @@
-# mcp-switchboard in a container: node 20 slim, a non-root user, `switchboard start` as the entry.
+# mcp-switchboard in a container: node 24 slim (the active LTS line), a non-root user, `switchboard start` as the entry.
 #   docker build -t mcp-switchboard .
 #   docker run -p 8808:8808 -v "$PWD/config:/config:ro" -e SWITCHBOARD_TOKEN_ALICE=… mcp-switchboard
 # The config is /config/proxy.config.json. A container listens beyond loopback, so the config needs
@@ -10,14 +10,14 @@
 #   USER node
 # Stop it with time for the drain: docker stop -t 30 (limits.shutdownGraceMs is 10 s).
 
-FROM node:20-slim AS build
+FROM node:24-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json tsconfig.json tsconfig.build.json ./
 COPY src ./src
 # Scripts off: `prepare` would build before the sources are in; the build runs next, on its own.
 RUN npm ci --ignore-scripts && npm run build && npm prune --omit=dev
 
-FROM node:20-slim
+FROM node:24-slim
 ENV NODE_ENV=production XDG_STATE_HOME=/state
 # tini as PID 1 reaps the orphans a server's helpers leave behind (node would not).
 RUN apt-get update && apt-get install -y --no-install-recommends tini && rm -rf /var/lib/apt/lists/*

@@ -45,7 +45,7 @@ describe('deploy/', () => {
 
   it('the Dockerfile copies only what exists, runs as a non-root user and checks /readyz', () => {
     const dockerfile = read('Dockerfile');
-    expect(dockerfile).toMatch(/^FROM node:20-slim AS build$/m);
+    expect(dockerfile).toMatch(/^FROM node:24-slim AS build$/m);
     expect(dockerfile).toMatch(/^USER node$/m);
     expect(dockerfile).toMatch(/^HEALTHCHECK .*\n.*\/readyz/m);
     expect(dockerfile).toMatch(/^ENTRYPOINT \["tini", "--", "switchboard", "start"/m);
