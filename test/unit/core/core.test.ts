@@ -1,7 +1,7 @@
 // The socket-free core, driven through in-memory channels (harness.ts): routing, ids, progress,
 // cancellation, the server-to-client policy and list_changed fan-out, with real fixture children.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CoreHarness, textOf, type Client } from './harness.js';
+import { CoreHarness, textOf, waitUntil, type Client } from './harness.js';
 
 let harness: CoreHarness;
 beforeAll(async () => {
@@ -64,15 +64,18 @@ describe('SwitchboardCore without sockets', () => {
     const client = await harness.open();
     const before = client.channel.delivered.length;
     expect(harness.core.accept(client.session, { kind: 'invalid', id: 'bad', reason: 'test' })).toBe(false);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(client.channel.delivered).toHaveLength(before);
+    // A request sent after it is answered after anything the invalid one could have caused.
+    const marker = await client.request('tools/call', { name: 'alpha__echo', arguments: { text: 'after' } });
+    expect(textOf(marker)).toBe('after');
+    expect(client.channel.delivered.slice(before).map((d) => d.message.id)).toEqual([marker.message.id]);
     expect(client.session.inflight.size).toBe(0);
   });
 
   it('ends a cancelled request without an answer and keeps the session usable', async () => {
     const client = await harness.open();
     const id = client.send('tools/call', { name: 'alpha__hang', arguments: {} });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Cancelled once it is on its way to the child, not while it is still being routed.
+    await waitUntil(() => client.session.inflight.has(id), 'the call in flight');
     client.notify('notifications/cancelled', { requestId: id, reason: 'user gave up' });
     await client.channel.next(() => client.channel.abandoned.includes(id), 'abandon');
     expect(client.session.inflight.has(id)).toBe(false);

@@ -137,6 +137,14 @@ export class CoreHarness {
 }
 
 /** The text of a tools/call result's first content item. */
+/** Resolves once `condition` holds (checked every few ms), or fails naming `what` after WAIT_MS. */
+export async function waitUntil(condition: () => boolean, what: string, timeoutMs = WAIT_MS): Promise<void> {
+  for (const deadline = Date.now() + timeoutMs; !condition(); ) {
+    if (Date.now() > deadline) throw new Error(`no ${what} within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
 export function textOf(d: Delivered): string {
   const content = (d.message.result as { content?: Array<{ text?: string }> } | undefined)?.content;
   return content?.[0]?.text ?? `(no text: ${JSON.stringify(d.message)})`;
