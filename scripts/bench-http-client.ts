@@ -4,13 +4,12 @@
 // CPU per call is this process's (the client's) alone, the server's is the same for both.
 //
 //   node --import tsx scripts/bench-http-client.ts      BENCH_SESSIONS (1,10,50), BENCH_PAYLOADS (100,65536), BENCH_ROUNDS (4), BENCH_WINDOW (1 s)
-import { spawn } from 'node:child_process';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { Pool } from 'undici';
 import { callMessage, echoText, now } from './bench-lib.js';
-import { ROOT, track } from './proxy-process.js';
+import { ROOT, startListening } from './proxy-process.js';
 import { median } from './bench-windows.js';
 
 const SESSIONS = (process.env.BENCH_SESSIONS ?? '1,10,50').split(',').map(Number);
@@ -65,9 +64,8 @@ async function window(post: Post, C: number, payload: number, seconds: number): 
   return { rate: (ok / ms) * 1000, cpuUs: (cpu.user + cpu.system) / ok };
 }
 
-const floor = spawn(process.execPath, [path.join(ROOT, 'scripts/http-floor.mjs'), '0'], { stdio: ['ignore', 'ignore', 'pipe'] });
-track(floor.pid as number);
-const port = await new Promise<number>((resolve) => floor.stderr?.on('data', (d: Buffer) => { const m = /listening (\d+)/.exec(String(d)); if (m) resolve(Number(m[1])); }));
+const floor = await startListening(path.join(ROOT, 'scripts/http-floor.mjs'), ['0']);
+const port = floor.port;
 const base = new URL(`http://127.0.0.1:${port}/mcp`);
 const lines = [
   `${ROUNDS} ABBA rounds of ${WINDOW} s windows, ${os.cpus().length} CPUs, node ${process.version}. Client CPU µs per call (this process only).`,
@@ -101,6 +99,6 @@ for (const payload of PAYLOADS) {
     lines.push(line);
   }
 }
-floor.kill('SIGKILL');
+floor.stop();
 process.stdout.write(`${lines.join('\n')}\n`);
 process.exit(0);

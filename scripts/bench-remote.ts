@@ -4,13 +4,12 @@
 // neither. CPU per call counts the proxy, its children and the remote server's process.
 //
 //   npm run bench:remote [-- --json]      BENCH_SECONDS, BENCH_WARMUP, BENCH_SESSIONS (default 1,10,50), BENCH_PAYLOAD
-import { spawn } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import {
   callMessage, checkEcho, cpuSnapshot, cpuUsBetween, echoText, percentile, post, runLoops, type LoopResult,
 } from './bench-lib.js';
-import { ROOT, openSession, requireBuild, startProxy, stopProxy, track } from './proxy-process.js';
+import { ROOT, openSession, requireBuild, startListening, startProxy, stopProxy, type ListeningServer } from './proxy-process.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 2);
@@ -40,19 +39,8 @@ function cell(parts: readonly Window[]): Cell {
   };
 }
 
-async function startRemote(): Promise<{ pid: number; port: number; stop: () => void }> {
-  const child = spawn(process.execPath, [FIXTURE], { env: { ...process.env, PORT: '0' }, stdio: ['ignore', 'ignore', 'pipe'] });
-  const untrack = track(child.pid as number);
-  const port = await new Promise<number>((resolve, reject) => {
-    let seen = '';
-    child.stderr?.on('data', (chunk: Buffer) => {
-      seen += chunk.toString();
-      const match = /listening (\d+)/.exec(seen);
-      if (match !== null) resolve(Number(match[1]));
-    });
-    child.once('exit', (code) => reject(new Error(`remote fixture exited with ${code}: ${seen}`)));
-  });
-  return { pid: child.pid as number, port, stop: () => { child.kill('SIGKILL'); untrack(); } };
+function startRemote(): Promise<ListeningServer> {
+  return startListening(FIXTURE, [], { PORT: '0' });
 }
 
 async function run(C: number): Promise<{ stdio: Cell; remote: Cell }> {

@@ -17,7 +17,6 @@
 // rounds' own ratios, with their spread; "floor drift" is how far a round's two floor windows, the
 // same load, drift apart: the noise a ratio cannot be read finer than. Every reply is checked
 // (same id, identical text); the exit status is 1 if any was wrong or a process was left behind.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -25,7 +24,7 @@ import {
   StdioClient, callMessage, checkEcho, cpuSnapshot, cpuUsBetween, echoText, httpDelete,
   initializeMessage, INITIALIZED, post, runLoops, statelessCallHeaders, statelessCallMessage,
 } from './bench-lib.js';
-import { ECHO_FIXTURE, ROOT, TEMP, openSession, requireBuild, startProxy, stopProxy, track, type Proxy } from './proxy-process.js';
+import { ECHO_FIXTURE, ROOT, TEMP, openSession, requireBuild, startListening, startProxy, stopProxy, track, type Proxy } from './proxy-process.js';
 import { cpuPerCall, driverCpu, logWarnings, measure, median, merged, rate, summarize, type Cell, type Measured } from './bench-windows.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -79,18 +78,8 @@ async function stdioCell(C: number, payload: number): Promise<Cell> {
 interface FloorServer { readonly pid: number; readonly url: string; stop(): void }
 
 async function startFloor(): Promise<FloorServer> {
-  const child = spawn(process.execPath, [FLOOR_SERVER, '0'], { stdio: ['ignore', 'ignore', 'pipe'] });
-  const untrack = track(child.pid as number);
-  const port = await new Promise<number>((resolve, reject) => {
-    let seen = '';
-    child.stderr?.on('data', (chunk: Buffer) => {
-      seen += chunk.toString();
-      const match = /listening (\d+)/.exec(seen);
-      if (match !== null) resolve(Number(match[1]));
-    });
-    child.once('exit', (code) => reject(new Error(`floor server exited with ${code}: ${seen}`)));
-  });
-  return { pid: child.pid as number, url: `http://127.0.0.1:${port}/mcp`, stop: () => { child.kill('SIGKILL'); untrack(); } };
+  const server = await startListening(FLOOR_SERVER, ['0']);
+  return { pid: server.pid, url: `http://127.0.0.1:${server.port}/mcp`, stop: server.stop };
 }
 
 interface Target {

@@ -41,6 +41,28 @@ export function track(pid: number): () => void {
   return () => started.delete(pid);
 }
 
+/** A server script that prints `listening <port>` on stderr once it listens (the floor, the remote fixture). */
+export interface ListeningServer {
+  readonly pid: number;
+  readonly port: number;
+  stop(): void;
+}
+
+export async function startListening(script: string, args: readonly string[] = [], env: Record<string, string> = {}): Promise<ListeningServer> {
+  const child = spawn(process.execPath, [script, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const untrack = track(child.pid as number);
+  const port = await new Promise<number>((resolve, reject) => {
+    let seen = '';
+    child.stderr?.on('data', (chunk: Buffer) => {
+      seen += chunk.toString();
+      const match = /listening (\d+)/.exec(seen);
+      if (match !== null) resolve(Number(match[1]));
+    });
+    child.once('exit', (code) => reject(new Error(`${path.basename(script)} exited with ${code}: ${seen}`)));
+  });
+  return { pid: child.pid as number, port, stop: () => { child.kill('SIGKILL'); untrack(); } };
+}
+
 export const getStatus = (url: string): Promise<number> =>
   new Promise((resolve) => {
     http.get(url, (res) => { res.resume(); resolve(res.statusCode ?? 0); }).on('error', () => resolve(0));
