@@ -1,4 +1,4 @@
-// The layers of src/, top to bottom (README "Architecture"): a module may import from its own
+// The layers of src/, top to bottom (docs/ARCHITECTURE.md): a module may import from its own
 // layer or any layer below, never from one above, and no import cycle is allowed. The stateless
 // era (2026-07-28) is a layer of its own under the core (its calls, listens, results, discover and
 // per-request context); its HTTP door sits with the other transports (transport/stateless-http.ts)

@@ -123,7 +123,7 @@ const profileObject = z.object(
     resources: ruleObject.optional(),
     maxTools: int(1, 1_000_000).optional(),
     maxTokens: int(1, 1_000_000_000).optional(),
-    // "search": tools/list shows the search tools and `pinned`; the model finds the rest (README "Search mode").
+    // "search": tools/list shows the search tools and `pinned`; the model finds the rest (docs/search.md).
     discovery: z.enum(['list', 'search'], { error: 'expected "list" or "search"' }).optional(),
     // Tools a search-mode session lists in full whatever it searches (namespaced globs).
     pinned: stringArray(glob).default([]),
