@@ -26,7 +26,7 @@ COPY --from=build /app/package.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
 COPY README.md LICENSE ./
-COPY docs/SANITIZE.md ./docs/
+COPY docs ./docs
 RUN ln -s /app/dist/cli/main.js /usr/local/bin/switchboard && mkdir -p /state /config && chown node:node /state
 # The image's own unprivileged user: a tool a server runs cannot write outside /state.
 USER node

@@ -44,7 +44,7 @@ function copySources(to: string): void {
 
 describe('installing the package', () => {
   it(
-    'packs the built CLI, the status page, the policy and the licence, and runs as switchboard after npm install -g',
+    'packs the built CLI, the status page, the manual (README and docs/, which it links to) and the licence, and runs as switchboard after npm install -g',
     async () => {
       const source = path.join(dir, 'source');
       const out = path.join(dir, 'out');
@@ -53,8 +53,8 @@ describe('installing the package', () => {
 
       const packed = JSON.parse(await npm(['pack', '--json', '--pack-destination', out], source, PACK_TIMEOUT_MS)) as Array<{ filename: string; files: Array<{ path: string }> }>;
       const files = new Set(packed[0]?.files.map((file) => file.path));
-      for (const file of ['dist/cli/main.js', 'dist/index.js', 'dist/ops/status.html', 'docs/SANITIZE.md', 'README.md', 'LICENSE', 'package.json']) expect(files).toContain(file);
-      expect([...files].filter((file) => file.startsWith('src/') || file.startsWith('test/') || file.startsWith('docs/clients/'))).toEqual([]);
+      for (const file of ['dist/cli/main.js', 'dist/index.js', 'dist/ops/status.html', 'docs/SANITIZE.md', 'docs/configuration.md', 'docs/ARCHITECTURE.md', 'docs/clients/cursor.mcp.json', 'README.md', 'LICENSE', 'package.json']) expect(files).toContain(file);
+      expect([...files].filter((file) => file.startsWith('src/') || file.startsWith('test/')))).toEqual([]);
       expect(Object.values(pkg.bin).every((bin) => files.has(bin))).toBe(true);
 
       const prefix = path.join(dir, 'global');
