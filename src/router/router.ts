@@ -101,7 +101,7 @@ export class Router {
     session.touch();
     switch (notification.method) {
       case 'notifications/initialized':
-        session.initialized = true;
+        session.markInitialized();
         return;
       case 'notifications/cancelled': {
         const requestId = notification.params?.requestId;
@@ -145,9 +145,7 @@ export class Router {
 
   private initialize(session: Session, request: ClientRequest, view: View): void {
     const params = request.message.params ?? {};
-    session.protocolVersion = negotiateVersion(params.protocolVersion);
-    session.clientCapabilities = isObject(params.capabilities) ? params.capabilities : {};
-    session.clientInfo = isObject(params.clientInfo) ? params.clientInfo : {};
+    session.declareClient(isObject(params.capabilities) ? params.capabilities : {}, isObject(params.clientInfo) ? params.clientInfo : {}, negotiateVersion(params.protocolVersion));
     const result: JsonObject = {
       protocolVersion: session.protocolVersion,
       capabilities: this.catalog.capabilities(view),
@@ -168,7 +166,7 @@ export class Router {
     const level = request.message.params?.level;
     const rank = LOG_LEVELS.indexOf(level as LogLevel);
     if (rank < 0) throw new SwitchboardError(ErrorCode.InvalidParams, `Invalid log level: ${String(level)}`);
-    session.logLevel = rank;
+    session.setLogLevel(rank);
     // Children are shared, so each keeps logging at its own level and the proxy filters per session.
     session.reply(request, resultResponse(request.id, {}));
   }

@@ -81,12 +81,13 @@ export class Session implements Caller {
   readonly query: string;
   /** SessionGrant.profile. */
   readonly profile: string | undefined;
-  protocolVersion: string;
-  clientCapabilities: Readonly<JsonObject> = DECLARED_NOTHING;
-  clientInfo: Readonly<JsonObject> = DECLARED_NOTHING;
-  initialized = false;
-  /** Lowest level this client wants; undefined = it never asked, so it gets what servers send. */
-  logLevel: number | undefined;
+  // What the client declared and asked for: written only through declareClient, markInitialized
+  // and setLogLevel, by whoever reads its handshake (the router) or its envelope (the stateless era).
+  private declaredVersion: string;
+  private declaredCapabilities: Readonly<JsonObject> = DECLARED_NOTHING;
+  private declaredInfo: Readonly<JsonObject> = DECLARED_NOTHING;
+  private isInitialized = false;
+  private wantedLogLevel: number | undefined;
   lastActivity = Date.now();
   closed = false;
   /** Where the registry keeps this session among the stateless ones; -1 when it is not one of them. The registry's alone. */
@@ -106,6 +107,39 @@ export class Session implements Caller {
   private nextServerRequestId = 1;
   /** Requests held while their server starts, by the client's id; created on first use (servers are mostly up). */
   private held: Map<JsonRpcId, ClientRequest> | undefined;
+
+  get protocolVersion(): string {
+    return this.declaredVersion;
+  }
+  get clientCapabilities(): Readonly<JsonObject> {
+    return this.declaredCapabilities;
+  }
+  get clientInfo(): Readonly<JsonObject> {
+    return this.declaredInfo;
+  }
+  /** The client sent notifications/initialized (or, in the stateless era, opened a listen). */
+  get initialized(): boolean {
+    return this.isInitialized;
+  }
+  /** Lowest level this client wants; undefined = it never asked, so it gets what servers send. */
+  get logLevel(): number | undefined {
+    return this.wantedLogLevel;
+  }
+
+  /** What the client declared: at initialize, or in a stateless request's envelope (the version then stays as created). */
+  declareClient(capabilities: Readonly<JsonObject>, clientInfo: Readonly<JsonObject>, protocolVersion?: string): void {
+    this.declaredCapabilities = capabilities;
+    this.declaredInfo = clientInfo;
+    if (protocolVersion !== undefined) this.declaredVersion = protocolVersion;
+  }
+
+  markInitialized(): void {
+    this.isInitialized = true;
+  }
+
+  setLogLevel(rank: number | undefined): void {
+    this.wantedLogLevel = rank;
+  }
 
   /** Search mode: tools this session found, listed after the search tools. */
   get found(): FoundTools {
@@ -209,7 +243,7 @@ export class Session implements Caller {
     this.principal = grant.principal;
     this.query = grant.query;
     this.profile = grant.profile;
-    this.protocolVersion = protocolVersion;
+    this.declaredVersion = protocolVersion;
   }
 
   /** Messages from children and the proxy's notifications; requests are answered through `reply` (counted), not here. */

@@ -278,9 +278,8 @@ export class StatelessCalls {
     const call = new StatelessCall(this, request.id, request.method, params?.name ?? params?.uri, grant.principal, context, cacheScope, reply);
     const session = this.registry.createStateless(grant, call, context.protocolVersion, false);
     call.session = session;
-    session.clientCapabilities = context.clientCapabilities;
-    session.clientInfo = context.clientInfo ?? DECLARED_NOTHING;
-    session.logLevel = call.logRank();
+    session.declareClient(context.clientCapabilities, context.clientInfo ?? DECLARED_NOTHING);
+    session.setLogLevel(call.logRank());
     this.router.handleRequest(session, request);
     return () => call.clientGone(reply);
   }

@@ -116,9 +116,9 @@ export class Listens {
     const session = this.registry.createStateless(grant, channel, context.protocolVersion, true);
     // Told of list changes like an initialized session (the core's fan-out skips the others), and
     // holding its view as a session does, so the view stays current for as long as it listens.
-    session.initialized = true;
+    session.markInitialized();
     this.catalog.attach(grant.scope);
-    session.clientCapabilities = context.clientCapabilities;
+    session.declareClient(context.clientCapabilities, session.clientInfo);
     for (const { uri, owner } of subscribable) this.subscribe(session, owner as string, uri);
     return () => {
       channel.gone();
