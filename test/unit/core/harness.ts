@@ -136,7 +136,6 @@ export class CoreHarness {
   }
 }
 
-/** The text of a tools/call result's first content item. */
 /** Resolves once `condition` holds (checked every few ms), or fails naming `what` after WAIT_MS. */
 export async function waitUntil(condition: () => boolean, what: string, timeoutMs = WAIT_MS): Promise<void> {
   for (const deadline = Date.now() + timeoutMs; !condition(); ) {
@@ -145,6 +144,7 @@ export async function waitUntil(condition: () => boolean, what: string, timeoutM
   }
 }
 
+/** The text of a tools/call result's first content item. */
 export function textOf(d: Delivered): string {
   const content = (d.message.result as { content?: Array<{ text?: string }> } | undefined)?.content;
   return content?.[0]?.text ?? `(no text: ${JSON.stringify(d.message)})`;
