@@ -8,6 +8,7 @@
 // an obligation), what is its frame (a prerequisite, a standing rule about another tool's use, a
 // priority claim), and what are its targets (another tool, a system file or secret, the
 // conversation, an outside sink, a harmful action). The combination decides; no single word does.
+import { dismissesSystemInstructions } from './system-dismissed.js';
 import {
   ABOVE_USER, ARGUMENT_CHANGE, RANK_BY_MEANING, USER_DEMOTED, ASSIGNMENT, CONVERSATION, COPY_OUT, EVERY, HARM, I18N_CONVERSATION, I18N_CUE,
   I18N_DIRECTIVE, I18N_OUTRANKED, I18N_PRIORITY, IMPERATIVE, INTO_PATH, NEGATED, OBLIGATION, OTHERS_SECRET,
@@ -154,6 +155,11 @@ function judgeSentence(t: string, at: number, ctx: DirectiveContext, next: strin
   }
   if (foreign && I18N_USER_OVERRIDDEN.test(p) && !readsAsEnglish(p)) {
     return { ...span, action: 'block', id: 'directive.overrides-user', reason: "tells the model to act whatever the user asks" };
+  }
+  // The model's own instructions declared stale or not applying here, in any language.
+  const dismissed = dismissesSystemInstructions(p);
+  if (dismissed) {
+    return { start: at + dismissed.index, end: at + Math.min(t.length, dismissed.index + dismissed[0].length), action: 'block', id: 'directive.priority', reason: "declares the model's own instructions stale or not applying" };
   }
   // "Whatever the user asks / even if the user says otherwise, do X": the user's say overridden.
   const overrides = directive ? OVERRIDES_USER.exec(t) : null;
