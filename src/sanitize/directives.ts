@@ -8,7 +8,8 @@
 // an obligation), what is its frame (a prerequisite, a standing rule about another tool's use, a
 // priority claim), and what are its targets (another tool, a system file or secret, the
 // conversation, an outside sink, a harmful action). The combination decides; no single word does.
-import { dismissesSystemInstructions } from './system-dismissed.js';
+import { dismissesSystemInstructions, namesSystemInstructions } from './system-dismissed.js';
+import { namesEveryReply, ordersEveryReply } from './every-reply.js';
 import {
   ABOVE_USER, ARGUMENT_CHANGE, RANK_BY_MEANING, USER_DEMOTED, ASSIGNMENT, CONVERSATION, COPY_OUT, EVERY, HARM, I18N_CONVERSATION, I18N_CUE,
   I18N_DIRECTIVE, I18N_OUTRANKED, I18N_PRIORITY, IMPERATIVE, INTO_PATH, NEGATED, OBLIGATION, OTHERS_SECRET,
@@ -82,7 +83,7 @@ export function clearDirectiveMemo(): void {
 }
 
 export function directiveHits(text: string, ctx: DirectiveContext, plain: string = text): DirectiveHit[] {
-  if (text.length < 12 || (!CUE.test(text) && !I18N_CUE_PLAIN.test(plain))) return [];
+  if (text.length < 12 || (!CUE.test(text) && !I18N_CUE_PLAIN.test(plain) && !namesEveryReply(plain) && !namesSystemInstructions(plain))) return [];
   if (text.length > MEMO_MAX_CHARS) return judgeText(text, ctx, plain);
   let byContext = memos.get(ctx.index ?? NO_INDEX);
   if (!byContext) memos.set(ctx.index ?? NO_INDEX, (byContext = new Map()));
@@ -155,6 +156,11 @@ function judgeSentence(t: string, at: number, ctx: DirectiveContext, next: strin
   }
   if (foreign && I18N_USER_OVERRIDDEN.test(p) && !readsAsEnglish(p)) {
     return { ...span, action: 'block', id: 'directive.overrides-user', reason: "tells the model to act whatever the user asks" };
+  }
+  // An order about every reply of the conversation, in another language (English: ANSWER_SCOPE below).
+  const everyReply = foreign ? ordersEveryReply(p) : null;
+  if (everyReply) {
+    return { start: at + everyReply.index, end: at + Math.min(t.length, everyReply.index + everyReply[0].length), action: 'block', id: 'directive.answers', reason: "tells the model how to answer beyond this tool's results" };
   }
   // The model's own instructions declared stale or not applying here, in any language.
   const dismissed = dismissesSystemInstructions(p);

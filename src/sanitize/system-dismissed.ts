@@ -38,6 +38,11 @@ const NAMES_SYSTEM = new RegExp(SYSTEM_INSTRUCTIONS);
 /** A tool that sets a bot's or agent's system prompt talks of the old one being replaced: its own job. */
 const CONFIGURES_A_PROMPT = /\b(?:sets?|updates?|replaces?|changes?|edits?|configures?|stores?|saves?)\b[^.!?]{0,40}\bsystem[- ]?(?:prompt|message)s?\b[^.!?]{0,30}\b(?:of|for) (?:the |a |an |your |this )?(?:bot|chatbot|agent|assistant|model|project|workspace|persona)\b/;
 
+/** Cheap look for the cue gate: the text names the model's instructions somewhere. */
+export function namesSystemInstructions(text: string): boolean {
+  return NAMES_SYSTEM.test(text);
+}
+
 /** Where a sentence declares the model's own instructions stale or not applying; null when it does not. */
 export function dismissesSystemInstructions(sentence: string): RegExpExecArray | null {
   if (!NAMES_SYSTEM.test(sentence) || CONFIGURES_A_PROMPT.test(sentence)) return null;
