@@ -62,9 +62,11 @@ export class ListChanges {
 
   /** Applies the listings waiting, in one review, and tells the sessions whose view changed. */
   flush(): void {
+    // Called on every client message: nothing pending (the usual case) costs one size check. The
+    // timer runs only while something is pending.
+    if (this.pending.size === 0) return;
     clearTimeout(this.timer);
     this.timer = undefined;
-    if (this.pending.size === 0) return;
     const listings = [];
     for (const handle of this.pending) {
       if (this.upstreams.isCurrent(handle)) listings.push({ server: handle.name, lists: handle.lists, identity: handle.identity });

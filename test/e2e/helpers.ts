@@ -1,6 +1,6 @@
 // Starting a real proxy with real child servers, and connecting the SDK's own client to it.
 import { fileURLToPath } from 'node:url';
-import { execFile, spawn } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -330,4 +330,30 @@ export function removeScratch(dir: string | undefined): void {
   } catch (error) {
     console.warn(`could not remove the scratch directory ${dir}: ${String(error)}`);
   }
+}
+
+export interface Served {
+  readonly child: ChildProcess;
+  readonly port: number;
+}
+
+/**
+ * Starts a server process (node `args`) and resolves with the port it printed on stderr (`listening`'s
+ * group). `spawned` gets the process at once, so a caller can stop it even when it never listens.
+ */
+export function serveListening(args: string[], env: Record<string, string>, listening: RegExp, spawned?: (child: ChildProcess) => void): Promise<Served> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
+    spawned?.(child);
+    let seen = '';
+    const timer = setTimeout(() => reject(new Error(`${args.join(' ')} did not start: ${seen}`)), 15_000);
+    child.stderr?.on('data', (chunk: Buffer) => {
+      seen += chunk.toString();
+      const match = listening.exec(seen);
+      if (match === null) return;
+      clearTimeout(timer);
+      resolve({ child, port: Number(match[1] ?? env.PORT) });
+    });
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}: ${seen}`)));
+  });
 }

@@ -2,13 +2,13 @@
 // event store, closing the stream from inside the tool): the proxy resumes it with a GET carrying
 // Last-Event-ID, and the call gets its answer instead of an error.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { RunningSwitchboard } from '../../src/index.js';
-import { ROOT, connect, startProxy, textOf } from './helpers.js';
+import { ROOT, connect, serveListening, startProxy, textOf } from './helpers.js';
 
 const REMOTE_FIXTURE = path.join(ROOT, 'test/fixtures/remote-fixture.mjs');
 
@@ -20,16 +20,8 @@ describe('a remote request stream cut before its answer', () => {
   const logFile = path.join(dir, 'proxy.log');
 
   beforeAll(async () => {
-    server = spawn(process.execPath, [REMOTE_FIXTURE], { env: { ...process.env, PORT: '0', RESUMABLE: '1' }, stdio: ['ignore', 'ignore', 'pipe'] });
-    const port = await new Promise<number>((resolve, reject) => {
-      let seen = '';
-      server.stderr?.on('data', (chunk: Buffer) => {
-        seen += chunk.toString();
-        const match = /listening (\d+)/.exec(seen);
-        if (match !== null) resolve(Number(match[1]));
-      });
-      server.once('exit', (code) => reject(new Error(`remote fixture exited with ${code}: ${seen}`)));
-    });
+    const served = await serveListening([REMOTE_FIXTURE], { PORT: '0', RESUMABLE: '1' }, /listening (\d+)/, (child) => (server = child));
+    const port = served.port;
     proxy = await startProxy({ logLevel: 'debug', mcpServers: { res: { url: `http://127.0.0.1:${port}/mcp` } } }, { logFile });
     client = await connect(proxy, { name: 'resume' });
   });

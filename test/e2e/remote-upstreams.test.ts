@@ -3,43 +3,24 @@
 // on loopback, as upstreams of one proxy: listing, calls, progress, sampling routed to the session
 // whose request asked, list_changed, and a restarted upstream.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { CreateMessageRequestSchema, ToolListChangedNotificationSchema, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import type { RunningSwitchboard } from '../../src/index.js';
-import { ROOT, connect, fixture, freePort, listAllTools, startProxy, textOf, waitFor } from './helpers.js';
+import { ROOT, connect, fixture, freePort, listAllTools, serveListening, startProxy, textOf, waitFor, type Served } from './helpers.js';
 
 const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const REMOTE_FIXTURE = path.join(ROOT, 'test/fixtures/remote-fixture.mjs');
 const TOKEN = 'remote-fixture-token-5f2a9c';
 
-interface Served {
-  readonly child: ChildProcess;
-  readonly port: number;
-}
-
 const children = new Set<ChildProcess>();
 
-/** Starts a server process and resolves with the port it printed on stderr. */
-function serve(args: string[], env: Record<string, string>, listening: RegExp): Promise<Served> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
-    children.add(child);
-    let seen = '';
-    const timer = setTimeout(() => reject(new Error(`${args.join(' ')} did not start: ${seen}`)), 15_000);
-    child.stderr?.on('data', (chunk: Buffer) => {
-      seen += chunk.toString();
-      const match = listening.exec(seen);
-      if (match === null) return;
-      clearTimeout(timer);
-      resolve({ child, port: Number(match[1] ?? env.PORT) });
-    });
-    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}: ${seen}`)));
-  });
-}
+/** A server process this file stops at the end. */
+const serve = (args: string[], env: Record<string, string>, listening: RegExp): Promise<Served> =>
+  serveListening(args, env, listening, (child) => children.add(child));
 
 function stopped(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
