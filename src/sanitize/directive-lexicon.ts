@@ -125,7 +125,7 @@ export const I18N_STANDING = new RegExp([
   'wanneer (?:je|u) |telkens (?:als|wanneer)|bij (?:elke|iedere) (?:aanroep|oproep)|(?:kiedy|gdy) (?:u[żz]ywasz|wywo[łl]ujesz|u[żz]yjesz|wywo[łl]asz)|za ka[żz]dym razem|przed (?:u[żz]yciem|wywo[łl]aniem)',
   '(?:когда|при) (?:вызове|использовании|вызываешь|вызываете|используешь|используете)|каждый раз|перед (?:вызовом|использованием)',
   'kullan[ıi]rken|[çc]a[ğg][ıi]r[ıi]rken|her [çc]a[ğg]r[ıi]da|her seferinde|(?:kullanmadan|[çc]a[ğg][ıi]rmadan) [öo]nce',
-  '(?:调用|調用|使用|呼叫|执行|執行)[^。！？]{0,24}(?:时|時)|每次|在调用|(?:呼ぶ|呼び出す|使う|使用する|実行する|利用する)(?:とき|時|際|場合)|の際|たびに|(?:호출|사용|실행)(?:할|하는) (?:때|경우)|때마다',
+  '(?:调用|調用|使用|呼叫|执行|執行)[^。!?]{0,24}(?:时|時)|每次|在调用|(?:呼ぶ|呼び出す|使う|使用する|実行する|利用する)(?:とき|時|際|場合)|の際|たびに|(?:호출|사용|실행)(?:할|하는) (?:때|경우)|때마다',
 ].join('|'));
 
 /** Something read out of a file: "the contents of ~/.ssh/id_ed25519", "the output of cat ~/.gitconfig". */
@@ -245,7 +245,7 @@ export const I18N_RANK = new RegExp([
   'má přednost|má prioritu|nadřazen|are prioritate|are întâietate|prevalează|elsőbbség|felülírja|prioritást élvez|har företräde|går före|prioriteras|har forrang|går forud|on ensisijainen|etusija|menee edelle|ohittaa',
   'öncelikli|önceliği|öncelik taşır|üstündür|geçersiz kılar|ưu tiên cao hơn|ưu tiên hơn|được ưu tiên|lebih diutamakan|diutamakan|prioritas',
   'приоритет|важнее|выше запроса|превалирует|преобладает|пріоритет|важливіш|вище за|υπερισχύει|προτεραιότητα|προηγείται',
-  'لها الأولوية|أولوية على|الأولوية على|تتقدم على|تعلو على|גוברת על|עדיפות על|קודמת ל|से ऊपर|प्राथमिकता|सर्वोपरि|มีผลเหนือ|สำคัญกว่า|มาก่อน|ลำดับความสำคัญ',
+  'لها الأولوية|أولوية على|الأولوية على|تتقدم على|تعلو على|גוברת על|עדיפות על|קודמת ל|से ऊपर|प्राथमिकता|सर्वोपरि|มีผลเหนือ|สําคัญกว่า|มาก่อน|ลําดับความสําคัญ',
   '优先|高于|凌驾|優先|より上位|우선|보다 중요',
 ].join('|'));
 /** The user, the user's request, in the same languages. */
@@ -256,7 +256,7 @@ export const I18N_USER = new RegExp([
 /** Other tools' documentation or the model's other instructions, in the same languages. */
 export const I18N_OTHERS = new RegExp([
   'dokumentation|documentación|documentation|documentação|documentazione|documentatie|dokumentacj|dokumentac|τεκμηρίωση|документаци|документаці',
-  'anweisung|instrucci|instruction|instruç|istruzion|instructie|instrukcj|instrukc|οδηγί|инструкци|інструкці|talimat|hướng dẫn|petunjuk|ohje|تعليمات|הוראה|निर्देश|คำสั่ง|指令|指示|지시|지침',
+  'anweisung|instrucci|instruction|instruç|istruzion|instructie|instrukcj|instrukc|οδηγί|инструкци|інструкці|talimat|hướng dẫn|petunjuk|ohje|تعليمات|הוראה|निर्देश|คําสั่ง|指令|指示|지시|지침',
   'werkzeug|herramienta|outil|ferramenta|strumento|narzędzi|nástroj|εργαλεί|инструмент|araç|công cụ|työkalu|أداة|כלי|उपकरण|เครื่องมือ|工具|ツール|도구',
 ].join('|'));
 

@@ -10,6 +10,7 @@
 // conversation, an outside sink, a harmful action). The combination decides; no single word does.
 import { dismissesSystemInstructions, namesSystemInstructions } from './system-dismissed.js';
 import { namesEveryReply, ordersEveryReply } from './every-reply.js';
+import { namesUser, overrulesUser } from './user-overruled.js';
 import {
   ABOVE_USER, ARGUMENT_CHANGE, RANK_BY_MEANING, USER_DEMOTED, ASSIGNMENT, CONVERSATION, COPY_OUT, EVERY, HARM, I18N_CONVERSATION, I18N_CUE,
   I18N_DIRECTIVE, I18N_OUTRANKED, I18N_PRIORITY, IMPERATIVE, INTO_PATH, NEGATED, OBLIGATION, OTHERS_SECRET,
@@ -83,7 +84,7 @@ export function clearDirectiveMemo(): void {
 }
 
 export function directiveHits(text: string, ctx: DirectiveContext, plain: string = text): DirectiveHit[] {
-  if (text.length < 12 || (!CUE.test(text) && !I18N_CUE_PLAIN.test(plain) && !namesEveryReply(plain) && !namesSystemInstructions(plain))) return [];
+  if (text.length < 12 || (!CUE.test(text) && !I18N_CUE_PLAIN.test(plain) && !namesEveryReply(plain) && !namesSystemInstructions(plain) && !namesUser(plain))) return [];
   if (text.length > MEMO_MAX_CHARS) return judgeText(text, ctx, plain);
   let byContext = memos.get(ctx.index ?? NO_INDEX);
   if (!byContext) memos.set(ctx.index ?? NO_INDEX, (byContext = new Map()));
@@ -121,6 +122,10 @@ function judgeText(text: string, ctx: DirectiveContext, plain: string): Directiv
     if (hit?.action === 'block') return [hit];
     flag ??= hit;
   }
+  // Two moves against the user's say in one field (a choice voided, the user not asked, someone
+  // else's authority) may sit in different sentences: judged on the whole field.
+  const overruled = overrulesUser(plain);
+  if (overruled) return [{ start: overruled.index, end: overruled.index + overruled.length, action: 'block', id: 'directive.overrides-user', reason: overruled.reason }];
   return flag ? [flag] : [];
 }
 

@@ -1,5 +1,5 @@
 // An order about every reply the model gives in the conversation, in another language: "každá odpověď
-// končí odkazem ... platí pro celou konverzaci", "ทุกคำตอบของผู้ช่วยในแชทนี้". A tool's business is its own
+// končí odkazem ... platí pro celou konverzaci", "ทุกคําตอบของผู้ช่วยในแชทนี้". A tool's business is its own
 // results; the model's answers are the user's. English is read by the directive analysis itself
 // (ANSWER_SCOPE); this reads the other languages on the plain, case-folded reading of a sentence.
 
@@ -12,7 +12,7 @@ const EVERY_REPLY = new RegExp([
   '\\bher (?:yan[ıi]t|cevap)\\S*|\\bt[üu]m yan[ıi]tlar\\S*|\\bsetiap (?:jawaban|jawapan|balasan|respons)\\b|\\bm(?:ọi|ỗi) câu trả lời',
   '\\bfiecare răspuns\\S*|\\btoate răspunsurile\\b|\\b(?:varje|hvert|ethvert) svar\\b|\\b(?:alla|alle) svar\\b|\\bjokai\\S* vastau\\S*|\\bkaikki vastaukset\\b|\\bminden válasz\\S*',
   'κάθε απάντηση|每(?:一)?(?:个|個|条|條|次)?(?:回答|回复|回覆)|所有(?:的)?(?:回答|回复|回覆)|すべての(?:回答|返答|応答)|毎回の(?:回答|返答)|모든 (?:답변|응답)',
-  '(?:हर|प्रत्येक) (?:जवाब|उत्तर)|كل (?:رد|إجابة)|כל תשובה|ทุกคำตอบ',
+  '(?:हर|प्रत्येक) (?:जवाब|उत्तर)|كل (?:رد|إجابة)|כל תשובה|ทุกคําตอบ',
 ].join('|'));
 
 /** The assistant, or the conversation as a whole: whose replies these are. */
