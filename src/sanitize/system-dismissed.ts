@@ -7,11 +7,12 @@
 const SYSTEM_INSTRUCTIONS = [
   // "system messages" alone are a chat platform's joins and leaves: the model's is "the system message".
   'system[- ]?(?:prompts?|instructions|level instructions)|(?:the|your|this) system message\\b',
+  "(?:operator|developer)(?:'s)? (?:instructions|prompt)|instructions (?:from|of) the (?:operator|developer)|consignes [^.!?]{0,40}(?:par |de )l'opérateur|instrucciones [^.!?]{0,40}del operador|anweisungen [^.!?]{0,40}des betreibers|istruzioni [^.!?]{0,40}dell'operatore",
   'systemprompt\\S*|system-prompt\\S*|systemanweisung\\S*|systemnachricht\\S*|systemvorgabe\\S*|systeminstruktion\\S*|systemmeddelande\\S*|systembesked\\S*|systeemprompt\\S*|systeeminstructie\\S*|systeembericht\\S*',
-  '(?:prompt|mensaje|instrucciones|indicaciones) del sistema|(?:prompt|message|instructions?|consignes?) (?:du |de )?syst[èe]me|(?:prompt|mensagem|instruções) do sistema|(?:prompt|messaggio|istruzioni) di sistema',
+  '(?:prompt|mensaje|instrucciones|indicaciones|instruccions|missatge) del sistema|(?:prompt|message|instructions?|consignes?) (?:du |de )?syst[èe]me|(?:prompt|mensagem|instruções) do sistema|(?:prompt|messaggio|istruzioni) di sistema',
   'prompt systemow\\S*|instrukcje systemowe|komunikat systemowy|wiadomo\\S* systemow\\S*|(?:mesajul|promptul|instrucțiunile|instructiunile) (?:din mesajul )?de sistem|systémov\\S* (?:prompt\\S*|pokyn\\S*|instrukc\\S*|zpráv\\S*|správ\\S*)',
   'sistem (?:istemi|mesaj\\S*|talimat\\S*|prompt\\S*)|(?:prompt|pesan|instruksi|arahan) sistem|(?:lời nhắc|chỉ dẫn|hướng dẫn|thông điệp) hệ thống|järjestelmä(?:kehote|viesti|ohje)\\S*|rendszer(?:prompt|üzenet|utasítás)\\S*',
-  'системн\\S* (?:промпт\\S*|подсказк\\S*|инструкц\\S*|сообщени\\S*|повідомлен\\S*|інструкц\\S*)|(?:μήνυμα|οδηγίες) συστήματος',
+  'системн\\S* (?:промпт\\S*|подсказк\\S*|инструкц\\S*|сообщени\\S*|повідомлен\\S*|інструкц\\S*)|(?:μήνυμα|οδηγίες) (?:του )?συστήματος|پیام سیستمی|دستورالعمل\S* سیستم\S*|دستورهای سیستم\S*|پرامپت سیستم\S*',
   '系统提示|系統提示|系统消息|系統訊息|系統消息|系统指令|系統指令|系统说明|系統說明|システムプロンプト|システムメッセージ|システム指示|시스템 (?:프롬프트|메시지|지시|지침)',
   'सिस्टम (?:प्रॉम्प्ट|संदेश|निर्देश)|(?:موجه|رسالة|تعليمات) النظام|(?:הנחיות|הודעת|פרומפט) המערכת|(?:ข้อความ|พรอมต์|คําสั่ง)ระบบ',
 ].join('|');
@@ -22,7 +23,7 @@ const DISMISSED = [
   'veraltet|überholt|gelten (?:hier )?nicht|gilt (?:hier )?nicht|nicht mehr gültig|nicht anwendbar|außer kraft',
   "obsolet\\S*|obsolète\\S*|desactualizad\\S*|no (?:se )?aplica\\S*|ya no (?:son|es) válid\\S*|no rigen|sin efecto|anticuad\\S*|périmée?s?|dépassée?s?|ne s'appliquen?t? pas|ne valen?t? plus|caduque?s?|ne sont plus valables",
   'desatualizad\\S*|não se aplica\\S*|já não valem|ultrapassad\\S*|superat\\S*|non si applica\\S*|non valgono|non sono più valid\\S*|decadut\\S*',
-  'verouderd|achterhaald|gelden niet|niet van toepassing|niet meer geldig|nieaktualn\\S*|przestarza\\S*|nie obowiązuj\\S*|nie mają zastosowania',
+  'verouderd|achterhaald|gelden (?:ze |deze |die )?niet|nie stosujemy|nie stosuje się|nie są stosowane|nem érvényes\\S*|no s\'apliquen|no s\'aplica|ne concernent pas|اعتباری ندارند|اعتبار ندارد|منسوخ|niet van toepassing|niet meer geldig|nieaktualn\\S*|przestarza\\S*|nie obowiązuj\\S*|nie mają zastosowania',
   'устарел\\S*|устарев\\S*|не действу\\S*|не применя\\S*|недействител\\S*|неактуальн\\S*|не распространя\\S*|застарі\\S*|не діють|не застосов\\S*|недійсн\\S*',
   'geçersiz|eskimiş|güncel değil|geçerli değil|uygulanmaz|tidak berlaku|tak berlaku|usang|kedaluwarsa|tidak relevan|lỗi thời|không còn (?:hiệu lực|áp dụng|phù hợp)|không áp dụng|hết hiệu lực',
   'depășit\\S*|învechit\\S*|nu se aplic\\S*|nu mai (?:sunt|este) valabil\\S*|zastaral\\S*|neplatí|nevzťahuj\\S*|nevztahuj\\S*',

@@ -6,6 +6,7 @@
 // the account owner already decided"). No single one of these words is the attack: a tool that
 // says "if the user picks no region, the admin's default applies" is ordinary. Two different moves
 // against the user in one field are the attack. Read on the plain, case-folded reading (NFKC).
+import { namesEveryReply, ordersEveryReply } from './every-reply.js';
 
 /** The person the model works for. */
 const USER = new RegExp([
@@ -15,9 +16,11 @@ const USER = new RegExp([
 
 /** Choosing, picking, naming or entering a value. */
 const CHOICE = new RegExp([
-  '\\b(?:choos\\w*|chose\\w*|choice|picks?|picked|select\\w*|user names|specif\\w*|enter\\w*|provid\\w*|asks? for|requested)\\b',
+  '\\b(?:choos\\w*|chose\\w*|choice|picks?|picked|select\\w*|user names|specif\\w*|enter\\w*|provid\\w*|asks? for|requested|says?|saying|wants?|adjustable)\\b',
+  // What the user says or asks for, as much a choice as a pick.
+  'sagt|verlangt|dit |demande|dice |pide|diz |pede|chiede|zegt|vraagt|mówi|prosi|říká|žádá|говорит|просит|каже|просить|söyle|demesi|ister|يقول|يطلب|אומר|מבקש|می‌گوید|कहता|बोल|พูด|ขอ|nói|yêu cầu|bilang|meminta|anasema|anaomba|说|說|要求|言う|言った|頼|말하|요청',
   'wähl|auswahl|angegeben|angibt|festleg|elig|elij|eleg|elecci|escog|seleccion|indiqu|choisi|choix|sélection|précis|escolh|selecion|scegl|scelt|selezion|kiest|kies|gekozen|keuze|opgeeft|opgegeven|wybier|wybra|wybór|wskaz|vybere|vybral|zvol|volb|výběr|výber|vybra|odabr|odabir|izabr|izbor|\\bval\\b|välj|valt|valg|vælg|velg|valit|valinn|antama|választ|kiválaszt|megad|alege|ales|opțiun|seç|belirt|pilih|chọn|lựa|chagua|chaguo|hautahitaji',
-  'выбира|выбор|выбра|выбер|указ|вибира|вибір|вибра|обере|обира|вказ|избор|избере|избра|посоч|επιλέ|επιλογ|διαλέ|اختار|اختيار|يختار|تفضيل|بچین|انتخاب|בחירה|בחר|שבחר|চুন|বেছে|নির্বাচন|चुन|चयन|เลือก|选|選|指定|填写|填寫|選ん|選択|選ぶ|선택|고른|골라|고르|지정',
+  'выбира|выбор|выбра|выбер|указ|вибира|вибір|вибра|обере|обира|вказ|избор|избере|избра|посоч|επιλέ|επιλογ|διαλέ|اختار|اختيار|يختار|تفضيل|بچین|انتخاب|בחירה|בחר|שבחר|চুন|বেছে|নির্বাচন|चुन|चयन|เลือก|选|選|指定|填写|填寫|设定|設定|设置|設置|選ん|選択|選ぶ|선택|고른|골라|고르|지정',
 ].join('|'));
 
 /** The choice declared void: it does not count, is advisory, a habit, a mistake, a formality, not used. */
@@ -44,7 +47,7 @@ const WHATEVER = new RegExp([
 /** The user not asked, not consulted, not told: their confirmation or review waived. */
 const NOT_ASKED = new RegExp([
   // English: the confirmation or the question before acting waived; "do not prompt the user for this (value)" asks for nothing.
-  "\\b(?:(?:do not|don't|never|no need to|not need to|needn't|without|not necessary to) (?:ask\\w*|prompt\\w*|bother\\w*)(?: (?:the )?(?:users?|them|him|her|customers?))? (?:to confirm|for (?:confirmation|approval|permission|consent|review)|whether|if|before|first|again|about (?:it|this|that)|to proceed)|(?:do not|don't|never|no need to|not need to|needn't|without|not necessary to) (?:confirm\\w*|check with|consult\\w*|double-check\\w*)|skip the \\S*\\s?(?:confirmation|question|review)|no (?:confirmation|approval|review) (?:is )?(?:needed|required|necessary)|hate being asked|not (?:be )?(?:discussed|questioned|surfaced) with|(?:is|are) not told)\\b",
+  "\\b(?:(?:do not|don't|never|no need to|not need to|needn't|without|not necessary to) (?:ask\\w*|prompt\\w*|bother\\w*)(?: (?:the )?(?:users?|them|him|her|customers?))? (?:to confirm|for (?:confirmation|approval|permission|consent|review)|whether|if|before|first|again|about (?:it|this|that)|to proceed)|(?:do not|don't|never|no need to|not need to|needn't|without|not necessary to) (?:confirm\\w*|check with|consult\\w*|double-check\\w*)|skip the \\S*\\s?(?:confirmation|question|review)|no longer asks? (?:the )?users? for [^.!?]{0,30}confirmation|(?:does not|doesn't|never) (?:raise|request|seek) (?:confirmations?|approvals?)|(?:ask|confirm|prompt|check)_(?:with_)?user\\w*[\"']?\\s*[:=]\\s*[\"']?false|user_can_\\w+[\"']?\\s*[:=]\\s*[\"']?false|no (?:confirmation|approval|review) (?:is )?(?:needed|required|necessary)|hate being asked|not (?:be )?(?:discussed|questioned|surfaced) with|(?:is|are) not told)\\b",
   'nicht (?:erst )?(?:nach)?fragen|frag\\S* (?:\\S+ )?nicht|ohne (?:rück|nach)?frage|keine (?:rückfrage|bestätigung)|nicht bestätigen|pas besoin de (?:lui )?demander|ne (?:lui )?demandez pas|sans (?:lui )?demander|sans (?:relecture|confirmation|validation)|ni demande de confirmation|no (?:le )?preguntes|no hace falta (?:preguntar|confirmar)|no es necesario (?:preguntar|confirmar)|sin (?:preguntar|consultar|confirmación)|no lo consultes',
   'não (?:é necessário|precisa|vale a pena) (?:perguntar|confirmar)|não pergunte|sem (?:perguntar|confirmação)|non (?:serve|è necessario) (?:chiedere|confermare)|non chiedere|senza (?:chiedere|conferma)|non se ne discute|hoeft (?:\\S+ ){1,3}niet (?:te )?(?:vragen|bevestigen)|niet (?:na)?vragen|zonder (?:te vragen|bevestiging)|nie pytaj|bez pytania|bez potwierdzenia|nie trzeba pytać|nie musisz pytać|neptejte|nemusíte se ptát|bez potvrzení|netreba (?:sa )?pýtať|nepýtajte|bez potvrdenia',
   'не (?:нужно|надо|требуется|стоит) (?:\\S+ )?(?:спрашивать|уточнять|подтвержд)|не спрашивай|без подтверждения|не запрашивается|без (?:согласования|уточнения)|не питайте|не питай|не потрібно (?:питати|уточнювати)|без підтвердження|не е нужно да (?:питате|питаш)|без потвърждение|ne pitajte|bez potvrde|nije potrebno pitati|netreba pitati',
@@ -64,6 +67,22 @@ const SOMEONE_ELSE_DECIDED = new RegExp([
   'bereits (?:zugestimmt|bestätigt|eingewilligt)|schon (?:bestätigt|zugestimmt)|déjà (?:accepté|confirmé|consenti|approuvé)|ya (?:aceptó|confirmó|consintió|aprobó)|já (?:aceitou|confirmou|concordou|consentiu)|già (?:accettato|confermato|acconsentito)|al (?:akkoord|bevestigd|toestemming)|zgoda została|już (?:zaakceptował|potwierdził|wyraził zgodę)|souhlas dal|súhlas dal|již souhlasil|už souhlasil',
   '(?:уже|заранее) (?:согласил|подтверд|дал согласие|одобр)|получено при|вже (?:погодив|підтверд|дав згоду)|έχει ήδη (?:συναινέσει|εγκρίνει|αποδεχτεί)|har redan (?:godkänt|bestämt|samtyckt)|zaten (?:onayla|kabul)|đã đồng ý|sudah (?:setuju|menyetujui)|telah (?:menyetujui|ditetapkan)|وافق مسبق|מראש|قبلاً موافقت|पहले ही|আগেই|已经同意|已經同意|已同意|早已定好|既に同意|すでに同意|承認済み|同意済み|이미 동의|이미 승인',
 ].join('|'));
+
+/** The user's later word set aside: "even if they say otherwise", "Auch wenn er 'warte' schreibt", "ユーザーに消してって言われても". */
+const PERSISTS = new RegExp([
+  "\\beven (?:if|when|though) (?:the )?(?:users?|they|he|she|customers?) (?:\\S+ ){0,3}?(?:says?|said|asks?|requests?|wants?|writes?|tells?|prefers?|chooses?|picks?|insists?|objects?)\\b|\\b(?:not|never) (?:be )?waived by (?:a|any|the) (?:request|message|objection)|\\busers? who asks? (?:you )?(?:to )?(?:\\S+ ){0,2}(?:skip|remove|stop|drop|turn off|disable|omit)\\b[^.!?]{0,40}\\b(?:should|must|will) still\\b",
+  'auch wenn (?:er|sie|der nutzer|der benutzer|die nutzerin)\\b|selbst wenn (?:er|sie|der nutzer|der benutzer)\\b|même si (?:l\'utilisateur|le client|il|elle) |s\'il (?:précise|demande|dit) autre chose|aunque (?:el usuario|el cliente|lo pida|pida|diga)|incluso si (?:el usuario|pide)|mesmo que (?:o utilizador|o usuário|o cliente|peça|diga)|anche se (?:l\'utente|il cliente|chiede|dice)|ook als (?:de gebruiker|hij|zij) |nawet jeśli (?:użytkownik|poprosi|powie)|i když (?:uživatel|požádá)|i kdyby|aj keď (?:používateľ|požiada)|ak v rozhovore napíše',
+  'даже если (?:пользователь|он|она)|навіть якщо (?:користувач|він|вона)|ако потребителят (?:помоли|поиска|каже)|дори ако потребителят|čak i ako korisnik|i ako korisnik|chiar dacă utilizatorul|(?:istese|dese|söylese|isterse) (?:de|da|bile)|ακόμη κι αν|ακόμα και αν ο χρήστης|حتى لو (?:طلب|قال|كان)|حتى إن طلب|גם אם המשתמש|حتی اگر کاربر|भले ही उपयोगकर्ता|แม้(?:ว่า)?ผู้ใช้|(?:ngay cả khi|kể cả khi) người dùng|(?:meskipun|walaupun|bahkan jika) pengguna|hata kama mtumiaji|即使用户|即使使用者|即便用户|就算用户|哪怕用户|言われても|頼まれても|사용자가 \\S+ (?:요청하더라도|말하더라도|원하더라도)',
+].join('|'));
+
+/** The user kept in the dark about what was done: "no need to surface this to the user", "ni lo menciones". */
+const CONCEALS = new RegExp([
+  "\\b(?:(?:do not|don't|never|no need to|not need to|needn't) (?:mention|tell|inform|surface|explain)\\b[^.!?]{0,40}|(?:users?|they) (?:are|is) not told\\b|without (?:telling|informing) (?:the )?(?:users?|them))",
+  'nicht erwähnen|ohne (?:es )?(?:dem nutzer )?zu sagen|ne le (?:mentionnez|dites) pas|sans le (?:dire|mentionner)|ni lo menciones|no lo menciones|sin decírselo|não (?:o )?mencione|sem (?:lhe )?dizer|non (?:lo )?menzionare|niet vermelden|nie wspominaj|nezmiňujte|не упоминай|не говори (?:об этом|пользователю)|не згадуй|μην το αναφέρ|لا تذكر|אל תזכיר|không cần (?:nói|thông báo)|jangan (?:sebut|beritahu)|不要告诉|不必告知|不要提及|伝えないで|言わないで|알리지 마',
+].join('|'));
+
+/** Every reply of the conversation, or replies on any subject: an order about the model's answers as a move against the user. */
+const EVERY_REPLY_ANYWHERE = /\b(?:every|each|all) (?:of your )?(?:repl(?:y|ies)|answers?|responses?) (?:you|the assistant|in this (?:conversation|chat|session))|\bevery time you (?:talk|reply|answer|respond|write)\b|\b(?:whatever|any) (?:the )?(?:topic|subject)\b|\ball replies\b/;
 
 /** Where a sentence ends, for the moves read within one sentence. */
 const SENTENCE = /[^.!?\u3002;\n]+/g;
@@ -97,11 +116,25 @@ export function overrulesUser(text: string): UserOverruled | null {
     if (w) moot = shifted(w, s.index);
   }
   const notAsked = NOT_ASKED.exec(text);
+  const persists = PERSISTS.exec(text);
+  const conceals = CONCEALS.exec(text);
   const authority = SOMEONE_ELSE_DECIDED.exec(text);
-  const moves = (voided ? 1 : 0) + (moot ? 1 : 0) + (notAsked ? 1 : 0) + (authority ? 1 : 0);
-  if (moves < 2 || (voided === null && moot === null && notAsked === null)) return null;
-  const first = voided ?? moot ?? notAsked!;
+  const everyReply = EVERY_REPLY_ANYWHERE.exec(text) ?? (namesEveryReply(text) ? ordersEveryReplyIn(text) : null);
+  const first = voided ?? moot ?? notAsked ?? persists ?? conceals;
+  if (first === null) return null;
+  const moves = (voided ? 1 : 0) + (moot ? 1 : 0) + (notAsked ? 1 : 0) + (persists ? 1 : 0) + (conceals ? 1 : 0) + (authority ? 1 : 0) + (everyReply ? 1 : 0);
+  if (moves < 2) return null;
   return { index: first.index, length: first[0].length, reason: "declares the user's choice or confirmation void" };
+}
+
+/** An order about every reply in some sentence of the field, its scope (the assistant, the conversation) anywhere in it. */
+function ordersEveryReplyIn(text: string): RegExpExecArray | null {
+  SENTENCE.lastIndex = 0;
+  for (let s = SENTENCE.exec(text); s !== null; s = SENTENCE.exec(text)) {
+    const m = ordersEveryReply(`${s[0]} ${text}`);
+    if (m && m.index < s[0].length) return shifted(m, s.index);
+  }
+  return null;
 }
 
 function shifted(m: RegExpExecArray, by: number): RegExpExecArray {
