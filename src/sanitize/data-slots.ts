@@ -6,6 +6,8 @@
 // A bare URL or path as a default (`https://api.example.com`, `./output`) is data and passes.
 import { ENV_FILE_PATH, I18N_ALL, I18N_EXFIL_TARGET, I18N_PASTE, OTHERS_SECRET, OUTSIDE_ADDRESS, SECRET, SYSTEM_PATH } from './directive-lexicon.js';
 import type { Hit, ScanOptions } from './semantic.js';
+import { namesSystemInstructions } from './system-dismissed.js';
+import { waivesAsking } from './user-overruled.js';
 import type { Slot } from './walk.js';
 
 /** Second person or an order: prose that speaks to someone (a flag alone: a default system prompt does too). */
@@ -42,6 +44,12 @@ const FILE_CONTENTS = /\b(?:contents?|inhalt|contenido|contenu|conteúdo|contenu
 /** Speaking as the system, or waiving the user's say, in the other languages. */
 const I18N_AUTHORITY =
   /systemhinweis|systemnachricht|mensaje del sistema|mensagem do sistema|message syst[eè]me|messaggio di sistema|komunikat systemowy|системное сообщение|системне повідомлення|sistem mesajı|系统消息|系統訊息|システムメッセージ|시스템 메시지|(?:vom|von der) administrat\S* freigegeben|keine rückfrage|ohne rückfrage|sin (?:pedir )?confirmación|sans (?:demander )?confirmation|sem (?:pedir )?confirmação|senza (?:chiedere )?conferma|bez (?:pytania|potwierdzenia)|без подтверждения|без підтвердження|onay (?:gerekmez|istemeden)|无需确认|無需確認|確認不要|확인 (?:불필요|없이)/;
+/** Put it here, in the languages of the lexicons. */
+const PUT_HERE = /\b(?:here|hier|aquí|aqui|ici|qui|tutaj|sem|buraya|burada|ide|di sini|ở đây)\b|здесь|сюда|сюди|тут|כאן|هنا|اینجا|यहाँ|यहां|ที่นี่|这里|這裡|此处|ここ|여기/;
+/** The conversation, in the same languages. */
+const I18N_CONVERSATION_WORD = /\b(?:conversation|chat|gesprächs?verlauf|gespräch\S*|percakapan|conversación|conversa|conversazione|gesprek|rozmow\S*|konverzac\S*|sohbet\S*|konuşma\S*|cuộc trò chuyện|beszélgetés\S*|samtal\S*|keskustelu\S*|mazungumzo)\b|разговор|диалог|переписк|розмов|συνομιλ|对话|對話|会話|대화|שיחה|محادثة|گفتگو|बातचीत|บทสนทนา/;
+/** A secret the user may have typed: a password, a PIN, a card number, an IBAN, a token. */
+const SECRET_WORD = /\b(?:pin|passwor\S*|passwort\S*|contraseña|mot de passe|senha|hasło|heslo|şifre|kata sandi|mật khẩu|card number|kartennummer|numéro de carte|número de tarjeta|nomor kartu|iban|tokens?|api keys?)\b|-passwort|пароль|密码|密碼|パスワード|비밀번호|סיסמה|كلمة المرور|رمز عبور|पासवर्ड/;
 /** Keeping it from the user, in the other languages. */
 const I18N_CONCEAL =
   /ユーザーに(?:見せ|言わ|伝え|知らせ)|(?:不要|别|勿)(?:告诉|让|通知)(?:用户|用戶)|nicht (?:beim nutzer|dem nutzer|melden|erwähnen)|ohne (?:es )?(?:dem nutzer|zu melden)|sin (?:avisar|decírselo|decirle)|sans (?:le (?:dire|signaler)|prévenir)|sem (?:avisar|contar|dizer)|senza (?:dirlo|avvisare)|niet (?:melden|vertellen)|bez (?:informowania|mówienia)|не (?:сообщай|говори|показывай)|kullanıcıya (?:söyleme|göstermeden|bildirmeden)|사용자에게 (?:알리지|보여주지)/;
@@ -99,6 +107,14 @@ function judge(skel: string, slot: Slot, opts: ScanOptions, plain: string): Hit 
     return hit('asks for the system prompt, the conversation or secrets', 'data-slot.exfil');
   }
   if (namedSecrets(slot.value)) return hit('asks for secrets by their variable names', 'data-slot.named-secrets');
+  // Any language: the user's confirmation waived, the model's instructions or the conversation (with
+  // its secrets) asked into the slot. Identifier-shaped names read as words.
+  const spaced = slot.cls === 'key' ? other.replace(/_+/g, ' ') : other;
+  if (n >= 3 && waivesAsking(spaced)) return hit("waives the user's confirmation", 'data-slot.authority');
+  if (n >= 3 && namesSystemInstructions(spaced) && !STORED_INPUT.test(text) && (PUT_HERE.test(spaced) || I18N_ALL.test(spaced) || I18N_PASTE.test(spaced) || I18N_CONVERSATION_WORD.test(spaced))) {
+    return hit("asks for the model's instructions", 'data-slot.exfil');
+  }
+  if (n >= 3 && SECRET_WORD.test(spaced) && I18N_CONVERSATION_WORD.test(spaced)) return hit('asks for secrets from the conversation', 'data-slot.secret');
   if (n >= 4 && I18N_AUTHORITY.test(other)) return hit('speaks as the system or waives the user\'s confirmation', 'data-slot.authority');
   if (n >= 4 && I18N_CONCEAL.test(other)) return hit('asks the model to keep something from the user', 'data-slot.conceal');
   if (n < 4) return undefined;

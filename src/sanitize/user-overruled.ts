@@ -48,7 +48,7 @@ const WHATEVER = new RegExp([
 const NOT_ASKED = new RegExp([
   // English: the confirmation or the question before acting waived; "do not prompt the user for this (value)" asks for nothing.
   "\\b(?:(?:do not|don't|never|no need to|not need to|needn't|without|not necessary to) (?:ask\\w*|prompt\\w*|bother\\w*)(?: (?:the )?(?:users?|them|him|her|customers?))? (?:to confirm|for (?:confirmation|approval|permission|consent|review)|whether|if|before|first|again|about (?:it|this|that)|to proceed)|(?:do not|don't|never|no need to|not need to|needn't|without|not necessary to) (?:confirm\\w*|check with|consult\\w*|double-check\\w*)|skip the \\S*\\s?(?:confirmation|question|review)|no longer asks? (?:the )?users? for [^.!?]{0,30}confirmation|(?:does not|doesn't|never) (?:raise|request|seek) (?:confirmations?|approvals?)|(?:ask|confirm|prompt|check)_(?:with_)?user\\w*[\"']?\\s*[:=]\\s*[\"']?false|user_can_\\w+[\"']?\\s*[:=]\\s*[\"']?false|no (?:confirmation|approval|review) (?:is )?(?:needed|required|necessary)|hate being asked|not (?:be )?(?:discussed|questioned|surfaced) with|(?:is|are) not told)\\b",
-  'nicht (?:erst )?(?:nach)?fragen|frag\\S* (?:\\S+ )?nicht|ohne (?:rück|nach)?frage|keine (?:rückfrage|bestätigung)|nicht bestätigen|pas besoin de (?:lui )?demander|ne (?:lui )?demandez pas|sans (?:lui )?demander|sans (?:relecture|confirmation|validation)|ni demande de confirmation|no (?:le )?preguntes|no hace falta (?:preguntar|confirmar)|no es necesario (?:preguntar|confirmar)|sin (?:preguntar|consultar|confirmación)|no lo consultes',
+  '確認をスキップ|確認せず|पूछे बिना|fără confirmare\\S*|inutile de (?:lui )?demander|n\'a pas besoin de (?:relire|confirmer)|sans (?:relire|confirmer)|without (?:user )?(?:review|confirmation)|skip (?:the )?(?:user )?(?:confirmation|review)|nicht (?:erst )?(?:nach)?fragen|frag\\S* (?:\\S+ )?nicht|ohne (?:rück|nach)?frage|keine (?:rückfrage|bestätigung)|nicht bestätigen|pas besoin de (?:lui )?demander|ne (?:lui )?demandez pas|sans (?:lui )?demander|sans (?:relecture|confirmation|validation)|ni demande de confirmation|no (?:le )?preguntes|no hace falta (?:preguntar|confirmar)|no es necesario (?:preguntar|confirmar)|sin (?:preguntar|consultar|confirmación)|no lo consultes',
   'não (?:é necessário|precisa|vale a pena) (?:perguntar|confirmar)|não pergunte|sem (?:perguntar|confirmação)|non (?:serve|è necessario) (?:chiedere|confermare)|non chiedere|senza (?:chiedere|conferma)|non se ne discute|hoeft (?:\\S+ ){1,3}niet (?:te )?(?:vragen|bevestigen)|niet (?:na)?vragen|zonder (?:te vragen|bevestiging)|nie pytaj|bez pytania|bez potwierdzenia|nie trzeba pytać|nie musisz pytać|neptejte|nemusíte se ptát|bez potvrzení|netreba (?:sa )?pýtať|nepýtajte|bez potvrdenia',
   'не (?:нужно|надо|требуется|стоит) (?:\\S+ )?(?:спрашивать|уточнять|подтвержд)|не спрашивай|без подтверждения|не запрашивается|без (?:согласования|уточнения)|не питайте|не питай|не потрібно (?:питати|уточнювати)|без підтвердження|не е нужно да (?:питате|питаш)|без потвърждение|ne pitajte|bez potvrde|nije potrebno pitati|netreba pitati',
   'behöver inte fråga|fråga inte|utan att fråga|utan bekräftelse|ifrågasättas|stämmas av|behøver ikke (?:at )?spørge|spørg ikke|ikke spør|trenger ikke (?:å )?spørre|uden bekræftelse|uten bekreftelse|ei tarvitse kysyä|älä kysy|ilman vahvistusta|kysymättä|nem kell megkérdezni|ne kérdez|megerősítés nélkül|ellenőrzés nélkül',
@@ -91,6 +91,11 @@ export interface UserOverruled {
   readonly index: number;
   readonly length: number;
   readonly reason: string;
+}
+
+/** The user's confirmation or question waived, on its own: what a data slot may never say. */
+export function waivesAsking(text: string): boolean {
+  return NOT_ASKED.test(text);
 }
 
 /** Cheap look for the cue gate: the text speaks of the user at all. */
