@@ -11,6 +11,7 @@ const LAYERS = [
   ['core', '^src/switchboard\\.ts$'],
   ['stateless', '^src/stateless/'],
   ['router', '^src/router/'],
+  ['limits', '^src/limits/'],
   ['session', '^src/session/'],
   ['catalog/upstream', '^src/(catalog|upstream)/'],
   ['search', '^src/search/'],

@@ -11,6 +11,8 @@ import type { ShutdownTimings } from './upstream/child.js';
 import type { ServerHandle } from './upstream/server-handle.js';
 import { SessionRegistry, type SessionRefusal } from './session/registry.js';
 import { RequestStats } from './session/stats.js';
+import { RateLimiter } from './limits/rate-limiter.js';
+import { rateLimitsOf } from './config/rate-limits.js';
 import type { Session, SessionChannel, SessionGrant, TransportKind } from './session/session.js';
 import { Router } from './router/router.js';
 import { Upstreams } from './router/upstreams.js';
@@ -38,6 +40,8 @@ export class SwitchboardCore {
   readonly stats = new RequestStats();
   /** Sanitization findings by rule and the latest ones; the catalog reports here as it sanitizes lists. */
   readonly findings = new FindingsFeed();
+  /** Rate limits per identity, profile and tool glob (limits.identity/profiles/tools), reloaded live. */
+  readonly limiter: RateLimiter;
   private readonly review: CatalogReview | undefined;
   private readonly subscriptions = new Subscriptions();
   private readonly childMessages: ChildMessages;
@@ -89,7 +93,8 @@ export class SwitchboardCore {
       onConnectionExit: (handle, connection) => this.childMessages.forgetConnection(handle, connection),
     }, options.shutdown);
     this.listChanges = new ListChanges(this.sessions, this.catalog, this.upstreams, this.subscriptions, this.log);
-    this.router = new Router(config, this.catalog, this.upstreams, this.subscriptions, rootLog.child({ component: 'router' }), this.stats);
+    this.limiter = new RateLimiter(rateLimitsOf(config.limits), rootLog.child({ component: 'limits' }));
+    this.router = new Router(config, this.catalog, this.upstreams, this.subscriptions, rootLog.child({ component: 'router' }), this.stats, this.limiter);
     // A list held for a server's first start is answered with every listing that has arrived.
     this.router.holds.beforeAnswer = () => this.listChanges.flush();
     this.statelessDoor = new StatelessDoor({
@@ -126,6 +131,7 @@ export class SwitchboardCore {
     const diff = diffConfigs(this.current, next);
     this.current = next;
     this.reloadError = undefined;
+    this.limiter.update(rateLimitsOf(next.limits));
     const redefined = new Set([...diff.removed, ...diff.changed].map((server) => server.name));
     // Instances about to be replaced: their subscriptions move to the successor (renewed when it is ready) or end.
     const replaced: ServerHandle[] = [];
@@ -292,6 +298,7 @@ export class SwitchboardCore {
     this.sessions.stop();
     await Promise.all([this.upstreams.stopAll(), ...this.releasing]);
     await this.review?.close();
+    await this.limiter.close();
   }
 
   /** Frees what a closing session holds upstream: in-flight and held requests, child requests, subscriptions, own instances. */

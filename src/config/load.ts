@@ -9,12 +9,13 @@ import { substitute } from './interpolate.js';
 import { parseJson } from './json.js';
 import { isLoopbackHost, resolveListen } from './listen.js';
 import { checkProfileRef, resolveProfiles } from './profiles.js';
-import { DEFAULTS, KNOWN_KEYS, topSchema } from './schema.js';
+import { DEFAULTS, KNOWN_KEYS, topSchema, type RawTop } from './schema.js';
 import { resolveServer, type ResolvedServer } from './servers.js';
 import { checkNoLiteralTokens, resolveTokens } from './tokens.js';
 import { resolveOAuth } from './oauth.js';
 import { stateDir } from './state-dir.js';
 import type { SecretNeed } from './secret-sink.js';
+import type { RedisLimitsConfig } from './rate-limits.js';
 
 export { stateDir } from './state-dir.js';
 import type { ListenConfig, OAuthConfig, SanitizeConfig, ServerConfig, SkippedServer, SwitchboardConfig } from './types.js';
@@ -158,6 +159,7 @@ export function resolveConfig(
     logKeep: top.sanitize.logKeep,
   };
 
+  const limits = { ...top.limits, ...redisLimits(top.limits.redis, env, findings) };
   findings.throwIfAny();
   return deepFreeze({
     file: origin.file,
@@ -166,7 +168,7 @@ export function resolveConfig(
     servers,
     skipped,
     namespace: { separator: top.namespace.separator, maxLength: top.namespace.maxLength },
-    limits: { ...top.limits },
+    limits,
     allowedOrigins,
     profiles,
     defaultProfile,
@@ -278,4 +280,12 @@ function checkOAuthReach(oauth: OAuthConfig, listen: ListenConfig, defaultProfil
  */
 function derivedInstance(port: number): string {
   return createHash('sha256').update(`${os.hostname()}:${port}`).digest('hex').slice(0, 8);
+}
+
+/** `limits.redis` with `${VAR}` substituted in its URL (a password is often one); errors never echo the value. */
+function redisLimits(redis: RawTop['limits']['redis'], env: NodeJS.ProcessEnv, findings: Findings): { redis?: RedisLimitsConfig } {
+  if (redis === undefined) return {};
+  const url = substitute(redis.url, ['limits', 'redis', 'url'], env, (p, problem) => findings.error(p, problem)).value;
+  if (!/^rediss?:\/\/[^/]/.test(url)) findings.error(['limits', 'redis', 'url'], 'expected a redis:// or rediss:// URL');
+  return { redis: { ...redis, url } };
 }

@@ -3,6 +3,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { ServerConfig, SwitchboardConfig } from './types.js';
 import { Secret } from './secret.js';
+import { RATE_LIMIT_KEYS } from './rate-limits.js';
 
 export interface ConfigDiff {
   /** Enabled in the new config and not (enabled) in the old one. */
@@ -66,7 +67,8 @@ export function diffConfigs(before: SwitchboardConfig, after: SwitchboardConfig)
   if (!isDeepStrictEqual(before.listen.tls, after.listen.tls)) needsRestart.push('listen.tls');
   if (!isDeepStrictEqual(before.listen.allowedHosts, after.listen.allowedHosts)) needsRestart.push('listen.allowedHosts');
   if (!isDeepStrictEqual(before.allowedOrigins, after.allowedOrigins)) needsRestart.push('allowedOrigins');
-  if (!isDeepStrictEqual(before.limits, after.limits)) needsRestart.push('limits');
+  // Rate limits apply live (the router reads them per request); the rest of `limits` is read at start.
+  if (!isDeepStrictEqual(withoutRateLimits(before.limits), withoutRateLimits(after.limits))) needsRestart.push('limits');
   // The sanitizer (its log, pin file and blocking mode) and the daemon's logger are built once at start.
   if (!isDeepStrictEqual(before.sanitize, after.sanitize)) needsRestart.push('sanitize');
   if (before.logLevel !== after.logLevel) needsRestart.push('logLevel');
@@ -83,4 +85,10 @@ export function diffConfigs(before: SwitchboardConfig, after: SwitchboardConfig)
     namespaceChanged: !isDeepStrictEqual(before.namespace, after.namespace),
     needsRestart,
   };
+}
+
+function withoutRateLimits(limits: SwitchboardConfig['limits']): Record<string, unknown> {
+  const rest: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(limits)) if (!RATE_LIMIT_KEYS.has(key)) rest[key] = value;
+  return rest;
 }

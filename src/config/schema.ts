@@ -2,6 +2,7 @@
 // so a value echoed in an error is what the user wrote, never what a variable expanded to.
 
 import { z } from 'zod';
+import { rateLimitFields } from './rate-limits.js';
 
 /** setTimeout treats larger delays as 1 ms, so every duration is capped here. */
 export const MAX_TIMER_MS = 2_147_483_647;
@@ -290,6 +291,8 @@ const limitsObject = z.object(
     pageSize: int(1, 10_000).default(DEFAULTS.pageSize),
     sessionIdleMs: int(1, MAX_TIMER_MS).default(DEFAULTS.sessionIdleMs),
     shutdownGraceMs: int(0, MAX_TIMER_MS).default(DEFAULTS.shutdownGraceMs),
+    // Token buckets per identity, profile and tool glob (rate-limits.ts); reloaded live.
+    ...rateLimitFields,
   },
   objectError,
 );
@@ -335,5 +338,5 @@ export const KNOWN_KEYS = {
 
 /** Paths whose values may be secrets: never echoed in messages. */
 export function isSecretPath(path: readonly PropertyKey[]): boolean {
-  return (path[0] === 'mcpServers' && (path[2] === 'env' || path[2] === 'headers')) || path[0] === 'auth';
+  return (path[0] === 'mcpServers' && (path[2] === 'env' || path[2] === 'headers')) || path[0] === 'auth' || (path[0] === 'limits' && path[1] === 'redis');
 }

@@ -1,6 +1,7 @@
 // The resolved, frozen configuration every other module reads; produced only by config/load.ts.
 
 import type { Secret } from './secret.js';
+import type { RateLimitsConfig } from './rate-limits.js';
 
 export type Isolation = 'shared' | 'session';
 
@@ -226,7 +227,7 @@ export interface SwitchboardConfig {
     readonly sessionIdleMs: number;
     /** On SIGTERM/SIGINT, how long in-flight requests may finish before sessions close, ms. */
     readonly shutdownGraceMs: number;
-  };
+  } & RateLimitsConfig;
   /** Origins allowed besides loopback ones (`http://localhost:*` style exact origins). */
   readonly allowedOrigins: readonly string[];
   /**

@@ -51,7 +51,8 @@ export function reportIssues(
     const full = [...at, ...rel];
     const value = valueAt(input, rel);
     if (value === undefined) findings.error(full, `missing (${issue.message})`);
-    else if (isSecretPath(full)) findings.error(full, issue.message);
+    // An unknown key is named by the message; the object it sits in is no news.
+    else if (isSecretPath(full) || issue.code === 'unrecognized_keys') findings.error(full, issue.message);
     else findings.error(full, `${issue.message}, got ${describeValue(value)}`);
   }
 }

@@ -49,6 +49,8 @@ export const ErrorCode = {
   ResourceNotFound: -32002,
   /** A queue or size bound was hit; the request was refused rather than buffered without limit. */
   Overloaded: -32003,
+  /** A rate limit of the proxy (limits.identity, profiles, tools) refused the request; data: {limit, retryAfterSeconds}. HTTP 429. */
+  RateLimited: -32029,
   // The stateless era's own codes (2026-07-28, basic/index.mdx "Error Codes"); each is HTTP 400.
   /** A request header disagrees with the body, or a required one is missing. */
   HeaderMismatch: -32020,

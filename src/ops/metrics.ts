@@ -103,6 +103,9 @@ export class Metrics {
     out.family('switchboard_sanitize_findings_total', 'counter', 'Sanitization findings by rule and action (strip, neutralize, flag, block).');
     for (const { rule, action, count } of core.findings.totals()) out.sample('switchboard_sanitize_findings_total', { rule, action }, count);
 
+    out.family('switchboard_rate_limited_total', 'counter', 'Requests refused by a rate limit, by limit ("identity", "profile P", "tool GLOB", or "the shared limit store" when Redis could not be asked and onError is closed).');
+    for (const [limit, count] of core.limiter.refused) out.sample('switchboard_rate_limited_total', { limit }, count);
+
     if (this.wire !== undefined) {
       const bytes = this.wire.totals();
       out.family('switchboard_http_received_bytes_total', 'counter', 'Bytes received on client connections (all endpoints, headers included).').sample('switchboard_http_received_bytes_total', undefined, bytes.received);

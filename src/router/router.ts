@@ -25,6 +25,8 @@ import { pageText } from './lists.js';
 import { ListHolds } from './list-holds.js';
 import { answerFindTools, isMetaTool, listedTools, unwrapCallTool } from './search-tools.js';
 import { FIND_TOOLS } from '../search/meta-tools.js';
+import type { RateLimiter } from '../limits/rate-limiter.js';
+import type { Refusal } from '../limits/buckets.js';
 
 type Handler = (session: Session, request: ClientRequest, view: View) => void;
 
@@ -42,6 +44,7 @@ export class Router {
     private readonly subscriptions: Subscriptions,
     private readonly log: Logger,
     private readonly stats: RequestStats,
+    private readonly limiter: RateLimiter,
   ) {
     this.holds = new ListHolds(upstreams, catalog, (session, request, error) => this.fail(session, request, error));
     this.handlers = new Map<string, Handler>([
@@ -91,7 +94,12 @@ export class Router {
       return;
     }
     try {
-      handler(session, request, this.catalog.current(session.scope));
+      // tools/call is limited where its tool's name is known (callTool); ping never is.
+      if (this.limiter.active && message.method !== 'tools/call' && message.method !== 'ping') {
+        this.withinLimits(session, request, undefined, () => handler(session, request, this.catalog.current(session.scope)));
+      } else {
+        handler(session, request, this.catalog.current(session.scope));
+      }
     } catch (error) {
       this.fail(session, request, error);
     }
@@ -177,16 +185,64 @@ export class Router {
     if (view.scope.policy.discovery === 'search' && isMetaTool(name)) {
       if (name === FIND_TOOLS) {
         // A search reads the catalog as a list does: it waits for first starts too.
-        this.holds.answer(session, request, view, (current, held) => {
-          // The servers that just listed are in the index before the search, not after it.
-          if (held) this.catalog.refreshIndex();
-          answerFindTools(this.catalog, session, request, current);
-        });
+        const search = (): void =>
+          this.holds.answer(session, request, view, (current, held) => {
+            // The servers that just listed are in the index before the search, not after it.
+            if (held) this.catalog.refreshIndex();
+            answerFindTools(this.catalog, session, request, current);
+          });
+        if (this.limiter.active) this.withinLimits(session, request, undefined, search);
+        else search();
         return;
       }
       unwrapCallTool(request.message);
     }
-    this.byName(session, request, view.toolRoutes, 'tool');
+    if (!this.limiter.active) {
+      this.byName(session, request, view.toolRoutes, 'tool');
+      return;
+    }
+    const tool = request.message.params?.name;
+    this.withinLimits(session, request, typeof tool === 'string' ? tool : undefined, () => this.byName(session, request, view.toolRoutes, 'tool'));
+  }
+
+  /**
+   * Runs `go` when the request is within its rate limits (identity, profile, and `tool`'s globs),
+   * else answers it with the limit and when to retry. With Redis the verdict arrives later.
+   */
+  private withinLimits(session: Session, request: ClientRequest, tool: string | undefined, go: () => void): void {
+    const verdict = this.limiter.take(session.principal, session.profile, tool);
+    if (verdict === undefined) {
+      go();
+      return;
+    }
+    if (!(verdict instanceof Promise)) {
+      this.refuse(session, request, verdict);
+      return;
+    }
+    verdict.then(
+      (later) => {
+        if (session.closed) return;
+        if (later !== undefined) {
+          this.refuse(session, request, later);
+          return;
+        }
+        try {
+          go();
+        } catch (error) {
+          this.fail(session, request, error);
+        }
+      },
+      (error: unknown) => this.fail(session, request, error),
+    );
+  }
+
+  private refuse(session: Session, request: ClientRequest, refusal: Refusal): void {
+    const seconds = Math.max(1, Math.ceil(refusal.retryAfterMs / 1000));
+    const message = refusal.unavailable === true
+      ? `rate limits cannot be checked (${refusal.limit} is unreachable); retry in ${seconds} s`
+      : `rate limit reached (${refusal.limit}); retry in ${seconds} s`;
+    this.log.debug({ session: session.id, identity: session.principal, limit: refusal.limit, method: request.message.method }, 'request refused by a rate limit');
+    session.reply(request, errorResponse(request.id, ErrorCode.RateLimited, message, { limit: refusal.limit, retryAfterSeconds: seconds }));
   }
 
   private byName(session: Session, request: ClientRequest, routes: View['toolRoutes'], what: 'tool' | 'prompt'): void {

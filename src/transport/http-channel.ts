@@ -4,7 +4,7 @@ import type { Logger } from '../log.js';
 import { ErrorCode, encode, isResponse, type JsonRpcId, type JsonRpcMessage } from '../jsonrpc/messages.js';
 import { ResultBytes, type Serialized } from '../wire/result-bytes.js';
 import type { SessionChannel } from '../session/session.js';
-import { SSE_HEADERS } from './http-util.js';
+import { SSE_HEADERS, replyHead } from './http-util.js';
 import { EventLog, eventId, sseFrame } from './event-log.js';
 
 /** Clients on this version or later get a priming event (SDK rule: older clients choke on empty data). */
@@ -79,7 +79,7 @@ export class RequestStream {
           this.res.end(body.bytes, () => body.release());
           return true;
         }
-        this.res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+        this.res.writeHead(...replyHead(message, 200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }));
         this.res.end(body);
         return true;
       }

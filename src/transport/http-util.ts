@@ -1,7 +1,7 @@
 // Small HTTP helpers shared by the transports: bounded body reading and one-line error replies.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StringDecoder } from 'node:string_decoder';
-import { ErrorCode, idJson, type JsonRpcId } from '../jsonrpc/messages.js';
+import { ErrorCode, idJson, type JsonRpcId, type JsonRpcMessage } from '../jsonrpc/messages.js';
 import { parseMessageText } from '../wire/parse.js';
 import { BufferPool } from '../wire/buffer-pool.js';
 
@@ -192,4 +192,15 @@ export function sendSessionNotFound(res: ServerResponse, foreignInstance: string
       ? 'Session not found'
       : `Session not found: it was opened on instance ${foreignInstance}, and this is ${ownInstance} (a load balancer must send a session's requests to the instance that opened it); initialize a new session`;
   sendError(res, 404, ErrorCode.InvalidRequest, message);
+}
+
+/**
+ * A reply sent alone as one JSON body: a rate limit's refusal goes out as HTTP 429 with
+ * Retry-After (what balancers, proxies and HTTP clients understand), anything else as `status`.
+ */
+export function replyHead(message: JsonRpcMessage, status: number, headers: Record<string, string | number>): [number, Record<string, string | number>] {
+  const error = (message as { error?: { code?: unknown; data?: { retryAfterSeconds?: unknown } } }).error;
+  if (error?.code !== ErrorCode.RateLimited) return [status, headers];
+  const seconds = error.data?.retryAfterSeconds;
+  return [429, { ...headers, 'retry-after': typeof seconds === 'number' ? String(seconds) : '1' }];
 }

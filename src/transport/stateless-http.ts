@@ -9,7 +9,7 @@ import type { ViewScope } from '../catalog/view.js';
 import type { SwitchboardCore } from '../switchboard.js';
 import { hasStatelessMeta, statelessContextOf, type StatelessContext, type ReplyStream } from '../stateless/context.js';
 import { STATELESS_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS } from '../protocol.js';
-import { SSE_HEADERS, header } from './http-util.js';
+import { SSE_HEADERS, header, replyHead } from './http-util.js';
 import type { AccessControl, Identity } from './access.js';
 
 /** Methods whose `Mcp-Name` header must repeat a member of params (streamable-http.mdx, "Request Metadata"). */
@@ -86,7 +86,7 @@ class StatelessReply implements ReplyStream {
           this.res.writeHead(statusOf(message), { 'content-type': 'application/json', 'content-length': body.byteLength });
           this.res.end(body.bytes, () => body.release());
         } else {
-          this.res.writeHead(statusOf(message), { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+          this.res.writeHead(...replyHead(message, statusOf(message), { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) }));
           this.res.end(body);
         }
         return true;

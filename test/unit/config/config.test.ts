@@ -82,6 +82,9 @@ describe('Claude Desktop shape', () => {
       pageSize: 1_000,
       sessionIdleMs: 30 * 60 * 1000,
       shutdownGraceMs: 10_000,
+      // No rate limits unless configured.
+      profiles: {},
+      tools: {},
     });
     expect(config.allowedOrigins).toEqual([]);
     expect(Object.keys(config.profiles)).toEqual([]);
