@@ -25,6 +25,8 @@ export type Verdict = Refusal | undefined;
 /** Where buckets live. `take` takes a token from every bucket when each has one, else from none. */
 export interface BucketStore {
   take(buckets: readonly BucketRef[]): Verdict | Promise<Verdict>;
+  /** The store can be asked now (always, for buckets in this process). */
+  readonly reachable: boolean;
   close(): Promise<void>;
 }
 
@@ -36,6 +38,8 @@ interface Level {
 /** Buckets per process; the least recently used are forgotten beyond `maxKeys` (a forgotten bucket is full). */
 export class LocalBuckets implements BucketStore {
   private readonly levels: LRUCache<string, Level>;
+
+  readonly reachable = true;
 
   constructor(
     maxKeys = 100_000,

@@ -68,6 +68,11 @@ export class RateLimiter {
     return this.counted(verdict);
   }
 
+  /** Buckets shared through Redis, and whether Redis answers now; undefined when they are this process's own. */
+  get shared(): { readonly reachable: boolean } | undefined {
+    return this.config.redis === undefined || this.store === undefined ? undefined : { reachable: this.store.reachable };
+  }
+
   /** Refused requests per limit since start. */
   get refused(): RefusalCounts {
     return this.refusals;

@@ -72,6 +72,10 @@ export class RedisBuckets implements BucketStore {
     this.client.connect().catch((error: unknown) => this.failed(error));
   }
 
+  get reachable(): boolean {
+    return this.client.isReady && !this.failing;
+  }
+
   take(buckets: readonly BucketRef[]): Promise<Verdict> {
     if (!this.client.isReady) {
       this.failed(new Error('not connected'));

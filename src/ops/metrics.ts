@@ -105,6 +105,8 @@ export class Metrics {
 
     out.family('switchboard_rate_limited_total', 'counter', 'Requests refused by a rate limit, by limit ("identity", "profile P", "tool GLOB", or "the shared limit store" when Redis could not be asked and onError is closed).');
     for (const [limit, count] of core.limiter.refused) out.sample('switchboard_rate_limited_total', { limit }, count);
+    const shared = core.limiter.shared;
+    if (shared !== undefined) out.family('switchboard_rate_limit_store_up', 'gauge', '1 when Redis, where the rate limits are shared, answers; 0 while it does not (limits.redis.onError applies).').sample('switchboard_rate_limit_store_up', undefined, shared.reachable ? 1 : 0);
 
     if (this.wire !== undefined) {
       const bytes = this.wire.totals();

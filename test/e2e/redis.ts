@@ -1,6 +1,7 @@
 // A real Redis (Debian's redis-server) for the tests that share limits between instances: its own
 // port, no persistence, stopped (or killed) by the test.
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import { freePort } from './helpers.js';
 
 export const REDIS_SERVER = '/usr/bin/redis-server';
@@ -19,7 +20,7 @@ export async function startRedis(): Promise<RunningRedis> {
   for (let attempt = 0; attempt < 5; attempt++) {
     const port = await freePort();
     try {
-      return await startOn(port);
+      return await startRedisOn(port);
     } catch (error) {
       lastError = error;
     }
@@ -27,7 +28,9 @@ export async function startRedis(): Promise<RunningRedis> {
   throw lastError;
 }
 
-function startOn(port: number): Promise<RunningRedis> {
+/** Starts redis-server on `port` (rejects when it cannot listen there). */
+export function startRedisOn(port: number): Promise<RunningRedis> {
+  if (!fs.existsSync(REDIS_SERVER)) return Promise.reject(new Error('redis-server is not installed (README: test prerequisites)'));
   return new Promise((resolve, reject) => {
     const child = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let seen = '';
