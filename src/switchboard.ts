@@ -12,6 +12,7 @@ import type { ServerHandle } from './upstream/server-handle.js';
 import { SessionRegistry, type SessionRefusal } from './session/registry.js';
 import { RequestStats } from './session/stats.js';
 import { RateLimiter } from './limits/rate-limiter.js';
+import { ToolStats } from './session/tool-stats.js';
 import { rateLimitsOf } from './config/rate-limits.js';
 import type { Session, SessionChannel, SessionGrant, TransportKind } from './session/session.js';
 import { Router } from './router/router.js';
@@ -40,6 +41,8 @@ export class SwitchboardCore {
   readonly stats = new RequestStats();
   /** Sanitization findings by rule and the latest ones; the catalog reports here as it sanitizes lists. */
   readonly findings = new FindingsFeed();
+  /** Tool calls per server and tool (/metrics). */
+  readonly toolStats = new ToolStats();
   /** Rate limits per identity, profile and tool glob (limits.identity/profiles/tools), reloaded live. */
   readonly limiter: RateLimiter;
   private readonly review: CatalogReview | undefined;
@@ -94,7 +97,7 @@ export class SwitchboardCore {
     }, options.shutdown);
     this.listChanges = new ListChanges(this.sessions, this.catalog, this.upstreams, this.subscriptions, this.log);
     this.limiter = new RateLimiter(rateLimitsOf(config.limits), rootLog.child({ component: 'limits' }));
-    this.router = new Router(config, this.catalog, this.upstreams, this.subscriptions, rootLog.child({ component: 'router' }), this.stats, this.limiter);
+    this.router = new Router(config, this.catalog, this.upstreams, this.subscriptions, rootLog.child({ component: 'router' }), this.stats, this.limiter, this.toolStats);
     // A list held for a server's first start is answered with every listing that has arrived.
     this.router.holds.beforeAnswer = () => this.listChanges.flush();
     this.statelessDoor = new StatelessDoor({

@@ -3,12 +3,14 @@
 import type { Server, Socket } from 'node:net';
 import type { SwitchboardCore } from '../switchboard.js';
 import { LATENCY_BOUNDS_MS, LATENCY_BUCKETS, LATENCY_GROUPS, METHODS, OUTCOMES, OUTCOME_COUNT } from '../session/stats.js';
+import { MAX_TOOL_SERIES, OTHER_TOOL, TOOL_LATENCY_BOUNDS_MS, TOOL_OUTCOMES } from '../session/tool-stats.js';
 import { SWITCHBOARD_VERSION } from '../protocol.js';
 import { Exposition } from './exposition.js';
 import { serverStatuses, sessionCounts } from './status.js';
 
 const SERVER_STATES = ['starting', 'ready', 'backoff', 'stopped'] as const;
 const LATENCY_BOUNDS_S = LATENCY_BOUNDS_MS.map((ms) => ms / 1000);
+const TOOL_LATENCY_BOUNDS_S = TOOL_LATENCY_BOUNDS_MS.map((ms) => ms / 1000);
 
 /**
  * Bytes on the wire of every client connection (HTTP headers, bodies, WebSocket frames; TLS records
@@ -102,6 +104,16 @@ export class Metrics {
 
     out.family('switchboard_sanitize_findings_total', 'counter', 'Sanitization findings by rule and action (strip, neutralize, flag, block).');
     for (const { rule, action, count } of core.findings.totals()) out.sample('switchboard_sanitize_findings_total', { rule, action }, count);
+
+    out.family('switchboard_tool_calls_total', 'counter', `Tool calls by server, tool (its own name; beyond ${MAX_TOOL_SERIES} tools, "${OTHER_TOOL}") and outcome: a result, the tool's own isError, or a protocol error (JSON-RPC error: timeout, refused, server down...).`);
+    for (const series of core.toolStats.all()) {
+      for (let o = 0; o < TOOL_OUTCOMES.length; o++) {
+        const value = series.outcomes[o] as number;
+        if (value > 0) out.sample('switchboard_tool_calls_total', { server: series.server, tool: series.tool, outcome: TOOL_OUTCOMES[o] as string }, value);
+      }
+    }
+    out.family('switchboard_tool_call_duration_seconds', 'histogram', 'Time from a tools/call arriving to its answer going out, by server and tool.');
+    for (const series of core.toolStats.all()) out.histogram('switchboard_tool_call_duration_seconds', { server: series.server, tool: series.tool }, TOOL_LATENCY_BOUNDS_S, series.latency, series.latencySumMs / 1000);
 
     out.family('switchboard_rate_limited_total', 'counter', 'Requests refused by a rate limit, by limit ("identity", "profile P", "tool GLOB", or "the shared limit store" when Redis could not be asked and onError is closed).');
     for (const [limit, count] of core.limiter.refused) out.sample('switchboard_rate_limited_total', { limit }, count);

@@ -27,6 +27,7 @@ import { answerFindTools, isMetaTool, listedTools, unwrapCallTool } from './sear
 import { FIND_TOOLS } from '../search/meta-tools.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
 import type { Refusal } from '../limits/buckets.js';
+import type { ToolStats } from '../session/tool-stats.js';
 
 type Handler = (session: Session, request: ClientRequest, view: View) => void;
 
@@ -45,6 +46,7 @@ export class Router {
     private readonly log: Logger,
     private readonly stats: RequestStats,
     private readonly limiter: RateLimiter,
+    private readonly toolStats: ToolStats,
   ) {
     this.holds = new ListHolds(upstreams, catalog, (session, request, error) => this.fail(session, request, error));
     this.handlers = new Map<string, Handler>([
@@ -83,7 +85,7 @@ export class Router {
       return;
     }
     // Counted when its answer goes out (Session.reply / Session.answered), latency from here.
-    const request: ClientRequest = { id: message.id, message, slot, receivedAt: this.stats.now() };
+    const request: ClientRequest = { id: message.id, message, slot, receivedAt: this.stats.now(), tool: undefined };
     const handler = this.handlers.get(message.method);
     if (handler === undefined) {
       this.fail(session, request, new SwitchboardError(ErrorCode.MethodNotFound, `Method not found: ${message.method}`));
@@ -254,6 +256,7 @@ export class Router {
       throw new SwitchboardError(ErrorCode.InvalidParams, `Unknown ${what}: ${typeof name === 'string' ? name : '(missing name)'}`);
     }
     params.name = route.original;
+    if (what === 'tool') request.tool = this.toolStats.series(route.server, route.original);
     this.forward(session, request, route.server);
   }
 

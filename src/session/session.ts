@@ -254,12 +254,14 @@ export class Session implements Caller {
   /** Answers `request` (a result or an error): counted, and its stream ends with it. */
   reply(request: ClientRequest, response: JsonRpcResponse, serialized?: Serialized): void {
     this.stats.answered(request.slot, response, request.receivedAt);
+    request.tool?.record(response, this.stats.now() - request.receivedAt);
     if (!this.closed) this.channel.deliver(response, request.id, serialized);
   }
 
   answered(entry: Pending, response: JsonRpcResponse, serialized?: Serialized): void {
     this.requests.delete(entry.downstreamId);
     this.stats.answered(methodSlot(entry.method), response, entry.receivedAt);
+    entry.tool?.record(response, this.stats.now() - entry.receivedAt);
     if (!this.closed) this.channel.deliver(response, entry.downstreamId, serialized);
   }
 
@@ -270,6 +272,7 @@ export class Session implements Caller {
       return;
     }
     outcome.receivedAt = request.receivedAt;
+    outcome.tool = request.tool;
     if (this.closed) {
       outcome.connection.cancel(outcome, 'session closed');
       this.stats.ended(request.slot, 'cancelled');

@@ -170,6 +170,7 @@ export class UpstreamConnection {
         taskId: undefined,
         resend: undefined,
         receivedAt: 0,
+        tool: undefined,
       };
       const refusal = this.admit(entry);
       if (refusal !== undefined) return reject(refusal);
@@ -214,6 +215,7 @@ export class UpstreamConnection {
       taskId,
       resend: era === 'stateless' && !caller.acceptsInputRequired ? request.params : undefined,
       receivedAt: 0,
+      tool: undefined,
     };
     const downstreamId = request.id;
     request.id = upstreamId;

@@ -62,6 +62,13 @@ export interface Pending {
    * reads it back when the answer comes, for its latency metrics. 0 for the proxy's own requests.
    */
   receivedAt: number;
+  /** Where the caller counts this request's outcome per tool (tools/call only); set with receivedAt. */
+  tool: OutcomeCounter | undefined;
+}
+
+/** Counts one request's answer and latency (session/tool-stats.ts counts per server and tool). */
+export interface OutcomeCounter {
+  record(response: JsonRpcMessage, ms: number): void;
 }
 
 /** What a caller may do with the connection a request or task of it waits on. */

@@ -84,6 +84,31 @@ describe('GET /metrics', () => {
     expect(of(after, requests('initialize', 'result'))).toBeGreaterThanOrEqual(1);
   });
 
+  it('counts tool calls per server and tool: results, the tool\'s own errors and protocol errors, with a latency histogram', async () => {
+    const before = await scrape(proxy);
+    const tool = (server: string, name: string, outcome: string): string => `switchboard_tool_calls_total{server="${server}",tool="${name}",outcome="${outcome}"}`;
+    for (let i = 0; i < 2; i += 1) await client.callTool({ name: 'fx__echo', arguments: { text: 'per tool' } });
+    await client.callTool({ name: 'two__echo', arguments: { text: 'other server' } });
+    // A result with isError (the tool's own failure), and a JSON-RPC error from the server (a protocol error).
+    const failed = await client.callTool({ name: 'fx__raw_result', arguments: { json: '{"content":[{"type":"text","text":"no"}],"isError":true}' } });
+    expect(failed.isError).toBe(true);
+    // The server never answers: after its timeoutMs (3 s) the proxy answers -32001, a protocol error.
+    await expect(client.callTool({ name: 'fx__hang', arguments: {} })).rejects.toThrow(/did not answer/);
+    const after = await scrape(proxy);
+    const delta = (series: string): number => of(after, series) - of(before, series);
+    expect(delta(tool('fx', 'echo', 'result'))).toBe(2);
+    expect(delta(tool('two', 'echo', 'result'))).toBe(1);
+    expect(delta(tool('fx', 'raw_result', 'tool_error'))).toBe(1);
+    expect(delta(tool('fx', 'hang', 'protocol_error'))).toBe(1);
+    expect(delta(tool('fx', 'echo', 'protocol_error'))).toBe(0);
+    const count = (server: string, name: string) => of(after, `switchboard_tool_call_duration_seconds_count{server="${server}",tool="${name}"}`);
+    expect(count('fx', 'echo')).toBe(of(after, tool('fx', 'echo', 'result')));
+    // The timed-out call took its 3 s: it sits above the 2.5 s bound.
+    expect(of(after, `switchboard_tool_call_duration_seconds_bucket{server="fx",tool="hang",le="2.5"}`)).toBe(0);
+    expect(count('fx', 'hang')).toBe(1);
+    expect(of(after, `switchboard_tool_call_duration_seconds_bucket{server="fx",tool="echo",le="+Inf"}`)).toBe(count('fx', 'echo'));
+  });
+
   it('has a latency histogram whose cumulative buckets end in its count, one observation per answer', async () => {
     const before = await scrape(proxy);
     for (let i = 0; i < 5; i += 1) await client.callTool({ name: 'fx__echo', arguments: { text: 'x' } });
