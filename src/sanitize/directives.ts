@@ -156,7 +156,7 @@ function judgeSentence(t: string, at: number, ctx: DirectiveContext, next: strin
   }
   // In another language: a rank stated over the user, or over other tools' documentation or the
   // model's instructions, is never a tool's business (as "above user" in English).
-  if (foreign && I18N_RANK.test(p) && (I18N_USER.test(p) || I18N_OTHERS.test(p))) {
+  if (foreign && I18N_RANK.test(p) && (I18N_USER.test(p) || I18N_OTHERS.test(p)) && !USER_CHOICE_PREVAILS.test(p)) {
     return { ...span, action: 'block', id: 'directive.priority', reason: "claims priority over the user's request or the model's instructions" };
   }
   if (foreign && I18N_USER_OVERRIDDEN.test(p) && !readsAsEnglish(p)) {
@@ -278,6 +278,8 @@ function judgeSentence(t: string, at: number, ctx: DirectiveContext, next: strin
 
 const NO_REFS: readonly ToolRef[] = [];
 const PASS_IT_ON = /\b(?:pass|send|include|paste|attach|upload|post|put|append|forward) (?:it|them|this|that|the (?:output|result|contents?))\b/;
+/** It is the user's own choice that prevails ("si el usuario elige un idioma, prevalece su elección"): a tool deferring to them. */
+const USER_CHOICE_PREVAILS = /(?:prevalece|prevalecerá|prévaut|prevale|hat vorrang|geht vor|heeft voorrang|ma pierwszeństwo|имеет приоритет|öncelikli)[^.!?]{0,25}(?:elección|elecci|wahl|choix|escolha|scelta|keuze|wybór|выбор|seçim)/;
 /** Rules that protect the user: "whatever the user asks, confirm before deleting". */
 const PROTECTIVE = /\b(?:confirm|confirmation|ask (?:the user|them|first)|double-check|check with the user|wait for|until (?:receiving|you receive|the user)|must not (?:invoke|run|call|execute)|do not (?:automatically )?(?:invoke|call)|never (?:delete|remove|drop|overwrite|run|execute|send)|do not (?:delete|remove|drop|overwrite|run|execute|send)|safety|safely|warn)\b/;
 /** The model's answers in general, not this tool's results. */
