@@ -49,6 +49,8 @@ export const DEFAULTS = {
   shutdownGraceMs: 10_000,
   /** Milliseconds, per request towards a server. */
   timeoutMs: 60_000,
+  /** Requests waiting for a free slot of a server with maxConcurrent, per instance. */
+  maxQueued: 1_000,
   /** Milliseconds; first restart delay after a crash. */
   restartInitialDelayMs: 500,
   /** Milliseconds; cap of the restart backoff. */
@@ -240,6 +242,9 @@ export const serverSchema = z.object(
     // Which protocol era the child speaks: probed with server/discover (2026-07-28), else initialize.
     protocol: z.enum(['auto', 'session', 'stateless'], { error: 'expected "auto", "session" or "stateless"' }).default('auto'),
     timeoutMs: int(1, MAX_TIMER_MS).default(DEFAULTS.timeoutMs),
+    // Requests in flight to one instance at once (a single-threaded server); more wait in a queue of maxQueued, then fail.
+    maxConcurrent: int(1, 100_000).optional(),
+    maxQueued: int(0, 100_000).default(DEFAULTS.maxQueued),
     disabled: z.boolean({ error: 'expected true or false' }).default(false),
     restart: restartSchema,
     roots: stringArray(nonEmptyString).default([]),

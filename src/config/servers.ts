@@ -154,6 +154,8 @@ export function resolveServer(name: string, raw: unknown, ctx: ServerContext): R
     // A remote server is spoken to in the session era: no server/discover probe over HTTP.
     protocol: remote === undefined ? server.protocol : 'session',
     timeoutMs: server.timeoutMs,
+    maxConcurrent: server.maxConcurrent,
+    maxQueued: server.maxQueued,
     disabled,
     restart: { initialDelayMs: server.restart.initialDelayMs, maxDelayMs: server.restart.maxDelayMs },
     roots,

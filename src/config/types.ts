@@ -36,6 +36,12 @@ export interface ServerConfig {
   readonly protocol: ChildProtocol;
   /** Per-request timeout towards this server, ms. */
   readonly timeoutMs: number;
+  /**
+   * Requests in flight to one instance at once; undefined: no cap but the connection's own bound.
+   * Beyond it requests wait (up to timeoutMs) in a queue of `maxQueued`, and beyond that fail at once.
+   */
+  readonly maxConcurrent: number | undefined;
+  readonly maxQueued: number;
   readonly disabled: boolean;
   readonly restart: RestartPolicy;
   /**

@@ -97,6 +97,8 @@ export class Metrics {
     for (const s of servers) out.sample('switchboard_server_pending_requests', { server: s.name }, s.pending);
     out.family('switchboard_server_held_requests', 'gauge', 'Client requests waiting for the server\'s children to start.');
     for (const s of servers) out.sample('switchboard_server_held_requests', { server: s.name }, s.held);
+    out.family('switchboard_server_queued_requests', 'gauge', 'Client requests waiting for one of the server\'s maxConcurrent slots.');
+    for (const s of servers) out.sample('switchboard_server_queued_requests', { server: s.name }, s.queued);
     out.family('switchboard_server_tools', 'gauge', 'Tools the server lists.');
     for (const s of servers) out.sample('switchboard_server_tools', { server: s.name }, s.tools);
     out.family('switchboard_server_isolated_instances', 'gauge', 'Instances of an isolation: "session" server owned by sessions.');

@@ -22,6 +22,8 @@ export interface ServerStatus {
   readonly pending: number;
   /** Requests waiting for the server's children to come up. */
   readonly held: number;
+  /** Requests waiting for a slot of maxConcurrent. */
+  readonly queued: number;
   /** Instances owned by sessions (`isolation: "session"`). */
   readonly isolated: number;
   readonly lastError: string | null;
@@ -100,6 +102,7 @@ export function serverStatuses(core: SwitchboardCore): ServerStatus[] {
       tools: handle.lists.tools.length,
       pending: (connection?.pendingCount ?? 0) + (extra?.pending ?? 0),
       held: handle.heldCount + (extra?.held ?? 0),
+      queued: handle.queuedCount,
       isolated: core.upstreams.isolatedInstances(handle.name),
       lastError: handle.lastError ?? null,
       down: handle.isDown,
@@ -107,7 +110,7 @@ export function serverStatuses(core: SwitchboardCore): ServerStatus[] {
     };
   });
   for (const skipped of core.config.skipped) {
-    statuses.push({ name: skipped.name, kind: skipped.remote ? 'remote' : 'stdio', url: null, state: 'skipped', pid: null, restarts: 0, tools: 0, pending: 0, held: 0, isolated: 0, lastError: skipped.reason, down: false, stderr: [] });
+    statuses.push({ name: skipped.name, kind: skipped.remote ? 'remote' : 'stdio', url: null, state: 'skipped', pid: null, restarts: 0, tools: 0, pending: 0, held: 0, queued: 0, isolated: 0, lastError: skipped.reason, down: false, stderr: [] });
   }
   return statuses;
 }

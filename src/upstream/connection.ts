@@ -44,6 +44,8 @@ export interface ConnectionHandlers {
    */
   onInputRequired(connection: UpstreamConnection, entry: Pending, result: JsonObject): void;
   onExit(connection: UpstreamConnection, exit: ChildExit): void;
+  /** A request left the table of those in flight (answered, timed out, cancelled): a slot is free. */
+  onVacancy?(): void;
 }
 
 export interface ConnectionOptions {
@@ -80,7 +82,7 @@ export class UpstreamConnection {
     private readonly handlers: ConnectionHandlers,
     options: ConnectionOptions,
   ) {
-    this.pending = new PendingTable(options.maxPending ?? DEFAULT_MAX_PENDING);
+    this.pending = new PendingTable(options.maxPending ?? DEFAULT_MAX_PENDING, handlers.onVacancy);
     this.inbound = new Inbound(server.name, log, this.pending, this.tasks, {
       onNotification: (message) => handlers.onNotification(this, message),
       onServerRequest: (message) => handlers.onServerRequest(this, message),

@@ -7,8 +7,14 @@ export class PendingTable {
   private entries = new Map<number, Pending>();
   private nextId = 1;
 
-  /** `max`: most requests waiting at once; beyond it requests are refused, not queued. */
-  constructor(private readonly max: number) {}
+  /**
+   * `max`: most requests waiting at once; beyond it requests are refused, not queued. `onVacancy`:
+   * told whenever an entry leaves, so whoever caps concurrency below `max` can send the next one.
+   */
+  constructor(
+    private readonly max: number,
+    private readonly onVacancy: (() => void) | undefined = undefined,
+  ) {}
 
   /** A fresh id for a request to the child: a number, never reused by this connection. */
   mint(): number {
@@ -39,7 +45,10 @@ export class PendingTable {
   /** The entry waiting under `upstreamId`, no longer waiting. */
   take(upstreamId: number): Pending | undefined {
     const entry = this.entries.get(upstreamId);
-    if (entry !== undefined) this.entries.delete(upstreamId);
+    if (entry !== undefined) {
+      this.entries.delete(upstreamId);
+      this.onVacancy?.();
+    }
     return entry;
   }
 
@@ -47,6 +56,7 @@ export class PendingTable {
   forget(entry: Pending): boolean {
     if (this.entries.get(entry.upstreamId) !== entry) return false;
     this.entries.delete(entry.upstreamId);
+    this.onVacancy?.();
     return true;
   }
 
@@ -60,6 +70,7 @@ export class PendingTable {
       if (entry.deadline > now) return;
       this.entries.delete(entry.upstreamId);
       each(entry);
+      this.onVacancy?.();
     }
   }
 

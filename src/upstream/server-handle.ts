@@ -7,6 +7,8 @@ import { UpstreamConnection, type Pending } from './connection.js';
 import { describeExit, type ChildExit } from './transport.js';
 import type { Caller, ListKind, ServerIdentity, ServerLists } from './types.js';
 import { RELIST_SPACING_MS, RelistPacer } from './relist-pacer.js';
+import { WaitingRoom } from './waiting-room.js';
+import { fetchAllLists, fetchList } from './list-fetch.js';
 
 export type ServerState = 'starting' | 'ready' | 'backoff' | 'stopped';
 
@@ -37,16 +39,8 @@ const STABLE_AFTER_MS = 10_000;
 const MAX_WAITING = 1_000;
 /** How often a retiring instance looks whether its last requests are done, ms. */
 const RETIRE_POLL_MS = 50;
-/** Pages followed per list before we call the server broken (a cursor loop), pages. */
-const MAX_LIST_PAGES = 1_000;
 
 const EMPTY_LISTS: ServerLists = { tools: [], prompts: [], resources: [], resourceTemplates: [] };
-
-interface Waiting {
-  readonly caller: Caller;
-  readonly request: JsonRpcRequest;
-  readonly timer: NodeJS.Timeout;
-}
 
 export class ServerHandle {
   state: ServerState = 'starting';
@@ -80,7 +74,10 @@ export class ServerHandle {
   private failures = 0;
   private readyAt = 0;
   private retryTimer: NodeJS.Timeout | undefined;
-  private waiting: Waiting[] = [];
+  /** Requests waiting for this instance to come up. */
+  private readonly starting = new WaitingRoom(MAX_WAITING);
+  /** Requests waiting for one of `maxConcurrent` slots (none without the cap). */
+  private readonly queued: WaitingRoom;
   /**
    * Re-list passes per kind: a child announcing list_changed nonstop gets one pass per
    * RELIST_SPACING_MS per kind over any period (every pass re-sanitizes, re-pins and tells
@@ -105,6 +102,7 @@ export class ServerHandle {
     /** The session this instance belongs to when the server is isolated per session. */
     readonly owner: string | undefined = undefined,
   ) {
+    this.queued = new WaitingRoom(config.maxQueued);
     this.listed = options.listsKnown === true;
     if (!this.listed) {
       let end!: () => void;
@@ -145,7 +143,12 @@ export class ServerHandle {
 
   /** Client requests waiting for this instance to come up. */
   get heldCount(): number {
-    return this.waiting.length;
+    return this.starting.size;
+  }
+
+  /** Client requests waiting for a free slot (maxConcurrent). */
+  get queuedCount(): number {
+    return this.queued.size;
   }
 
   start(): void {
@@ -159,6 +162,10 @@ export class ServerHandle {
       onServerRequest: (conn, message) => this.events.onServerRequest(this, conn, message),
       onInputRequired: (conn, entry, result) => this.events.onInputRequired(this, conn, entry, result),
       onExit: (conn, exit) => this.onExit(conn, exit),
+      // A slot freed: the oldest queued request goes next (after the answer that freed it is on its way).
+      onVacancy: () => {
+        if (this.queued.size > 0) queueMicrotask(() => this.sendQueued());
+      },
     }, { maxLineBytes: this.options.maxLineBytes, ...(this.options.shutdown ? { shutdown: this.options.shutdown } : {}) });
     this.connection = connection;
     if (this.firstAttempt !== undefined && this.firstAttempt.timer === undefined) {
@@ -174,39 +181,50 @@ export class ServerHandle {
    */
   forward(caller: Caller, request: JsonRpcRequest): Pending | SwitchboardError | 'held' {
     // A ready child whose input just broke is dying; the request waits for its successor instead.
-    if (this.state === 'ready' && this.connection !== undefined && this.connection.writable) return this.connection.forward(caller, request);
+    if (this.state === 'ready' && this.connection !== undefined && this.connection.writable) {
+      if (!this.atCapacity(this.connection)) return this.connection.forward(caller, request);
+      if (this.queued.full) return new SwitchboardError(ErrorCode.Overloaded, `server ${this.name} is busy: ${this.config.maxConcurrent} requests in flight (maxConcurrent) and ${this.queued.size} waiting`);
+      this.queued.hold(caller, request, this.config.timeoutMs, () => new SwitchboardError(ErrorCode.Overloaded, `server ${this.name} is busy: the request waited ${this.config.timeoutMs} ms for one of its ${this.config.maxConcurrent} slots (maxConcurrent)`));
+      return 'held';
+    }
     if (this.state === 'stopped') return new SwitchboardError(ErrorCode.ConnectionClosed, `server ${this.name} is stopped`);
     if (this.down) return this.downError();
-    if (this.waiting.length >= MAX_WAITING) {
+    if (this.starting.full) {
       return new SwitchboardError(ErrorCode.Overloaded, `server ${this.name} is starting and too many requests are waiting for it`);
     }
-    const downstreamId = request.id;
-    const timer = setTimeout(() => {
-      this.waiting = this.waiting.filter((w) => w.timer !== timer);
+    this.starting.hold(caller, request, this.config.timeoutMs, () => {
       const why = this.lastError === undefined ? 'is still starting' : `is not available (${this.lastError})`;
-      caller.forwarded(downstreamId, new SwitchboardError(ErrorCode.ConnectionClosed, `server ${this.name} ${why}`));
-    }, this.config.timeoutMs);
-    timer.unref();
-    this.waiting.push({ caller, request, timer });
+      return new SwitchboardError(ErrorCode.ConnectionClosed, `server ${this.name} ${why}`);
+    });
     return 'held';
   }
 
   /** Drops one held request (the client cancelled it before it could be sent). */
   withdraw(caller: Caller, downstreamId: JsonRpcId): void {
-    this.waiting = this.waiting.filter((w) => {
-      if (w.caller !== caller || w.request.id !== downstreamId) return true;
-      clearTimeout(w.timer);
-      return false;
-    });
+    this.starting.withdraw(caller, downstreamId);
+    this.queued.withdraw(caller, downstreamId);
   }
 
   /** Drops a held request whose caller went away. */
   abandon(caller: Caller): void {
-    this.waiting = this.waiting.filter((w) => {
-      if (w.caller !== caller) return true;
-      clearTimeout(w.timer);
-      return false;
-    });
+    this.starting.abandon(caller);
+    this.queued.abandon(caller);
+  }
+
+  /** Every slot taken (queued requests go first, so a newcomer never overtakes them). */
+  private atCapacity(connection: UpstreamConnection): boolean {
+    const cap = this.config.maxConcurrent;
+    return cap !== undefined && (this.queued.size > 0 || connection.pendingCount >= cap);
+  }
+
+  /** Sends queued requests while the ready instance has free slots. */
+  private sendQueued(): void {
+    const connection = this.connection;
+    const cap = this.config.maxConcurrent ?? Infinity;
+    while (this.queued.size > 0 && this.state === 'ready' && connection !== undefined && connection.writable && connection.pendingCount < cap) {
+      const w = this.queued.next()!;
+      w.caller.forwarded(w.request.id, connection.forward(w.caller, w.request));
+    }
   }
 
   /**
@@ -217,8 +235,7 @@ export class ServerHandle {
   async retire(successor: ServerHandle, graceMs: number): Promise<void> {
     this.retiring = true;
     clearTimeout(this.retryTimer);
-    for (const w of this.waiting.splice(0)) {
-      clearTimeout(w.timer);
+    for (const w of [...this.starting.takeAll(), ...this.queued.takeAll()]) {
       const outcome = successor.forward(w.caller, w.request);
       if (outcome !== 'held') w.caller.forwarded(w.request.id, outcome);
     }
@@ -234,17 +251,16 @@ export class ServerHandle {
     clearTimeout(this.retryTimer);
     this.relists.reset();
     this.endFirstAttempt();
-    for (const w of this.waiting.splice(0)) {
-      clearTimeout(w.timer);
-      w.caller.forwarded(w.request.id, new SwitchboardError(ErrorCode.ConnectionClosed, `server ${this.name} is stopped`));
-    }
+    const stopped = (): SwitchboardError => new SwitchboardError(ErrorCode.ConnectionClosed, `server ${this.name} is stopped`);
+    this.starting.failAll(stopped);
+    this.queued.failAll(stopped);
     await this.connection?.stop();
   }
 
   private async bringUp(connection: UpstreamConnection): Promise<void> {
     try {
       this.identity = await connection.initialize();
-      this.lists = await this.fetchAll(connection);
+      this.lists = await fetchAllLists(connection, this.name);
     } catch (error) {
       if (connection !== this.connection || this.state === 'stopped') return;
       this.initFailure = error instanceof Error ? error.message : String(error);
@@ -267,44 +283,12 @@ export class ServerHandle {
     this.events.onLists(this, ['tools', 'prompts', 'resources', 'resourceTemplates']);
     // After onLists: lists held for this start are answered with these in the catalog.
     this.endFirstAttempt();
-    for (const w of this.waiting.splice(0)) {
-      clearTimeout(w.timer);
-      const downstreamId = w.request.id;
-      w.caller.forwarded(downstreamId, connection.forward(w.caller, w.request));
+    // Those that waited for the start go first, then those queued for a slot, within maxConcurrent.
+    for (const w of this.starting.takeAll()) {
+      const outcome = this.forward(w.caller, w.request);
+      if (outcome !== 'held') w.caller.forwarded(w.request.id, outcome);
     }
-  }
-
-  private async fetchAll(connection: UpstreamConnection): Promise<ServerLists> {
-    const caps = connection.identity?.capabilities ?? {};
-    const [tools, prompts, resources, resourceTemplates] = await Promise.all([
-      caps.tools ? this.fetchList(connection, 'tools') : [],
-      caps.prompts ? this.fetchList(connection, 'prompts') : [],
-      caps.resources ? this.fetchList(connection, 'resources') : [],
-      caps.resources ? this.fetchList(connection, 'resourceTemplates') : [],
-    ]);
-    return { tools, prompts, resources, resourceTemplates };
-  }
-
-  /** Follows `nextCursor` to the end (pagination.mdx); an error on a page fails the whole list. */
-  private async fetchList(connection: UpstreamConnection, kind: ListKind): Promise<Record<string, unknown>[]> {
-    const method = kind === 'resourceTemplates' ? 'resources/templates/list' : `${kind}/list`;
-    const items: Record<string, unknown>[] = [];
-    let cursor: string | undefined;
-    for (let page = 0; page < MAX_LIST_PAGES; page++) {
-      let result: JsonObject;
-      try {
-        result = await connection.request(method, cursor === undefined ? {} : { cursor });
-      } catch (error) {
-        // Servers that declare `resources` but not templates answer -32601; an empty list is the truth then.
-        if (error instanceof SwitchboardError && error.code === ErrorCode.MethodNotFound) return items;
-        throw error;
-      }
-      const list = result[kind];
-      if (Array.isArray(list)) for (const item of list) if (isObject(item)) items.push(item);
-      cursor = typeof result.nextCursor === 'string' && result.nextCursor !== '' ? result.nextCursor : undefined;
-      if (cursor === undefined) return items;
-    }
-    throw new SwitchboardError(ErrorCode.InternalError, `server ${this.name} paginated ${method} past ${MAX_LIST_PAGES} pages`);
+    this.sendQueued();
   }
 
   private onNotification(connection: UpstreamConnection, message: JsonRpcNotification): void {
@@ -320,7 +304,7 @@ export class ServerHandle {
   private async relist(connection: UpstreamConnection, kinds: readonly ListKind[]): Promise<void> {
     if (connection !== this.connection) return;
     try {
-      const fresh = await Promise.all(kinds.map((kind) => this.fetchList(connection, kind)));
+      const fresh = await Promise.all(kinds.map((kind) => fetchList(connection, this.name, kind)));
       if (connection !== this.connection) return;
       const next: Record<ListKind, readonly Record<string, unknown>[]> = { ...this.lists };
       kinds.forEach((kind, i) => (next[kind] = fresh[i] ?? []));
@@ -368,10 +352,7 @@ export class ServerHandle {
   /** Known down: the requests held for this attempt are answered now, with the reason. */
   private markDown(): void {
     this.down = true;
-    for (const w of this.waiting.splice(0)) {
-      clearTimeout(w.timer);
-      w.caller.forwarded(w.request.id, this.downError());
-    }
+    this.starting.failAll(() => this.downError());
   }
 
   private downError(): SwitchboardError {

@@ -22,6 +22,8 @@ function server(script: string): ServerConfig {
     restart: { initialDelayMs: 100, maxDelayMs: 1000 },
     roots: [],
     acceptUpdates: false,
+  maxConcurrent: undefined,
+  maxQueued: 1000,
   };
 }
 
