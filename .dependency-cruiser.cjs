@@ -16,7 +16,7 @@ const LAYERS = [
   ['catalog/upstream', '^src/(catalog|upstream)/'],
   ['search', '^src/search/'],
   ['auth', '^src/auth/'],
-  ['wire/jsonrpc/sanitize/config', '^src/(wire|jsonrpc|sanitize|config)/|^src/(log|protocol|throttle|file-watch)\\.ts$'],
+  ['wire/jsonrpc/sanitize/config', '^src/(wire|jsonrpc|sanitize|config)/|^src/(log|protocol|throttle|file-watch|rotating-log)\\.ts$'],
 ];
 
 const upward = [];

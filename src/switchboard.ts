@@ -13,6 +13,8 @@ import { SessionRegistry, type SessionRefusal } from './session/registry.js';
 import { RequestStats } from './session/stats.js';
 import { RateLimiter } from './limits/rate-limiter.js';
 import { ToolStats } from './session/tool-stats.js';
+import { CallLog } from './session/call-log.js';
+import { isDeepStrictEqual } from 'node:util';
 import { rateLimitsOf } from './config/rate-limits.js';
 import type { Session, SessionChannel, SessionGrant, TransportKind } from './session/session.js';
 import { Router } from './router/router.js';
@@ -53,6 +55,7 @@ export class SwitchboardCore {
   private readonly statelessDoor: StatelessDoor;
   private readonly listChanges: ListChanges;
   private readonly log: Logger;
+  private readonly callLogs: Logger;
   private busyProbe: ((session: Session) => boolean) | undefined;
   /** Session-owned instances still stopping; `stop()` waits for them so no child outlives the proxy. */
   private readonly releasing = new Set<Promise<void>>();
@@ -98,6 +101,8 @@ export class SwitchboardCore {
     this.listChanges = new ListChanges(this.sessions, this.catalog, this.upstreams, this.subscriptions, this.log);
     this.limiter = new RateLimiter(rateLimitsOf(config.limits), rootLog.child({ component: 'limits' }));
     this.router = new Router(config, this.catalog, this.upstreams, this.subscriptions, rootLog.child({ component: 'router' }), this.stats, this.limiter, this.toolStats);
+    this.callLogs = rootLog.child({ component: 'call-log' });
+    this.router.callLog = config.callLog === undefined ? undefined : new CallLog(config.callLog, config.instance, this.callLogs);
     // A list held for a server's first start is answered with every listing that has arrived.
     this.router.holds.beforeAnswer = () => this.listChanges.flush();
     this.statelessDoor = new StatelessDoor({
@@ -135,6 +140,9 @@ export class SwitchboardCore {
     this.current = next;
     this.reloadError = undefined;
     this.limiter.update(rateLimitsOf(next.limits));
+    if (!isDeepStrictEqual(this.router.callLog?.config, next.callLog)) {
+      this.router.callLog = next.callLog === undefined ? undefined : new CallLog(next.callLog, next.instance, this.callLogs);
+    }
     const redefined = new Set([...diff.removed, ...diff.changed].map((server) => server.name));
     // Instances about to be replaced: their subscriptions move to the successor (renewed when it is ready) or end.
     const replaced: ServerHandle[] = [];
@@ -302,6 +310,7 @@ export class SwitchboardCore {
     await Promise.all([this.upstreams.stopAll(), ...this.releasing]);
     await this.review?.close();
     await this.limiter.close();
+    await this.router.callLog?.drained();
   }
 
   /** Frees what a closing session holds upstream: in-flight and held requests, child requests, subscriptions, own instances. */

@@ -16,6 +16,7 @@ import { resolveOAuth } from './oauth.js';
 import { stateDir } from './state-dir.js';
 import type { SecretNeed } from './secret-sink.js';
 import type { RedisLimitsConfig } from './rate-limits.js';
+import type { CallLogConfig } from './call-log.js';
 
 export { stateDir } from './state-dir.js';
 import type { ListenConfig, OAuthConfig, SanitizeConfig, ServerConfig, SkippedServer, SwitchboardConfig } from './types.js';
@@ -158,6 +159,15 @@ export function resolveConfig(
     logMaxBytes: top.sanitize.logMaxBytes,
     logKeep: top.sanitize.logKeep,
   };
+  const callLog: CallLogConfig | undefined =
+    top.callLog === undefined
+      ? undefined
+      : {
+          path: top.callLog.path === undefined ? path.join(stateDir(env), 'calls.jsonl') : path.resolve(dir, substitute(top.callLog.path, ['callLog', 'path'], env, (p, problem) => findings.error(p, problem)).value),
+          maxBytes: top.callLog.maxBytes,
+          keep: top.callLog.keep,
+          payloads: top.callLog.payloads,
+        };
 
   const limits = { ...top.limits, ...redisLimits(top.limits.redis, env, findings) };
   findings.throwIfAny();
@@ -174,6 +184,7 @@ export function resolveConfig(
     defaultProfile,
     auth: { tokens, oauth },
     sanitize,
+    callLog,
     logLevel: top.logLevel,
     instance: top.instance ?? derivedInstance(listen.port),
     warnings: findings.warnings,

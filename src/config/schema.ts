@@ -3,6 +3,7 @@
 
 import { z } from 'zod';
 import { rateLimitFields } from './rate-limits.js';
+import { callLogObject } from './call-log.js';
 
 /** setTimeout treats larger delays as 1 ms, so every duration is capped here. */
 export const MAX_TIMER_MS = 2_147_483_647;
@@ -317,6 +318,8 @@ export const topSchema = z.object({
   defaultProfile: nonEmptyString.optional(),
   auth: authObject.prefault({}),
   sanitize: sanitizeSchema,
+  // Opt-in record of every tool call (call-log.ts).
+  callLog: callLogObject.optional(),
   logLevel: z.enum(LOG_LEVELS, { error: `expected one of ${LOG_LEVELS.join(', ')}` }).default(DEFAULTS.logLevel),
   // This daemon's name among several behind one balancer: the first part of every session id.
   instance: z.string({ error: 'expected a string' }).regex(INSTANCE_PATTERN, { error: 'expected 1 to 32 characters of [a-z0-9-], starting with a letter or digit' }).optional(),

@@ -2,6 +2,7 @@
 
 import type { Secret } from './secret.js';
 import type { RateLimitsConfig } from './rate-limits.js';
+import type { CallLogConfig } from './call-log.js';
 
 export type Isolation = 'shared' | 'session';
 
@@ -252,6 +253,8 @@ export interface SwitchboardConfig {
    */
   readonly auth: { readonly tokens: readonly TokenConfig[]; readonly oauth?: OAuthConfig | undefined };
   readonly sanitize: SanitizeConfig;
+  /** The call log, when configured (`callLog`). */
+  readonly callLog: CallLogConfig | undefined;
   /** pino level for the daemon's own logs: fatal, error, warn, info, debug, trace or silent. */
   readonly logLevel: string;
   /**

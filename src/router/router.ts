@@ -28,12 +28,15 @@ import { FIND_TOOLS } from '../search/meta-tools.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
 import type { Refusal } from '../limits/buckets.js';
 import type { ToolStats } from '../session/tool-stats.js';
+import type { CallLog } from '../session/call-log.js';
 
 type Handler = (session: Session, request: ClientRequest, view: View) => void;
 
 export class Router {
   /** Set when the daemon stops: new requests are refused while in-flight ones finish. */
   draining = false;
+  /** Where tool calls are logged (config `callLog`); the core replaces it on a reload. */
+  callLog: CallLog | undefined;
   /** List requests (and find_tools) waiting for the first start of a server of their view. */
   readonly holds: ListHolds;
   private readonly handlers: ReadonlyMap<string, Handler>;
@@ -256,7 +259,10 @@ export class Router {
       throw new SwitchboardError(ErrorCode.InvalidParams, `Unknown ${what}: ${typeof name === 'string' ? name : '(missing name)'}`);
     }
     params.name = route.original;
-    if (what === 'tool') request.tool = this.toolStats.series(route.server, route.original);
+    if (what === 'tool') {
+      const series = this.toolStats.series(route.server, route.original);
+      request.tool = this.callLog === undefined ? series : this.callLog.call(series, session, name as string, route.server, request.message);
+    }
     this.forward(session, request, route.server);
   }
 

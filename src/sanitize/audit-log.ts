@@ -1,7 +1,8 @@
 // The sanitization log file: append-only JSON lines, each finding once (dedupe on key), size-bounded by rotation.
-import { appendFile, mkdir, readFile, rename, stat, unlink } from 'node:fs/promises';
+import { appendFile, mkdir, readFile, stat } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { AuditRecord } from './audit-record.js';
+import { rotateFiles } from '../rotating-log.js';
 
 export interface AuditLogOptions {
   readonly path: string;
@@ -116,13 +117,7 @@ export class AuditLog {
   }
 
   private async rotate(): Promise<void> {
-    if (this.keep === 0) {
-      await unlink(this.path).catch(ignoreMissing);
-    } else {
-      await unlink(`${this.path}.${this.keep}`).catch(ignoreMissing);
-      for (let i = this.keep - 1; i >= 1; i--) await rename(`${this.path}.${i}`, `${this.path}.${i + 1}`).catch(ignoreMissing);
-      await rename(this.path, `${this.path}.1`);
-    }
+    await rotateFiles(this.path, this.keep);
     this.size = 0;
   }
 
@@ -161,10 +156,6 @@ async function fileSize(path: string): Promise<number> {
 
 function isMissing(err: unknown): boolean {
   return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 'ENOENT';
-}
-
-function ignoreMissing(err: unknown): void {
-  if (!isMissing(err)) throw err;
 }
 
 function asError(err: unknown): Error {
