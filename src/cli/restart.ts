@@ -146,7 +146,7 @@ export function daemonUrl(file: string, env: NodeJS.ProcessEnv = process.env): s
   const listen = isPlainObject(parsed.value) && isPlainObject(parsed.value['listen']) ? parsed.value['listen'] : {};
   const problems: ConfigProblem[] = [];
   const writtenHost = typeof listen['host'] === 'string' ? listen['host'] : DEFAULTS.host;
-  const fileHost = substitute(writtenHost, ['listen', 'host'], env, (at, problem) => problems.push({ path: jsonPath(at), problem })).value;
+  const fileHost = substitute(writtenHost, ['listen', 'host'], env, (at, problem) => problems.push({ path: jsonPath(at), problem }), path.dirname(abs)).value;
   const host = env['SWITCHBOARD_HOST'] || fileHost;
   let port: unknown = listen['port'] ?? DEFAULTS.port;
   const envPort = env['SWITCHBOARD_PORT'];

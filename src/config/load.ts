@@ -127,10 +127,10 @@ export function resolveConfig(
 
   const report = (p: readonly PathSegment[], problem: string): void => findings.error(p, problem);
   const listen = resolveListen(top.listen, { dir, env, findings, tokenCount, oauth: top.auth.oauth !== undefined, keyNeeded: daemonSecrets });
-  const allowedOrigins = top.allowedOrigins.map((o, i) => substitute(o, ['allowedOrigins', i], env, report).value);
+  const allowedOrigins = top.allowedOrigins.map((o, i) => substitute(o, ['allowedOrigins', i], env, report, dir).value);
 
   const serverNames = new Set([...servers.map((s) => s.name), ...skipped.map((s) => s.name)]);
-  const profiles = resolveProfiles(raw['profiles'], top.profiles, { env, findings, serverNames });
+  const profiles = resolveProfiles(raw['profiles'], top.profiles, { dir, env, findings, serverNames });
   const defaultProfile = top.defaultProfile;
   checkProfileRef(defaultProfile, profiles, ['defaultProfile'], findings);
   const tokens = resolveTokens(raw['auth'], top.auth.tokens, { dir, env, findings, profiles, defaultProfile, needed: daemonSecrets });
@@ -148,7 +148,7 @@ export function resolveConfig(
   const stateFile = (key: 'log' | 'pins', fallback: string): string => {
     const written = top.sanitize[key];
     const report = (p: readonly PathSegment[], problem: string): void => findings.error(p, problem);
-    return written === undefined ? fallback : path.resolve(dir, substitute(written, ['sanitize', key], env, report).value);
+    return written === undefined ? fallback : path.resolve(dir, substitute(written, ['sanitize', key], env, report, dir).value);
   };
   const sanitize: SanitizeConfig = {
     log: stateFile('log', path.join(stateDir(env), 'sanitize.jsonl')),
