@@ -102,7 +102,7 @@ function reportRestart(server: string, answer: Answer): number {
 }
 
 /** Why the daemon could not be asked, in one line that says where we looked. */
-function unreachable(target: URL, error: unknown): string {
+export function unreachable(target: URL, error: unknown): string {
   const cause = (error as { cause?: { code?: unknown } }).cause?.code;
   const code = typeof cause === 'string' ? cause : undefined;
   const where = target.host;
@@ -162,7 +162,7 @@ export function daemonUrl(file: string, env: NodeJS.ProcessEnv = process.env): s
   return `${listen['tls'] === undefined ? 'http' : 'https'}://${shown}:${String(port)}`;
 }
 
-function readToken(file: string | undefined): string | undefined {
+export function readToken(file: string | undefined): string | undefined {
   if (file === undefined) return process.env.SWITCHBOARD_TOKEN?.trim() || undefined;
   try {
     return fs.readFileSync(file, 'utf8').split('\n')[0]?.trim() || undefined;
