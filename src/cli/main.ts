@@ -14,6 +14,7 @@ import { LOGIN_HELP, LOGIN_OPTIONS, runLogin } from './login.js';
 import { TOOLS_HELP, TOOLS_OPTIONS, runTools } from './tools.js';
 import { ADD_HELP, ADD_OPTIONS, runAdd } from './add.js';
 import { REMOVE_HELP, REMOVE_OPTIONS, runRemove } from './remove.js';
+import { IMPORT_HELP, IMPORT_OPTIONS, runImport } from './import.js';
 
 const MAIN_HELP = `Usage: switchboard [command] [options]
 
@@ -30,6 +31,7 @@ Commands:
   login        sign the proxy in to a remote server that wants OAuth (once, in a browser)
   add          add a server to the config (a command, or a --url) and reload the running daemon
   remove       remove a server from the config and reload the running daemon
+  import       bring the MCP servers of your clients (Claude, Cursor, VS Code, ...) into the config
 
 Options:
   -c, --config FILE   config file (default: ./proxy.config.json)
@@ -91,6 +93,7 @@ const COMMANDS = new Map<string, Command>([
   ['login', { help: LOGIN_HELP, options: LOGIN_OPTIONS, run: runLogin, subcommands: true }],
   ['add', { help: ADD_HELP, options: ADD_OPTIONS, run: runAdd, subcommands: true }],
   ['remove', { help: REMOVE_HELP, options: REMOVE_OPTIONS, run: runRemove, subcommands: true }],
+  ['import', { help: IMPORT_HELP, options: IMPORT_OPTIONS, run: runImport }],
 ]);
 
 async function main(argv: string[]): Promise<number> {
@@ -100,7 +103,7 @@ async function main(argv: string[]): Promise<number> {
     args: argv,
     allowPositionals: true,
     tokens: true,
-    options: { ...START_OPTIONS, ...TOOLS_OPTIONS, ...CHECK_OPTIONS, ...SERVICE_OPTIONS, ...AUDIT_OPTIONS, ...APPROVE_OPTIONS, ...RESTART_OPTIONS, ...LOGIN_OPTIONS, ...ADD_OPTIONS, ...REMOVE_OPTIONS, ...GLOBAL_OPTIONS },
+    options: { ...START_OPTIONS, ...TOOLS_OPTIONS, ...CHECK_OPTIONS, ...SERVICE_OPTIONS, ...AUDIT_OPTIONS, ...APPROVE_OPTIONS, ...RESTART_OPTIONS, ...LOGIN_OPTIONS, ...ADD_OPTIONS, ...REMOVE_OPTIONS, ...IMPORT_OPTIONS, ...GLOBAL_OPTIONS },
   });
   if (values.version) {
     process.stdout.write(`${SWITCHBOARD_VERSION}\n`);
