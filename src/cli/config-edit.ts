@@ -82,7 +82,7 @@ export function validateConfigText(file: string, text: string, env: NodeJS.Proce
  * Writes by temp file and rename in the same folder: a daemon watching the file, or a crash midway,
  * never sees half a config. The temp file has the final mode before it holds a byte.
  */
-export function writeAtomic(file: string, text: string, mode: number): void {
+export function writeAtomic(file: string, text: string | Uint8Array, mode: number): void {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
   try {

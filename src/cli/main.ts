@@ -15,6 +15,7 @@ import { TOOLS_HELP, TOOLS_OPTIONS, runTools } from './tools.js';
 import { ADD_HELP, ADD_OPTIONS, runAdd } from './add.js';
 import { REMOVE_HELP, REMOVE_OPTIONS, runRemove } from './remove.js';
 import { IMPORT_HELP, IMPORT_OPTIONS, runImport } from './import.js';
+import { CONNECT_HELP, CONNECT_OPTIONS, runConnect } from './connect.js';
 
 const MAIN_HELP = `Usage: switchboard [command] [options]
 
@@ -32,6 +33,7 @@ Commands:
   add          add a server to the config (a command, or a --url) and reload the running daemon
   remove       remove a server from the config and reload the running daemon
   import       bring the MCP servers of your clients (Claude, Cursor, VS Code, ...) into the config
+  connect      point a client at the switchboard (a backup is kept; --undo puts it back)
 
 Options:
   -c, --config FILE   config file (default: ./proxy.config.json)
@@ -94,6 +96,7 @@ const COMMANDS = new Map<string, Command>([
   ['add', { help: ADD_HELP, options: ADD_OPTIONS, run: runAdd, subcommands: true }],
   ['remove', { help: REMOVE_HELP, options: REMOVE_OPTIONS, run: runRemove, subcommands: true }],
   ['import', { help: IMPORT_HELP, options: IMPORT_OPTIONS, run: runImport }],
+  ['connect', { help: CONNECT_HELP, options: CONNECT_OPTIONS, run: runConnect, subcommands: true }],
 ]);
 
 async function main(argv: string[]): Promise<number> {
@@ -103,7 +106,7 @@ async function main(argv: string[]): Promise<number> {
     args: argv,
     allowPositionals: true,
     tokens: true,
-    options: { ...START_OPTIONS, ...TOOLS_OPTIONS, ...CHECK_OPTIONS, ...SERVICE_OPTIONS, ...AUDIT_OPTIONS, ...APPROVE_OPTIONS, ...RESTART_OPTIONS, ...LOGIN_OPTIONS, ...ADD_OPTIONS, ...REMOVE_OPTIONS, ...IMPORT_OPTIONS, ...GLOBAL_OPTIONS },
+    options: { ...START_OPTIONS, ...TOOLS_OPTIONS, ...CHECK_OPTIONS, ...SERVICE_OPTIONS, ...AUDIT_OPTIONS, ...APPROVE_OPTIONS, ...RESTART_OPTIONS, ...LOGIN_OPTIONS, ...ADD_OPTIONS, ...REMOVE_OPTIONS, ...IMPORT_OPTIONS, ...CONNECT_OPTIONS, ...GLOBAL_OPTIONS },
   });
   if (values.version) {
     process.stdout.write(`${SWITCHBOARD_VERSION}\n`);

@@ -31,10 +31,7 @@ function cleanName(name: string): string {
  * (relative to `configDir`) so a server imported before, its secret since moved, is recognised.
  */
 export function plan(found: readonly CarriedServer[], existing: Readonly<Record<string, unknown>>, configDir: string, secretsDir: string): MergePlan {
-  const taken = new Map<string, string>();
-  for (const [name, entry] of Object.entries(existing)) {
-    if (typeof entry === 'object' && entry !== null && !Array.isArray(entry)) taken.set(identity(withFilesRead(entry as Record<string, unknown>, configDir)), name);
-  }
+  const taken = identities(existing, configDir);
   const names = new Set(Object.keys(existing));
   const added: Added[] = [];
   const byIdentity = new Map<string, Added>();
@@ -65,6 +62,15 @@ export function plan(found: readonly CarriedServer[], existing: Readonly<Record<
     added.push(one);
   }
   return { added, present, secrets };
+}
+
+/** Each config entry's identity (see `identity`), its `${file:...}` secrets read, to its name. */
+export function identities(existing: Readonly<Record<string, unknown>>, configDir: string): Map<string, string> {
+  const taken = new Map<string, string>();
+  for (const [name, entry] of Object.entries(existing)) {
+    if (typeof entry === 'object' && entry !== null && !Array.isArray(entry)) taken.set(identity(withFilesRead(entry as Record<string, unknown>, configDir)), name);
+  }
+  return taken;
 }
 
 /** The entry with each `${file:PATH}` replaced by what the file holds (left as written when unreadable). */
