@@ -1,9 +1,11 @@
 // `switchboard add NAME -- COMMAND ARGS...` / `add NAME --url URL`: one server entry into the config
 // file, edited in place (comments and order kept), validated first, then the daemon reloads it.
+import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { UsageError } from './flags.js';
 import { parseConfigText, readConfigText, serversOf, withServer, validateConfigText, writeAtomic } from './config-edit.js';
 import { RELOAD_HELP, RELOAD_OPTIONS, tellDaemon } from './daemon-reload.js';
+import { moveSecrets, secretsDirOf, writeSecrets, type MovedSecret } from './import/secrets.js';
 
 export const ADD_OPTIONS = {
   config: { type: 'string', short: 'c' },
@@ -21,8 +23,10 @@ switchboard to reload it, so the server's tools appear without a restart. The fi
 place: its comments, key order and indentation stay. The new config is validated as the loader
 does before anything is written, and written atomically. A NAME already in the config is refused.
 
-Keep secrets out of the file: --env TOKEN='\${file:secrets/token}' reads the value from a file
-beside the config when the server starts (see docs/configuration.md).
+Secrets stay out of the file: a value that looks like one (an --env or --header named *KEY*,
+*TOKEN*, *SECRET*, *PASSWORD*, or shaped like a key) is written to a file of its own (mode 0600)
+in <config>.secrets/ beside the config, which reads it with \${file:...}. Or write the reference
+yourself: --env TOKEN='\${file:secrets/token}' (see docs/configuration.md).
 
 Examples:
   switchboard add fs -- npx -y @modelcontextprotocol/server-filesystem /srv/docs
@@ -53,12 +57,18 @@ export async function runAdd(args: string[]): Promise<number> {
   const config = readConfigText(values.config ?? 'proxy.config.json', true);
   const servers = serversOf(parseConfigText(config));
   if (Object.hasOwn(servers, name)) throw new UsageError(`server "${name}" is already in ${config.file}; remove it first or choose another name`);
+  // A token typed on the command line still stays out of the config: it goes to a 0600 file, as import does.
+  const secretsDir = secretsDirOf(config.file);
+  const moved: MovedSecret[] = [];
+  moveSecrets(entry, [name], (file) => `\${file:${path.basename(secretsDir)}/${file}}`, moved);
   const text = withServer(config.text, name, entry);
   const resolved = validateConfigText(config.file, text);
   const skipped = resolved.skipped.find((s) => s.name === name);
   if (skipped !== undefined) throw new UsageError(`server "${name}" could not be used: ${skipped.reason}; nothing was changed`);
+  writeSecrets(secretsDir, moved);
   writeAtomic(config.file, text, config.mode);
   process.stdout.write(`added server ${name} to ${config.file}${config.existed ? '' : ' (a new file)'}\n`);
+  if (moved.length > 0) process.stdout.write(`secrets kept out of the config, in ${secretsDir}/ (mode 0600, read with \${file:...}): ${moved.map((m) => m.file).join(', ')}\n`);
   const told = await tellDaemon(config.file, values);
   (told.code === 0 ? process.stdout : process.stderr).write(`${told.code === 0 ? '' : 'switchboard: '}${told.line}\n`);
   return told.code;

@@ -8,7 +8,7 @@ import { collect, origin } from './import/collect.js';
 import { shown } from './import/locations.js';
 import { CLIENT_NAMES } from './import/normalize.js';
 import { plan } from './import/merge.js';
-import { writeSecrets } from './import/secrets.js';
+import { secretsDirOf, writeSecrets } from './import/secrets.js';
 import { CLIENT_IDS } from './import/types.js';
 import { parseConfigText, readConfigText, serversOf, validateConfigText, withServer, writeAtomic } from './config-edit.js';
 import { RELOAD_HELP, RELOAD_OPTIONS, tellDaemon } from './daemon-reload.js';
@@ -53,7 +53,7 @@ export async function runImport(args: string[]): Promise<number> {
   const config = readConfigText(values.config ?? 'proxy.config.json', true);
   const existing = serversOf(parseConfigText(config));
   const configDir = path.dirname(config.file);
-  const secretsDir = path.join(configDir, `${path.basename(config.file).replace(/\.json$/, '')}.secrets`);
+  const secretsDir = secretsDirOf(config.file);
   const relativeSecrets = path.relative(configDir, secretsDir).split(path.sep).join('/');
   const home = process.env['HOME'] ?? '';
   const found = collect({

@@ -83,10 +83,18 @@ describe('add and remove', () => {
     const port = await freePort();
     const file = path.join(dir, 'idle.config.json');
     fs.writeFileSync(file, JSON.stringify({ listen: { host: '127.0.0.1', port }, mcpServers: { a: { command: process.execPath, args: [FIXTURE] } } }, null, 2));
-    const add = await runCli(['add', 'docs', '-c', file, '--url', 'http://127.0.0.1:9/mcp']);
+    const token = 'q8Zr2Lm5Xv9Tn3Kp7Wd1Hs6Fj4Bc0Ga';
+    const add = await runCli(['add', 'docs', '-c', file, '--url', 'http://127.0.0.1:9/mcp', '--header', `Authorization=Bearer ${token}`]);
     expect(add.code).toBe(0);
-    expect(add.stdout).toBe(`added server docs to ${file}\nno switchboard is running on 127.0.0.1:${port}; the change takes effect when it starts\n`);
-    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toMatchObject({ mcpServers: { a: {}, docs: { url: 'http://127.0.0.1:9/mcp' } } });
+    const secrets = path.join(dir, 'idle.config.secrets');
+    expect(add.stdout).toBe(
+      `added server docs to ${file}\nsecrets kept out of the config, in ${secrets}/ (mode 0600, read with \${file:...}): docs-headers-Authorization\n` +
+        `no switchboard is running on 127.0.0.1:${port}; the change takes effect when it starts\n`,
+    );
+    expect(fs.readFileSync(file, 'utf8')).not.toContain(token);
+    expect(JSON.parse(fs.readFileSync(file, 'utf8'))).toMatchObject({ mcpServers: { a: {}, docs: { url: 'http://127.0.0.1:9/mcp', headers: { Authorization: 'Bearer ${file:idle.config.secrets/docs-headers-Authorization}' } } } });
+    expect(fs.readFileSync(path.join(secrets, 'docs-headers-Authorization'), 'utf8')).toBe(`${token}\n`);
+    expect(fs.statSync(path.join(secrets, 'docs-headers-Authorization')).mode & 0o777).toBe(0o600);
     const bad = await runCli(['add', 'broken', '-c', file, '--', 'no-such-command-anywhere']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/^switchboard: server "broken" could not be used: .*command "no-such-command-anywhere" not found.*; nothing was changed\n$/);

@@ -74,4 +74,19 @@ describe('${file:} secrets', () => {
     expect(start.code).toBe(2);
     expect(start.stderr.trim().split('\n')).toEqual([`switchboard: ${file}: $.mcpServers.gh.env.GITHUB_TOKEN: secret file ${path.join(dir, 'secrets', 'nowhere')}: no such file`]);
   });
+
+  it('service install --credential writes LoadCredential= and checks the config with it', async () => {
+    const credential = path.join(dir, 'secrets', 'github');
+    const file = path.join(dir, 'credential.config.json');
+    fs.writeFileSync(file, JSON.stringify({ mcpServers: { gh: { command: process.execPath, args: [FIXTURE], env: { GITHUB_TOKEN: '${credential:github}' } } } }));
+    const shell: NodeJS.ProcessEnv = { ...process.env };
+    delete shell['CREDENTIALS_DIRECTORY'];
+    const missing = await runCli(['service', 'install', '--user', '--dry-run', '-c', file], undefined, shell);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toBe('switchboard: the config reads ${credential:github}: pass --credential github=PATH (the file holding it)\n');
+    const unit = await runCli(['service', 'install', '--user', '--dry-run', '-c', file, '--credential', `github=${credential}`], undefined, shell);
+    expect(unit.code).toBe(0);
+    expect(unit.stdout).toContain(`\nLoadCredential=github:${credential}\n`);
+    expect(unit.stdout + unit.stderr).not.toContain(SECRET);
+  });
 });

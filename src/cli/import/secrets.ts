@@ -118,6 +118,11 @@ function urlWithoutSecrets(url: string, take: (value: string, name: string) => s
   return `${url.slice(0, query + 1)}${params.join('&')}`;
 }
 
+/** The folder beside the config that holds the secrets moved out of it: `proxy.config.secrets/`. */
+export function secretsDirOf(configFile: string): string {
+  return path.join(path.dirname(configFile), `${path.basename(configFile).replace(/\.json$/, '')}.secrets`);
+}
+
 /** Writes the moved secrets: the folder 0700, each file 0600 (created so, never wider for a moment). */
 export function writeSecrets(dir: string, moved: readonly MovedSecret[]): void {
   if (moved.length === 0) return;
