@@ -29,7 +29,8 @@ export async function tellDaemon(configFile: string, flags: ReloadFlags): Promis
   try {
     base = flags.daemon ?? daemonUrl(configFile);
   } catch (error) {
-    const why = error instanceof ConfigError ? (error.problems[0]?.problem ?? error.message) : String(error);
+    // daemonUrl speaks of restart's --url; here the flag is --daemon.
+    const why = (error instanceof ConfigError ? (error.problems[0]?.problem ?? error.message) : String(error)).replace("the daemon's --url", '--daemon URL').replace('(or give --url)', '(or give --daemon URL)');
     return { line: `could not tell where a running switchboard listens (${printable(why)}); a running one reloads the file when it sees it change`, code: 0 };
   }
   let target: URL;

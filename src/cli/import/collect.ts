@@ -47,13 +47,17 @@ function fileSource(file: string, client: ClientId | undefined): Source {
     if (abs.includes(`${path.sep}.cursor${path.sep}`)) return ['cursor', 'mcpServers'];
     return ['claude-desktop', 'mcpServers'];
   };
+  // A project-level file's folder is the one holding it, or its parent for .vscode/, .cursor/, .zed/, .gemini/.
+  const parent = path.dirname(abs);
+  const project = /^\.(vscode|cursor|zed|gemini)$/.test(path.basename(parent)) ? path.dirname(parent) : parent;
   if (client === undefined) {
     const [c, format] = guess();
-    return { client: c, file: abs, format };
+    return { client: c, file: abs, format, ...(format === 'claude-code' ? {} : { project }) };
   }
   const formats: FormatId[] = sourcesOf(client, places({ HOME: '/' }, '/')).map((s) => s.format);
   const byName: FormatId | undefined = client === 'claude-code' && base === '.claude.json' ? 'claude-code' : client === 'vscode' && base === 'settings.json' ? 'vscode-settings' : undefined;
-  return { client, file: abs, format: byName ?? (client === 'claude-code' ? 'mcpServers' : formats[0] ?? 'mcpServers'), project: path.dirname(abs) };
+  const format = byName ?? (client === 'claude-code' ? 'mcpServers' : formats[0] ?? 'mcpServers');
+  return { client, file: abs, format, ...(format === 'claude-code' ? {} : { project }) };
 }
 
 export function collect(options: CollectOptions): Collected {
