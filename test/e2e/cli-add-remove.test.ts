@@ -77,7 +77,7 @@ describe('add and remove', () => {
     expect(unknown.stderr).toBe(`switchboard: no server "nope" in ${file} (it has first)\n`);
     await client.close();
     expect(output).not.toContain('config reload refused');
-  });
+  }, 180_000);
 
   it('without a daemon, says so in one line and succeeds', async () => {
     const port = await freePort();
@@ -99,5 +99,36 @@ describe('add and remove', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/^switchboard: server "broken" could not be used: .*command "no-such-command-anywhere" not found.*; nothing was changed\n$/);
     expect(fs.readFileSync(file, 'utf8')).not.toContain('broken');
-  });
+  }, 180_000);
+
+  it('with auth on, the reload needs an admin token', async () => {
+    const port = await freePort();
+    const file = path.join(dir, 'auth.config.json');
+    const token = 'admin-token-0123456789abcdef0123';
+    fs.writeFileSync(
+      file,
+      JSON.stringify({
+        listen: { host: '127.0.0.1', port },
+        auth: { tokens: [{ name: 'ops', tokenEnv: 'SB_ADMIN_TOKEN', admin: true }] },
+        sanitize: { log: path.join(dir, 'auth-sanitize.jsonl'), pins: path.join(dir, 'auth-pins.json') },
+        mcpServers: { a: { command: process.execPath, args: [FIXTURE] } },
+      }),
+    );
+    const env: NodeJS.ProcessEnv = { ...process.env, SB_ADMIN_TOKEN: token };
+    delete env['SWITCHBOARD_TOKEN'];
+    const authDaemon = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), 'start', '-c', file], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'ignore'] });
+    try {
+      await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => undefined))?.status === 200, CLI_TIMEOUT_MS, 'daemon listening');
+      const without = await runCli(['add', 'b', '-c', file, '--', process.execPath, FIXTURE], undefined, env);
+      expect(without.code).toBe(0);
+      expect(without.stdout).toContain(`the switchboard on 127.0.0.1:${port} wants an admin token to reload (SWITCHBOARD_TOKEN or --token-file)`);
+      const withToken = await runCli(['remove', 'b', '-c', file], undefined, { ...env, SWITCHBOARD_TOKEN: token });
+      expect(withToken.code).toBe(0);
+      expect(withToken.stdout).toContain(`the switchboard on 127.0.0.1:${port} reloaded the config`);
+    } finally {
+      const exited = new Promise((resolve) => authDaemon.once('exit', resolve));
+      authDaemon.kill('SIGTERM');
+      await exited;
+    }
+  }, 180_000);
 });

@@ -147,7 +147,19 @@ describe('import', () => {
     expect(again.code).toBe(0);
     expect(again.stdout).toContain('Nothing to add.');
     expect(fs.readFileSync(file, 'utf8')).toBe(text);
-  });
+
+    // Then the client is pointed at the switchboard, and back.
+    const cursorFile = path.join(home, '.cursor/mcp.json');
+    const cursorBefore = fs.readFileSync(cursorFile);
+    const connect = await runCli(['connect', 'cursor', '-c', file], undefined, env);
+    expect(connect.stderr).toBe('');
+    expect(connect.code).toBe(0);
+    expect(connect.stdout).toContain(`Cursor now uses the switchboard at http://127.0.0.1:${port}/mcp: ~/.cursor/mcp.json`);
+    expect(Object.keys((JSON.parse(fs.readFileSync(cursorFile, 'utf8')) as { mcpServers: object }).mcpServers)).toEqual(['switchboard']);
+    const undo = await runCli(['connect', 'cursor', '--undo'], undefined, env);
+    expect(undo.code).toBe(0);
+    expect(fs.readFileSync(cursorFile).equals(cursorBefore)).toBe(true);
+  }, 180_000);
 
   it('--from and --file narrow what is read; an unparsable file is named, never guessed at', async () => {
     const home = path.join(dir, 'home2');
@@ -166,5 +178,5 @@ describe('import', () => {
     const bad = await runCli(['import', '-c', file, '--from', 'netscape'], undefined, env);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/^switchboard: --from expects one of claude-desktop, .*; got "netscape"\n$/);
-  });
+  }, 180_000);
 });

@@ -65,7 +65,7 @@ describe('${file:} secrets', () => {
     await waitFor(() => output.includes('reloading config'), 15_000, 'reload logged');
     expect(output).toContain('"component"');
     expect(output).not.toContain(SECRET);
-  });
+  }, 180_000);
 
   it('a missing one stops start with one line naming the key and the server', async () => {
     const file = path.join(dir, 'missing.config.json');
@@ -73,7 +73,7 @@ describe('${file:} secrets', () => {
     const start = await runCli(['start', '-c', file, '--port', '0']);
     expect(start.code).toBe(2);
     expect(start.stderr.trim().split('\n')).toEqual([`switchboard: ${file}: $.mcpServers.gh.env.GITHUB_TOKEN: secret file ${path.join(dir, 'secrets', 'nowhere')}: no such file`]);
-  });
+  }, 180_000);
 
   it('service install --credential writes LoadCredential= and checks the config with it', async () => {
     const credential = path.join(dir, 'secrets', 'github');
@@ -88,5 +88,5 @@ describe('${file:} secrets', () => {
     expect(unit.code).toBe(0);
     expect(unit.stdout).toContain(`\nLoadCredential=github:${credential}\n`);
     expect(unit.stdout + unit.stderr).not.toContain(SECRET);
-  });
+  }, 180_000);
 });
