@@ -82,7 +82,14 @@ export function validateConfigText(file: string, text: string, env: NodeJS.Proce
  * Writes by temp file and rename in the same folder: a daemon watching the file, or a crash midway,
  * never sees half a config. The temp file has the final mode before it holds a byte.
  */
-export function writeAtomic(file: string, text: string | Uint8Array, mode: number): void {
+export function writeAtomic(link: string, text: string | Uint8Array, mode: number): void {
+  // A config kept in a dotfiles repository is often a symlink: write where it points, keep the link.
+  let file = link;
+  try {
+    file = fs.realpathSync(link);
+  } catch {
+    // Not there yet: written where named.
+  }
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const tmp = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.tmp`);
   try {

@@ -1,6 +1,9 @@
 // Editing one server entry of a config with comments: nothing else in the text moves.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { withServer, withoutServer } from '../../../src/cli/config-edit.js';
+import { withServer, withoutServer, writeAtomic } from '../../../src/cli/config-edit.js';
 import { layoutOf } from '../../../src/cli/jsonc-edit.js';
 import { parseJson } from '../../../src/config/json.js';
 
@@ -57,5 +60,25 @@ describe('the loader reads comments', () => {
     expect(parseJson('// a\n/* b\n c */ {"a": 1,\n "b": }')).toEqual({ ok: false, error: { line: 4, column: 7, problem: 'unexpected "}"' } });
     expect(parseJson('{"a": 1} /* open')).toEqual({ ok: false, error: { line: 1, column: 10, problem: "unterminated comment: '/*' without '*/'" } });
     expect(parseJson('{"a": 1,\n}')).toEqual({ ok: false, error: { line: 2, column: 1, problem: "trailing comma before '}'" } });
+  });
+});
+
+describe('writing', () => {
+  it('writes through a symlink, keeping the link and the mode', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchboard-write-'));
+    try {
+      const real = path.join(dir, 'dotfiles', 'proxy.config.json');
+      fs.mkdirSync(path.dirname(real));
+      fs.writeFileSync(real, '{}', { mode: 0o600 });
+      const link = path.join(dir, 'proxy.config.json');
+      fs.symlinkSync(real, link);
+      writeAtomic(link, '{"mcpServers": {}}', 0o600);
+      expect(fs.lstatSync(link).isSymbolicLink()).toBe(true);
+      expect(fs.readFileSync(real, 'utf8')).toBe('{"mcpServers": {}}');
+      expect(fs.statSync(real).mode & 0o777).toBe(0o600);
+      expect(fs.readdirSync(path.dirname(real))).toEqual(['proxy.config.json']);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
