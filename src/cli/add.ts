@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { UsageError } from './flags.js';
 import { parseConfigText, readConfigText, serversOf, withServer, validateConfigText, writeAtomic } from './config-edit.js';
 import { RELOAD_HELP, RELOAD_OPTIONS, tellDaemon } from './daemon-reload.js';
-import { moveSecrets, secretsDirOf, writeSecrets, type MovedSecret } from './import/secrets.js';
+import { moveSecrets, secretOnDisk, secretsDirOf, writeSecrets, type MovedSecret } from './import/secrets.js';
 
 export const ADD_OPTIONS = {
   config: { type: 'string', short: 'c' },
@@ -60,7 +60,7 @@ export async function runAdd(args: string[]): Promise<number> {
   // A token typed on the command line still stays out of the config: it goes to a 0600 file, as import does.
   const secretsDir = secretsDirOf(config.file);
   const moved: MovedSecret[] = [];
-  moveSecrets(entry, [name], (file) => `\${file:${path.basename(secretsDir)}/${file}}`, moved);
+  moveSecrets(entry, [name], (file) => `\${file:${path.basename(secretsDir)}/${file}}`, moved, (file) => secretOnDisk(secretsDir, file));
   const text = withServer(config.text, name, entry);
   const resolved = validateConfigText(config.file, text);
   const skipped = resolved.skipped.find((s) => s.name === name);

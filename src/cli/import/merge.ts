@@ -3,7 +3,7 @@
 import path from 'node:path';
 import { readSecretRef } from '../../config/secret-refs.js';
 import { identity, walkStrings } from './normalize.js';
-import { moveSecrets, type MovedSecret } from './secrets.js';
+import { moveSecrets, secretOnDisk, type MovedSecret } from './secrets.js';
 import type { CarriedServer } from './types.js';
 
 export interface Added {
@@ -56,7 +56,7 @@ export function plan(found: readonly CarriedServer[], existing: Readonly<Record<
     for (let n = 2; names.has(name); n++) name = `${base}-${server.found.source.client}-${n}`;
     names.add(name);
     const entry = structuredClone(server.entry);
-    moveSecrets(entry, [server.found.source.client, base], (file) => `\${file:${path.posix.join(relative.split(path.sep).join('/'), file)}}`, secrets);
+    moveSecrets(entry, [server.found.source.client, base], (file) => `\${file:${path.posix.join(relative.split(path.sep).join('/'), file)}}`, secrets, (file) => secretOnDisk(secretsDir, file));
     const one: Added = { name, entry, from: [server] };
     byIdentity.set(id, one);
     added.push(one);

@@ -70,11 +70,21 @@ export function secretFileName(parts: readonly (string | number)[]): string {
  * Moves the secrets of one entry: env and header values by name or shape, arguments and URL query
  * values by shape (or by their flag's or parameter's name). `ref` makes the `${file:...}` text.
  */
-export function moveSecrets(entry: Record<string, unknown>, prefix: readonly string[], ref: (file: string) => string, moved: MovedSecret[]): void {
+export function moveSecrets(
+  entry: Record<string, unknown>,
+  prefix: readonly string[],
+  ref: (file: string) => string,
+  moved: MovedSecret[],
+  /** What a file of that name in the secrets folder holds now, if any: a different value there is never overwritten. */
+  onDisk: (file: string) => string | undefined = () => undefined,
+): void {
   const take = (value: string, byName: boolean, where: readonly (string | number)[]): string => {
     const part = secretPart(value, byName);
     if (part === undefined) return value;
-    const file = secretFileName([...prefix, ...where]);
+    const base = secretFileName([...prefix, ...where]);
+    const holds = (file: string): string | undefined => moved.find((m) => m.file === file)?.value ?? onDisk(file);
+    let file = base;
+    for (let n = 2; holds(file) !== undefined && holds(file) !== part.secret; n++) file = `${base}-${n}`;
     if (!moved.some((m) => m.file === file)) moved.push({ file, value: part.secret });
     return `${part.before}${ref(file)}`;
   };
@@ -116,6 +126,15 @@ function urlWithoutSecrets(url: string, take: (value: string, name: string) => s
     return taken === value ? pair : `${name}=${taken}`;
   });
   return `${url.slice(0, query + 1)}${params.join('&')}`;
+}
+
+/** What a secrets file holds (its one trailing newline dropped), or undefined when there is none. */
+export function secretOnDisk(dir: string, file: string): string | undefined {
+  try {
+    return fs.readFileSync(path.join(dir, file), 'utf8').replace(/\r?\n$/, '');
+  } catch {
+    return undefined;
+  }
 }
 
 /** The folder beside the config that holds the secrets moved out of it: `proxy.config.secrets/`. */

@@ -30,6 +30,18 @@ describe('moving secrets', () => {
     expect(moved.map((m) => m.value)).toEqual(['abc123secret', 'sk-live-0123456789abcdefXYZ', 'abc123xyz789', 'ghp_R4nd0mT0k3nV4lu3F0rT3st1ng']);
   });
 
+  it('never overwrites a secrets file that holds another value', () => {
+    const moved: MovedSecret[] = [];
+    const onDisk = (file: string) => (file === 'cursor-gh-env-API_KEY' ? 'older-value-123' : undefined);
+    const first = { env: { API_KEY: 'abc123secret' } };
+    moveSecrets(first, ['cursor', 'gh'], ref, moved, onDisk);
+    const same = { env: { API_KEY: 'older-value-123' } };
+    moveSecrets(same, ['cursor', 'gh'], ref, moved, onDisk);
+    expect(first.env.API_KEY).toBe('${file:s/cursor-gh-env-API_KEY-2}');
+    expect(same.env.API_KEY).toBe('${file:s/cursor-gh-env-API_KEY}');
+    expect(moved).toEqual([{ file: 'cursor-gh-env-API_KEY-2', value: 'abc123secret' }, { file: 'cursor-gh-env-API_KEY', value: 'older-value-123' }]);
+  });
+
   it('keeps the scheme of an Authorization header and takes a key out of a URL query', () => {
     const moved: MovedSecret[] = [];
     const entry = { url: 'https://mcp.example.com/sse?api_key=abcdef123456&region=eu', headers: { Authorization: 'Bearer q8Zr2Lm5Xv9Tn3Kp7Wd1Hs6Fj4Bc0Ga', 'X-Trace': 'on' } };
