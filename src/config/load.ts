@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ConfigError, Findings, describeValue, jsonPath, type ConfigProblem, type PathSegment } from './errors.js';
 import { substitute } from './interpolate.js';
+import { secretFilePath } from './secret-refs.js';
 import { parseJson } from './json.js';
 import { isLoopbackHost, resolveListen } from './listen.js';
 import { checkProfileRef, resolveProfiles } from './profiles.js';
@@ -175,7 +176,21 @@ export function resolveConfig(
     logLevel: top.logLevel,
     instance: top.instance ?? derivedInstance(listen.port),
     warnings: findings.warnings,
+    secretFiles: secretFilesOf(raw, dir, env),
   });
+}
+
+/** The files named by `${file:PATH}` anywhere in the config, resolved as substitution resolves them. */
+function secretFilesOf(raw: unknown, dir: string, env: NodeJS.ProcessEnv): string[] {
+  const files = new Set<string>();
+  const walk = (value: unknown): void => {
+    if (typeof value === 'string') {
+      for (const match of value.matchAll(/\$\$\{|\$\{file:([^}]*)\}/g)) if (match[1] !== undefined && match[1].trim() !== '') files.add(secretFilePath(match[1], dir, env));
+    } else if (Array.isArray(value)) value.forEach(walk);
+    else if (isPlainObject(value)) Object.values(value).forEach(walk);
+  };
+  walk(raw);
+  return [...files];
 }
 
 function describeProblem(problem: ConfigProblem | undefined): string {

@@ -39,8 +39,7 @@ export function readSecretRef(kind: SecretRefKind, ref: string, dir: string, env
     file = path.join(where, ref);
   } else {
     if (ref.trim() === '') return { ok: false, unavailable: false, problem: '${file:} names no file: write ${file:PATH}' };
-    const home = env['HOME'];
-    file = ref.startsWith('~/') && home !== undefined && home !== '' ? path.join(home, ref.slice(2)) : path.resolve(dir, ref);
+    file = secretFilePath(ref, dir, env);
   }
   const what = kind === 'credential' ? `credential ${ref} (${file})` : `secret file ${file}`;
   let stat: fs.Stats;
@@ -56,6 +55,12 @@ export function readSecretRef(kind: SecretRefKind, ref: string, dir: string, env
   } catch (error) {
     return { ok: false, unavailable: true, problem: `${what}: ${errorText(error)}` };
   }
+}
+
+/** Where `${file:PATH}` reads: `~/` under HOME, else relative to the config's folder. */
+export function secretFilePath(ref: string, dir: string, env: NodeJS.ProcessEnv): string {
+  const home = env['HOME'];
+  return ref.startsWith('~/') && home !== undefined && home !== '' ? path.join(home, ref.slice(2)) : path.resolve(dir, ref);
 }
 
 function errorText(error: unknown): string {

@@ -60,11 +60,31 @@ describe('${file:} secrets', () => {
     expect(checkJson.code).toBe(0);
     for (const text of [check.stdout, check.stderr, checkJson.stdout, checkJson.stderr]) expect(text).not.toContain(SECRET);
 
-    // Every line the daemon wrote, debug included, through a reload too.
+    // A rotated secret file is watched like a token file: the server is restarted with the new value.
+    const ROTATED = 'ghp_N3wR0t4t3dT0k3nV4lu3F0rT3st1ng0nly';
+    fs.writeFileSync(path.join(dir, 'secrets', 'github'), `${ROTATED}\n`, { mode: 0o600 });
+    await waitFor(() => output.includes('secret file changed'), 15_000, 'reload on the secret file');
+    await waitFor(
+      async () => {
+        const again = await connect({ url } as RunningSwitchboard);
+        try {
+          return textOf(await again.callTool({ name: 'gh__report_env', arguments: {} })) === ROTATED ? true : undefined;
+        } catch {
+          return undefined;
+        } finally {
+          await again.close();
+        }
+      },
+      20_000,
+      'the child restarted with the rotated secret',
+    );
+
+    // Every line the daemon wrote, debug included, through reloads too.
     daemon.kill('SIGHUP');
-    await waitFor(() => output.includes('reloading config'), 15_000, 'reload logged');
+    await waitFor(() => output.includes('"reason":"SIGHUP"'), 15_000, 'reload logged');
     expect(output).toContain('"component"');
     expect(output).not.toContain(SECRET);
+    expect(output).not.toContain(ROTATED);
   }, 180_000);
 
   it('a missing one stops start with one line naming the key and the server', async () => {
