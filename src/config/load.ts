@@ -159,6 +159,8 @@ export function resolveConfig(
     logKeep: top.sanitize.logKeep,
   };
 
+  const secretFiles = secretFilesOf(raw, dir, env);
+  warnReadableSecrets(secretFiles, findings);
   findings.throwIfAny();
   return deepFreeze({
     file: origin.file,
@@ -176,7 +178,7 @@ export function resolveConfig(
     logLevel: top.logLevel,
     instance: top.instance ?? derivedInstance(listen.port),
     warnings: findings.warnings,
-    secretFiles: secretFilesOf(raw, dir, env),
+    secretFiles,
   });
 }
 
@@ -191,6 +193,19 @@ function secretFilesOf(raw: unknown, dir: string, env: NodeJS.ProcessEnv): strin
   };
   walk(raw);
   return [...files];
+}
+
+/** As for token files: a secret others on the machine can read is not kept secret. */
+function warnReadableSecrets(files: readonly string[], findings: Findings): void {
+  for (const file of files) {
+    let mode: number;
+    try {
+      mode = fs.statSync(file).mode;
+    } catch {
+      continue; // Missing: reported where it is read.
+    }
+    if ((mode & 0o077) !== 0 && process.platform !== 'win32') findings.warn([], `secret file ${file} is readable by other users (mode ${(mode & 0o777).toString(8)}); chmod 600 it`);
+  }
 }
 
 function describeProblem(problem: ConfigProblem | undefined): string {

@@ -78,6 +78,17 @@ describe('${file:PATH}', () => {
     expect(thrown(() => resolveConfig(bad, { file: '<inline>', dir }, env, { strict: true })).message).not.toContain(SECRET);
   });
 
+  it('warns about a secret file others can read, and lists the files for the reload watch', () => {
+    const file = path.join(dir, 'gh-token');
+    fs.writeFileSync(file, SECRET, { mode: 0o644 });
+    fs.chmodSync(file, 0o644);
+    const config = resolveConfig(server('${file:gh-token}'), { file: '<inline>', dir }, env);
+    expect(config.warnings.join('\n')).toContain(`secret file ${file} is readable by other users (mode 644); chmod 600 it`);
+    expect(config.secretFiles).toEqual([file]);
+    fs.chmodSync(file, 0o600);
+    expect(resolveConfig(server('${file:gh-token}'), { file: '<inline>', dir }, env).warnings).toEqual([]);
+  });
+
   it('commands that start no server only warn about a missing one', () => {
     const file = path.join(dir, 'proxy.config.json');
     fs.writeFileSync(file, JSON.stringify(server('${file:gh-token}')));
