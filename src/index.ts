@@ -9,6 +9,7 @@ import type { ShutdownTimings } from './upstream/child.js';
 import type { ConfigDiff } from './config/reload-diff.js';
 import { opsEndpoints } from './ops/endpoints.js';
 import type { Metrics } from './ops/metrics.js';
+import { reloadRoute, type ReloadOutcome } from './ops/reload-route.js';
 
 export type { SwitchboardConfig, ServerConfig } from './config/types.js';
 export { loadConfig, resolveConfig, ConfigError } from './config/load.js';
@@ -20,6 +21,8 @@ export interface SwitchboardOptions {
   readonly logger?: Logger;
   /** Child stop timings; tests shorten them. */
   readonly shutdown?: ShutdownTimings;
+  /** Serves POST /admin/reload: the daemon reloads its config file (as on SIGHUP) and says how it went. */
+  readonly reloadFile?: () => ReloadOutcome;
 }
 
 export interface RunningSwitchboard {
@@ -52,6 +55,8 @@ export async function createSwitchboard(config: SwitchboardConfig, options: Swit
   const front = new HttpFrontDoor(core, log.child({ component: 'http' }));
   const ops = opsEndpoints(core, front.server);
   for (const [path, route] of ops.routes) front.mount(path, route);
+  const reloadFile = options.reloadFile;
+  if (reloadFile !== undefined) front.mount('/admin/reload', reloadRoute(reloadFile));
   // The port first: a busy or forbidden port must fail the start before any child is spawned
   // (a daemon that cannot listen but runs its servers is a hung unit under systemd).
   try {

@@ -12,6 +12,10 @@ import { runStart } from './start.js';
 import { RESTART_HELP, RESTART_OPTIONS, runRestart } from './restart.js';
 import { LOGIN_HELP, LOGIN_OPTIONS, runLogin } from './login.js';
 import { TOOLS_HELP, TOOLS_OPTIONS, runTools } from './tools.js';
+import { ADD_HELP, ADD_OPTIONS, runAdd } from './add.js';
+import { REMOVE_HELP, REMOVE_OPTIONS, runRemove } from './remove.js';
+import { IMPORT_HELP, IMPORT_OPTIONS, runImport } from './import.js';
+import { CONNECT_HELP, CONNECT_OPTIONS, runConnect } from './connect.js';
 
 const MAIN_HELP = `Usage: switchboard [command] [options]
 
@@ -26,6 +30,10 @@ Commands:
   approve      accept changed tool definitions of a server (re-pin them)
   restart      ask the running daemon for a fresh child of one server
   login        sign the proxy in to a remote server that wants OAuth (once, in a browser)
+  add          add a server to the config (a command, or a --url) and reload the running daemon
+  remove       remove a server from the config and reload the running daemon
+  import       bring the MCP servers of your clients (Claude, Cursor, VS Code, ...) into the config
+  connect      point a client at the switchboard (a backup is kept; --undo puts it back)
 
 Options:
   -c, --config FILE   config file (default: ./proxy.config.json)
@@ -85,6 +93,10 @@ const COMMANDS = new Map<string, Command>([
   ['approve', { help: APPROVE_HELP, options: APPROVE_OPTIONS, run: runApprove, subcommands: true }],
   ['restart', { help: RESTART_HELP, options: RESTART_OPTIONS, run: runRestart, subcommands: true }],
   ['login', { help: LOGIN_HELP, options: LOGIN_OPTIONS, run: runLogin, subcommands: true }],
+  ['add', { help: ADD_HELP, options: ADD_OPTIONS, run: runAdd, subcommands: true }],
+  ['remove', { help: REMOVE_HELP, options: REMOVE_OPTIONS, run: runRemove, subcommands: true }],
+  ['import', { help: IMPORT_HELP, options: IMPORT_OPTIONS, run: runImport }],
+  ['connect', { help: CONNECT_HELP, options: CONNECT_OPTIONS, run: runConnect, subcommands: true }],
 ]);
 
 async function main(argv: string[]): Promise<number> {
@@ -94,7 +106,7 @@ async function main(argv: string[]): Promise<number> {
     args: argv,
     allowPositionals: true,
     tokens: true,
-    options: { ...START_OPTIONS, ...TOOLS_OPTIONS, ...CHECK_OPTIONS, ...SERVICE_OPTIONS, ...AUDIT_OPTIONS, ...APPROVE_OPTIONS, ...RESTART_OPTIONS, ...LOGIN_OPTIONS, ...GLOBAL_OPTIONS },
+    options: { ...START_OPTIONS, ...TOOLS_OPTIONS, ...CHECK_OPTIONS, ...SERVICE_OPTIONS, ...AUDIT_OPTIONS, ...APPROVE_OPTIONS, ...RESTART_OPTIONS, ...LOGIN_OPTIONS, ...ADD_OPTIONS, ...REMOVE_OPTIONS, ...IMPORT_OPTIONS, ...CONNECT_OPTIONS, ...GLOBAL_OPTIONS },
   });
   if (values.version) {
     process.stdout.write(`${SWITCHBOARD_VERSION}\n`);

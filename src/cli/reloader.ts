@@ -26,6 +26,8 @@ export class ConfigReloader {
   private watching = false;
   /** The files whose content the running config holds: the config file, then its token files. */
   private files: readonly string[];
+  /** Which of `files` are token files, for the log's words. */
+  private tokenFiles: ReadonlySet<string>;
   private lastDigest: string;
   /** The last reload was refused: the next change reloads even if it restores the running text. */
   private refused = false;
@@ -40,6 +42,7 @@ export class ConfigReloader {
     running?: SwitchboardConfig,
   ) {
     this.files = running === undefined ? [file] : sourceFiles(running);
+    this.tokenFiles = tokenFilesOf(running);
     this.lastDigest = digest(this.files);
   }
 
@@ -62,7 +65,7 @@ export class ConfigReloader {
     }
     for (const file of this.files) {
       if (this.watchers.has(file)) continue;
-      const what = file === this.file ? 'config file' : 'token file';
+      const what = file === this.file ? 'config file' : this.tokenFiles.has(file) ? 'token file' : 'secret file';
       try {
         this.watchers.set(
           file,
@@ -108,6 +111,7 @@ export class ConfigReloader {
     // Read before loading when the files are the same, so a change made during the load is not missed.
     this.lastDigest = sameList(files, this.files) ? current : digest(files);
     this.files = files;
+    this.tokenFiles = tokenFilesOf(config);
     this.follow();
     for (const warning of config.warnings) this.log.warn(warning);
     this.log.info({ reason }, 'reloading config');
@@ -123,10 +127,18 @@ export class ConfigReloader {
   }
 }
 
-/** The config file and the token files it names: what a reload reads (tokenEnv values cannot change under a running daemon). */
+function tokenFilesOf(config: SwitchboardConfig | undefined): Set<string> {
+  return new Set((config?.auth.tokens ?? []).flatMap((token) => (token.file === undefined ? [] : [token.file])));
+}
+
+/**
+ * The config file, the token files and the `${file:...}` secret files it names: what a reload reads
+ * (tokenEnv values and systemd credentials cannot change under a running daemon).
+ */
 function sourceFiles(config: SwitchboardConfig): string[] {
   const files = [config.file];
   for (const token of config.auth.tokens) if (token.file !== undefined && !files.includes(token.file)) files.push(token.file);
+  for (const file of config.secretFiles ?? []) if (!files.includes(file)) files.push(file);
   return files;
 }
 

@@ -102,7 +102,7 @@ function reportRestart(server: string, answer: Answer): number {
 }
 
 /** Why the daemon could not be asked, in one line that says where we looked. */
-function unreachable(target: URL, error: unknown): string {
+export function unreachable(target: URL, error: unknown): string {
   const cause = (error as { cause?: { code?: unknown } }).cause?.code;
   const code = typeof cause === 'string' ? cause : undefined;
   const where = target.host;
@@ -146,7 +146,7 @@ export function daemonUrl(file: string, env: NodeJS.ProcessEnv = process.env): s
   const listen = isPlainObject(parsed.value) && isPlainObject(parsed.value['listen']) ? parsed.value['listen'] : {};
   const problems: ConfigProblem[] = [];
   const writtenHost = typeof listen['host'] === 'string' ? listen['host'] : DEFAULTS.host;
-  const fileHost = substitute(writtenHost, ['listen', 'host'], env, (at, problem) => problems.push({ path: jsonPath(at), problem })).value;
+  const fileHost = substitute(writtenHost, ['listen', 'host'], env, (at, problem) => problems.push({ path: jsonPath(at), problem }), path.dirname(abs)).value;
   const host = env['SWITCHBOARD_HOST'] || fileHost;
   let port: unknown = listen['port'] ?? DEFAULTS.port;
   const envPort = env['SWITCHBOARD_PORT'];
@@ -162,7 +162,7 @@ export function daemonUrl(file: string, env: NodeJS.ProcessEnv = process.env): s
   return `${listen['tls'] === undefined ? 'http' : 'https'}://${shown}:${String(port)}`;
 }
 
-function readToken(file: string | undefined): string | undefined {
+export function readToken(file: string | undefined): string | undefined {
   if (file === undefined) return process.env.SWITCHBOARD_TOKEN?.trim() || undefined;
   try {
     return fs.readFileSync(file, 'utf8').split('\n')[0]?.trim() || undefined;

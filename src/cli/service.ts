@@ -23,6 +23,7 @@ import {
 } from '../ops/systemd.js';
 import { defaultPinPath } from '../sanitize/pins.js';
 import { UsageError } from './flags.js';
+import { parseCredentials, withCredentials } from './service-credentials.js';
 
 export const SERVICE_OPTIONS = {
   config: { type: 'string', short: 'c' },
@@ -30,9 +31,10 @@ export const SERVICE_OPTIONS = {
   name: { type: 'string' },
   'dry-run': { type: 'boolean' },
   force: { type: 'boolean' },
+  credential: { type: 'string', multiple: true },
 } as const;
 
-export const SERVICE_HELP = `Usage: switchboard service install [--user] [-c FILE] [--name NAME] [--dry-run] [--force]
+export const SERVICE_HELP = `Usage: switchboard service install [--user] [-c FILE] [--name NAME] [--credential NAME=PATH ...] [--dry-run] [--force]
        switchboard service uninstall [--user] [--name NAME] [--force]
 
 install validates the config, then writes a systemd unit that runs "switchboard start -c FILE"
@@ -45,6 +47,9 @@ Options:
   -c, --config FILE   config file (default: ./proxy.config.json); the unit holds its absolute path
       --user          a user unit (systemctl --user) instead of a system unit
       --name NAME     unit name (default: ${DEFAULT_UNIT_NAME})
+      --credential NAME=PATH
+                      hand the file PATH to the service as systemd credential NAME (LoadCredential=),
+                      which the config reads as \${credential:NAME}; repeat for each
       --dry-run       print the unit instead of writing it
       --force         replace a different unit of that name / remove one that is still enabled
 `;
@@ -63,6 +68,7 @@ export async function runService(args: string[]): Promise<number> {
   if (action === 'uninstall') {
     if (values.config !== undefined) throw new UsageError('-c is not an option of "service uninstall"; see switchboard service --help');
     if (values['dry-run'] === true) throw new UsageError('--dry-run is not an option of "service uninstall"; see switchboard service --help');
+    if (values.credential !== undefined) throw new UsageError('--credential is not an option of "service uninstall"; see switchboard service --help');
     return uninstall(values);
   }
   throw new UsageError(`expected "service install" or "service uninstall"${action === undefined ? '' : `, got "service ${action}"`}; see switchboard service --help`);
@@ -102,7 +108,10 @@ function install(values: ServiceFlags): number {
   const dryRun = values['dry-run'] === true;
   // Before the config: a config only root may read would otherwise fail as "permission denied".
   if (!dryRun) requireRoot(t, 'installing');
-  const config = loadConfig(values.config ?? 'proxy.config.json');
+  const configFile = values.config ?? 'proxy.config.json';
+  const credentials = parseCredentials(values.credential);
+  // The service reads ${credential:NAME} from systemd's directory: check the config as it will see them.
+  const config = withCredentials(readConfigText(configFile), credentials, process.env, (env) => loadConfig(configFile, env), warn);
   for (const skipped of config.skipped) warn(`server ${skipped.name} will be skipped by the service: ${skipped.reason}`);
 
   const entryPath = path.join(packageRoot(), 'dist', 'cli', 'main.js');
@@ -125,6 +134,7 @@ function install(values: ServiceFlags): number {
     searchPath: searchPath(config, notifyPath),
     cacheDirs: runnerCaches(config, home),
     namespaces: scope === 'system' || userNamespacesAllowed(process.getuid?.() ?? 0, namespaceSysctls()),
+    credentials,
   };
   for (const p of [spec.nodePath, spec.entryPath, spec.configPath, spec.stateDir, ...spec.searchPath, ...spec.cacheDirs]) {
     // A newline would end the setting early; systemd has no way to quote one.
@@ -315,6 +325,15 @@ function variablesRead(value: unknown, found = new Set<string>(), key = ''): Set
     for (const [k, v] of Object.entries(value)) variablesRead(v, found, k);
   }
   return found;
+}
+
+/** The config's text for the credential check; an unreadable file is left to loadConfig to report. */
+function readConfigText(file: string): string {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
 }
 
 function readIfExists(file: string): string | undefined {

@@ -18,7 +18,13 @@ export async function runStart(configFile: string, options: LoadOptions = {}): P
     cliLog.warn({ server: skipped.name, reason: skipped.reason }, 'server skipped: its entry cannot be used (--strict refuses the file instead)');
     process.stderr.write(`switchboard: server ${skipped.name} skipped: ${skipped.reason}\n`);
   }
-  const proxy = await createSwitchboard(config, { logger: log });
+  // Set once the proxy runs; a reload asked for before that has nothing to reload yet.
+  let reloader: ConfigReloader | undefined;
+  const reloadFile = (): { ok: true } | { ok: false; error: string } => {
+    if (reloader === undefined) return { ok: false, error: 'the switchboard is still starting' };
+    return reloader.reload('reload requested') ? { ok: true } : { ok: false, error: proxy.core.reloadError?.message ?? 'the config did not load' };
+  };
+  const proxy = await createSwitchboard(config, { logger: log, reloadFile });
   process.stderr.write(`switchboard listening on ${proxy.url}/mcp\n`);
   // Under a Type=notify unit: READY=1 once servers had their first start, STOPPING=1 on stop; else no-ops.
   const systemd = systemdNotifier(cliLog);
@@ -34,7 +40,7 @@ export async function runStart(configFile: string, options: LoadOptions = {}): P
       stopping = true;
       cliLog.info({ signal }, 'stopping');
       systemd.stopping();
-      reloader.stop();
+      reloader?.stop();
       void proxy.close({ graceMs: proxy.core.config.limits.shutdownGraceMs }).then(() => {
         cliLog.info('stopped');
         log.flush();
@@ -43,8 +49,9 @@ export async function runStart(configFile: string, options: LoadOptions = {}): P
     };
     process.on('SIGTERM', () => stop('SIGTERM'));
     process.on('SIGINT', () => stop('SIGINT'));
-    const reloader = new ConfigReloader(config.file, proxy, log.child({ component: 'reload' }), options, config);
-    reloader.watch();
-    process.on('SIGHUP', () => reloader.reload('SIGHUP'));
+    const watching = new ConfigReloader(config.file, proxy, log.child({ component: 'reload' }), options, config);
+    reloader = watching;
+    watching.watch();
+    process.on('SIGHUP', () => watching.reload('SIGHUP'));
   });
 }

@@ -1,6 +1,8 @@
 // JSON parsing whose syntax errors carry line:column. V8's JSON.parse messages sometimes omit the
 // position and sometimes quote the source text (which may hold a token), so on failure we re-scan
-// the text ourselves to locate and describe the first error.
+// the text ourselves to locate and describe the first error. Comments (`//` and `/* */`, as in
+// VS Code's and Zed's settings) are accepted: they are blanked to spaces first, so every offset,
+// and so every reported position, stays that of the file. Trailing commas are still refused.
 
 export interface JsonSyntaxError {
   readonly line: number;
@@ -12,13 +14,54 @@ export type JsonParse = { readonly ok: true; readonly value: unknown } | { reado
 
 export function parseJson(text: string): JsonParse {
   // Editors on Windows save a BOM; JSON.parse rejects it though the file is otherwise fine.
-  const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const bom = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  const blanked = blankComments(bom);
+  if (typeof blanked !== 'string') return { ok: false, error: { ...lineColumn(bom, blanked.offset), problem: blanked.problem } };
+  const body = blanked;
   try {
     return { ok: true, value: JSON.parse(body) as unknown };
   } catch {
     const { offset, problem } = locate(body);
     return { ok: false, error: { ...lineColumn(body, offset), problem } };
   }
+}
+
+/**
+ * The text with each comment replaced by spaces (line breaks inside a block comment kept), or where
+ * a block comment is left open. Strings are skipped whole, so `"http://x"` is no comment.
+ */
+export function blankComments(text: string): string | { readonly offset: number; readonly problem: string } {
+  // Most configs have no comment at all: one indexOf, no copy.
+  if (!text.includes('/')) return text;
+  let out = '';
+  let from = 0;
+  let i = 0;
+  while (i < text.length) {
+    const c = text[i];
+    if (c === '"') {
+      i++;
+      while (i < text.length && text[i] !== '"' && text[i] !== '\n') i += text[i] === '\\' ? 2 : 1;
+      i++;
+      continue;
+    }
+    if (c !== '/' || (text[i + 1] !== '/' && text[i + 1] !== '*')) {
+      i++;
+      continue;
+    }
+    let end: number;
+    if (text[i + 1] === '/') {
+      const newline = text.indexOf('\n', i);
+      end = newline === -1 ? text.length : newline;
+    } else {
+      const close = text.indexOf('*/', i + 2);
+      if (close === -1) return { offset: i, problem: "unterminated comment: '/*' without '*/'" };
+      end = close + 2;
+    }
+    out += text.slice(from, i) + text.slice(i, end).replace(/[^\r\n]/g, ' ');
+    from = end;
+    i = end;
+  }
+  return from === 0 ? text : out + text.slice(from);
 }
 
 function lineColumn(text: string, offset: number): { line: number; column: number } {
@@ -43,7 +86,6 @@ class Fail {
 function locate(text: string): { offset: number; problem: string } {
   let i = 0;
   const fail = (problem: string): never => {
-    if (text[i] === '/' && (text[i + 1] === '/' || text[i + 1] === '*')) throw new Fail(i, 'comments are not allowed in JSON');
     throw new Fail(i, problem);
   };
   const found = (): string => (i >= text.length ? 'end of input' : JSON.stringify(text[i]));

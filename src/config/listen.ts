@@ -37,7 +37,7 @@ export function resolveListen(listen: RawTop['listen'], ctx: ListenContext): Lis
   const { findings } = ctx;
   const report = (p: readonly PathSegment[], problem: string): void => findings.error(p, problem);
   const before = findings.count;
-  const host = substitute(listen.host, ['listen', 'host'], ctx.env, report).value;
+  const host = substitute(listen.host, ['listen', 'host'], ctx.env, report, ctx.dir).value;
   if (findings.count === before) {
     if (host === '') findings.error(['listen', 'host'], 'is empty after substituting variables');
     else if (!isLoopbackHost(host) && ctx.tokenCount === 0 && !ctx.oauth) {
@@ -49,7 +49,7 @@ export function resolveListen(listen: RawTop['listen'], ctx: ListenContext): Lis
   }
 
   const allowedHosts = listen.allowedHosts.map((h, i) => {
-    const value = substitute(h, ['listen', 'allowedHosts', i], ctx.env, report).value.toLowerCase();
+    const value = substitute(h, ['listen', 'allowedHosts', i], ctx.env, report, ctx.dir).value.toLowerCase();
     if (!HOST_NAME.test(value)) {
       findings.error(['listen', 'allowedHosts', i], `expected a host name without scheme or port, like "tools.example.com", got ${describeValue(h)}`);
     }
@@ -59,11 +59,11 @@ export function resolveListen(listen: RawTop['listen'], ctx: ListenContext): Lis
   let tls: ListenConfig['tls'];
   if (listen.tls !== undefined) {
     const file = (key: 'cert' | 'key', written: string): string =>
-      path.resolve(ctx.dir, substitute(written, ['listen', 'tls', key], ctx.env, report).value);
+      path.resolve(ctx.dir, substitute(written, ['listen', 'tls', key], ctx.env, report, ctx.dir).value);
     tls = { cert: file('cert', listen.tls.cert), key: file('key', listen.tls.key) };
     checkTls(tls, findings, secretSink(findings, ctx.keyNeeded));
   }
-  const publicUrl = resolvePublicUrl(listen.publicUrl, ctx.env, findings);
+  const publicUrl = resolvePublicUrl(listen.publicUrl, ctx.env, findings, ctx.dir);
   return { host, port: listen.port, tls, allowedHosts, publicUrl };
 }
 
@@ -114,12 +114,12 @@ function readPem(file: string, at: readonly PathSegment[], findings: Findings, m
  * `listen.publicUrl` as `scheme://host[:port]`: the origin only, since the proxy serves its
  * endpoints and metadata at fixed paths under it.
  */
-function resolvePublicUrl(written: string | undefined, env: NodeJS.ProcessEnv, findings: Findings): string | undefined {
+function resolvePublicUrl(written: string | undefined, env: NodeJS.ProcessEnv, findings: Findings, dir: string): string | undefined {
   if (written === undefined) return undefined;
   const at: PathSegment[] = ['listen', 'publicUrl'];
   const report = (p: readonly PathSegment[], problem: string): void => findings.error(p, problem);
   const before = findings.count;
-  const value = substitute(written, at, env, report).value;
+  const value = substitute(written, at, env, report, dir).value;
   if (findings.count !== before) return undefined;
   let url: URL;
   try {

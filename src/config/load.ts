@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ConfigError, Findings, describeValue, jsonPath, type ConfigProblem, type PathSegment } from './errors.js';
 import { substitute } from './interpolate.js';
+import { secretFilePath } from './secret-refs.js';
 import { parseJson } from './json.js';
 import { isLoopbackHost, resolveListen } from './listen.js';
 import { checkProfileRef, resolveProfiles } from './profiles.js';
@@ -129,10 +130,10 @@ export function resolveConfig(
 
   const report = (p: readonly PathSegment[], problem: string): void => findings.error(p, problem);
   const listen = resolveListen(top.listen, { dir, env, findings, tokenCount, oauth: top.auth.oauth !== undefined, keyNeeded: daemonSecrets });
-  const allowedOrigins = top.allowedOrigins.map((o, i) => substitute(o, ['allowedOrigins', i], env, report).value);
+  const allowedOrigins = top.allowedOrigins.map((o, i) => substitute(o, ['allowedOrigins', i], env, report, dir).value);
 
   const serverNames = new Set([...servers.map((s) => s.name), ...skipped.map((s) => s.name)]);
-  const profiles = resolveProfiles(raw['profiles'], top.profiles, { env, findings, serverNames });
+  const profiles = resolveProfiles(raw['profiles'], top.profiles, { dir, env, findings, serverNames });
   const defaultProfile = top.defaultProfile;
   checkProfileRef(defaultProfile, profiles, ['defaultProfile'], findings);
   const tokens = resolveTokens(raw['auth'], top.auth.tokens, { dir, env, findings, profiles, defaultProfile, needed: daemonSecrets });
@@ -150,7 +151,7 @@ export function resolveConfig(
   const stateFile = (key: 'log' | 'pins', fallback: string): string => {
     const written = top.sanitize[key];
     const report = (p: readonly PathSegment[], problem: string): void => findings.error(p, problem);
-    return written === undefined ? fallback : path.resolve(dir, substitute(written, ['sanitize', key], env, report).value);
+    return written === undefined ? fallback : path.resolve(dir, substitute(written, ['sanitize', key], env, report, dir).value);
   };
   const sanitize: SanitizeConfig = {
     log: stateFile('log', path.join(stateDir(env), 'sanitize.jsonl')),
@@ -170,6 +171,8 @@ export function resolveConfig(
         };
 
   const limits = { ...top.limits, ...redisLimits(top.limits.redis, env, findings) };
+  const secretFiles = secretFilesOf(raw, dir, env);
+  warnReadableSecrets(secretFiles, findings);
   findings.throwIfAny();
   return deepFreeze({
     file: origin.file,
@@ -188,7 +191,34 @@ export function resolveConfig(
     logLevel: top.logLevel,
     instance: top.instance ?? derivedInstance(listen.port),
     warnings: findings.warnings,
+    secretFiles,
   });
+}
+
+/** The files named by `${file:PATH}` anywhere in the config, resolved as substitution resolves them. */
+function secretFilesOf(raw: unknown, dir: string, env: NodeJS.ProcessEnv): string[] {
+  const files = new Set<string>();
+  const walk = (value: unknown): void => {
+    if (typeof value === 'string') {
+      for (const match of value.matchAll(/\$\$\{|\$\{file:([^}]*)\}/g)) if (match[1] !== undefined && match[1].trim() !== '') files.add(secretFilePath(match[1], dir, env));
+    } else if (Array.isArray(value)) value.forEach(walk);
+    else if (isPlainObject(value)) Object.values(value).forEach(walk);
+  };
+  walk(raw);
+  return [...files];
+}
+
+/** As for token files: a secret others on the machine can read is not kept secret. */
+function warnReadableSecrets(files: readonly string[], findings: Findings): void {
+  for (const file of files) {
+    let mode: number;
+    try {
+      mode = fs.statSync(file).mode;
+    } catch {
+      continue; // Missing: reported where it is read.
+    }
+    if ((mode & 0o077) !== 0 && process.platform !== 'win32') findings.warn([], `secret file ${file} is readable by other users (mode ${(mode & 0o777).toString(8)}); chmod 600 it`);
+  }
 }
 
 function describeProblem(problem: ConfigProblem | undefined): string {

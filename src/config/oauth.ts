@@ -32,7 +32,7 @@ const AT: readonly PathSegment[] = ['auth', 'oauth'];
 function secureUrl(written: string, at: readonly PathSegment[], ctx: OAuthContext, what: string): string | undefined {
   const report = (p: readonly PathSegment[], problem: string): void => ctx.findings.error(p, problem);
   const before = ctx.findings.count;
-  const value = substitute(written, at, ctx.env, report).value;
+  const value = substitute(written, at, ctx.env, report, ctx.dir).value;
   if (ctx.findings.count !== before) return undefined;
   let url: URL;
   try {
@@ -111,7 +111,7 @@ function clientSecret(parsed: RawOAuth, ctx: OAuthContext): Secret | undefined {
   }
   const at: PathSegment[] = [...AT, 'clientSecretFile'];
   const before = findings.count;
-  const file = path.resolve(ctx.dir, substitute(parsed.clientSecretFile ?? '', at, ctx.env, substitutionSink(findings, missing)).value);
+  const file = path.resolve(ctx.dir, substitute(parsed.clientSecretFile ?? '', at, ctx.env, substitutionSink(findings, missing), ctx.dir).value);
   if (findings.count !== before || missing.count > 0) return undefined;
   const text = readSecretFile(file, at, findings, missing)?.trim();
   if (text === undefined) return undefined;

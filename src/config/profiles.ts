@@ -7,6 +7,8 @@ import type { NameRule, ProfileConfig } from './types.js';
 import { isPlainObject, refuseUnknownKeys } from './validate.js';
 
 export interface ProfileContext {
+  /** The config file's folder, for a relative `${file:PATH}`. */
+  readonly dir?: string;
   readonly env: NodeJS.ProcessEnv;
   readonly findings: Findings;
   /** Keys under `mcpServers`, to warn about a server rule naming no server. */
@@ -61,7 +63,7 @@ export function resolveProfiles(
 function toolGlobs(list: readonly string[], at: readonly PathSegment[], ctx: ProfileContext): string[] {
   return list.map((glob, i) => {
     const p = [...at, i];
-    const value = substitute(glob, p, ctx.env, (path, problem) => ctx.findings.error(path, problem)).value;
+    const value = substitute(glob, p, ctx.env, (path, problem) => ctx.findings.error(path, problem), ctx.dir).value;
     checkGlob('tools', value, p, ctx);
     return value;
   });
@@ -82,7 +84,7 @@ function resolveRule(
   const globs = (list: readonly string[], key: 'allow' | 'deny'): string[] =>
     list.map((g, i) => {
       const p = [...at, key, i];
-      const value = substitute(g, p, ctx.env, (path, problem) => ctx.findings.error(path, problem)).value;
+      const value = substitute(g, p, ctx.env, (path, problem) => ctx.findings.error(path, problem), ctx.dir).value;
       checkGlob(kind, value, p, ctx);
       return value;
     });

@@ -28,7 +28,7 @@ export function secretSink(findings: Findings, needed: boolean): SecretSink {
   return Object.defineProperty(sink, 'count', { get: () => count }) as SecretSink;
 }
 
-/** A `substitute` sink: an unset variable is an unavailable secret, bad syntax is always an error. */
-export function substitutionSink(findings: Findings, missing: SecretSink): (path: readonly PathSegment[], problem: string) => void {
-  return (path, problem) => (/^environment variable \S+ is not set$/.test(problem) ? missing(path, problem) : findings.error(path, problem));
+/** A `substitute` sink: an unset variable or a missing secret file is an unavailable secret, bad syntax is always an error. */
+export function substitutionSink(findings: Findings, missing: SecretSink): (path: readonly PathSegment[], problem: string, unavailable?: boolean) => void {
+  return (path, problem, unavailable) => (unavailable === true ? missing(path, problem) : findings.error(path, problem));
 }

@@ -85,13 +85,13 @@ export function resolveServer(name: string, raw: unknown, ctx: ServerContext): R
   // `clean` lets later checks skip a value whose substitution already produced an error.
   const sub = (text: string, ...rest: PathSegment[]): Substituted & { clean: boolean } => {
     const before = findings.count;
-    const result = substitute(text, [...at, ...rest], ctx.env, sink);
+    const result = substitute(text, [...at, ...rest], ctx.env, sink, ctx.dir);
     return { ...result, clean: findings.count === before };
   };
 
   // Values that are commonly credentials: a command that starts nothing does not need them.
   const secretProblems = ctx.secretsNeeded === false && !disabled ? substitutionSink(findings, secretSink(findings, false)) : sink;
-  const subSecret = (text: string, ...rest: PathSegment[]): Substituted => substitute(text, [...at, ...rest], ctx.env, secretProblems);
+  const subSecret = (text: string, ...rest: PathSegment[]): Substituted => substitute(text, [...at, ...rest], ctx.env, secretProblems, ctx.dir);
   const remote = server.url === undefined ? undefined : resolveRemote(server as typeof server & { url: string }, name, at, ctx, sub, subSecret, disabled);
   if (server.url !== undefined && remote === undefined) return undefined;
   const command = sub(server.command ?? '', 'command');

@@ -132,7 +132,7 @@ function readToken(token: RawToken, at: readonly PathSegment[], ctx: TokenContex
   } else {
     keyPath = [...at, 'tokenFile'];
     const before = findings.count;
-    file = path.resolve(ctx.dir, substitute(token.tokenFile ?? '', keyPath, ctx.env, substitutionSink(findings, missing)).value);
+    file = path.resolve(ctx.dir, substitute(token.tokenFile ?? '', keyPath, ctx.env, substitutionSink(findings, missing), ctx.dir).value);
     if (findings.count !== before || missing.count > 0) return undefined;
     where = `file ${file}`;
     text = readSecretFile(file, keyPath, findings, missing);

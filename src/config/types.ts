@@ -265,4 +265,6 @@ export interface SwitchboardConfig {
   readonly instance: string;
   /** Non-fatal findings (unknown keys and the like), each one line naming file and JSON path. */
   readonly warnings: readonly string[];
+  /** Absolute paths of the files its `${file:PATH}` references name: the daemon reloads when one changes. */
+  readonly secretFiles?: readonly string[];
 }

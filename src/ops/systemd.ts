@@ -38,6 +38,8 @@ export interface UnitSpec {
    * gets them only through an unprivileged user namespace, which some kernels refuse.
    */
   readonly namespaces: boolean;
+  /** `--credential NAME=PATH`: files systemd hands the daemon as credentials, read by `${credential:NAME}`. */
+  readonly credentials?: readonly { readonly name: string; readonly path: string }[];
 }
 
 /** First comment line of every unit we write; uninstall refuses to delete a file without it. */
@@ -237,6 +239,14 @@ export function renderUnit(spec: UnitSpec): string {
     );
   }
   line(environment('XDG_STATE_HOME', stateHome), '');
+  if (spec.credentials !== undefined && spec.credentials.length > 0) {
+    line(
+      '# Secrets the config reads as ${credential:NAME}: systemd copies each file into $CREDENTIALS_DIRECTORY,',
+      '# readable by the service alone, so they need not be in the config or its environment.',
+      ...spec.credentials.map((c) => `LoadCredential=${specifiers(c.name)}:${specifiers(c.path)}`),
+      '',
+    );
+  }
 
   line(
     '# Hardening. Every server the daemon starts runs under it too: a server that must write',

@@ -223,7 +223,8 @@ export class ServerHandle {
     const cap = this.config.maxConcurrent ?? Infinity;
     while (this.queued.size > 0 && this.state === 'ready' && connection !== undefined && connection.writable && connection.pendingCount < cap) {
       const w = this.queued.next()!;
-      w.caller.forwarded(w.request.id, connection.forward(w.caller, w.request));
+      const downstreamId = w.request.id;
+      w.caller.forwarded(downstreamId, connection.forward(w.caller, w.request));
     }
   }
 
@@ -236,8 +237,9 @@ export class ServerHandle {
     this.retiring = true;
     clearTimeout(this.retryTimer);
     for (const w of [...this.starting.takeAll(), ...this.queued.takeAll()]) {
+      const downstreamId = w.request.id;
       const outcome = successor.forward(w.caller, w.request);
-      if (outcome !== 'held') w.caller.forwarded(w.request.id, outcome);
+      if (outcome !== 'held') w.caller.forwarded(downstreamId, outcome);
     }
     const deadline = Date.now() + graceMs;
     while (this.state === 'ready' && (this.connection?.pendingCount ?? 0) > 0 && Date.now() < deadline) {
@@ -285,8 +287,10 @@ export class ServerHandle {
     this.endFirstAttempt();
     // Those that waited for the start go first, then those queued for a slot, within maxConcurrent.
     for (const w of this.starting.takeAll()) {
+      // Read before forwarding: the connection gives the request its own id as it sends it.
+      const downstreamId = w.request.id;
       const outcome = this.forward(w.caller, w.request);
-      if (outcome !== 'held') w.caller.forwarded(w.request.id, outcome);
+      if (outcome !== 'held') w.caller.forwarded(downstreamId, outcome);
     }
     this.sendQueued();
   }
