@@ -82,7 +82,8 @@ export async function rotateFiles(path: string, keep: number): Promise<void> {
   await rename(path, `${path}.1`);
 }
 
-async function sizeOf(path: string): Promise<number> {
+/** A file's size; 0 when it does not exist. */
+export async function sizeOf(path: string): Promise<number> {
   try {
     return (await stat(path)).size;
   } catch (error) {
@@ -91,7 +92,7 @@ async function sizeOf(path: string): Promise<number> {
   }
 }
 
-function isMissing(error: unknown): boolean {
+export function isMissing(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'ENOENT';
 }
 

@@ -1,8 +1,8 @@
 // The sanitization log file: append-only JSON lines, each finding once (dedupe on key), size-bounded by rotation.
-import { appendFile, mkdir, readFile, stat } from 'node:fs/promises';
+import { appendFile, mkdir, readFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { AuditRecord } from './audit-record.js';
-import { rotateFiles } from '../rotating-log.js';
+import { isMissing, rotateFiles, sizeOf } from '../rotating-log.js';
 
 export interface AuditLogOptions {
   readonly path: string;
@@ -63,7 +63,7 @@ export class AuditLog {
     try {
       await mkdir(dirname(opts.path), { recursive: true, mode: 0o700 });
       for (let i = log.keep; i >= 0; i--) await log.loadKeys(i === 0 ? opts.path : `${opts.path}.${i}`);
-      log.size = await fileSize(opts.path);
+      log.size = await sizeOf(opts.path);
     } catch (err) {
       log.openError = asError(err);
     }
@@ -143,19 +143,6 @@ export class AuditLog {
       if (m) this.remember(m[1]!);
     }
   }
-}
-
-async function fileSize(path: string): Promise<number> {
-  try {
-    return (await stat(path)).size;
-  } catch (err) {
-    if (isMissing(err)) return 0;
-    throw err;
-  }
-}
-
-function isMissing(err: unknown): boolean {
-  return typeof err === 'object' && err !== null && (err as { code?: unknown }).code === 'ENOENT';
 }
 
 function asError(err: unknown): Error {
