@@ -12,7 +12,8 @@ import {
 import { RAW_SPANS, RAW_TEXT, type RawCarrier } from '../wire/request-splice.js';
 import type { Catalog } from '../catalog/catalog.js';
 import type { View } from '../catalog/view.js';
-import { CALL_TOOL, DEFAULT_FIND_LIMIT, FIND_TOOLS, MAX_FIND_LIMIT } from '../search/meta-tools.js';
+import { CALL_TOOL, DEFAULT_FIND_LIMIT, FIND_TOOLS, MAX_BROWSE, MAX_FIND_LIMIT, MAX_KEYWORDS, MAX_QUERIES } from '../search/meta-tools.js';
+import type { SearchHit } from '../catalog/catalog-search.js';
 import type { Session } from '../session/session.js';
 import type { ClientRequest } from '../session/client-request.js';
 
@@ -24,7 +25,8 @@ export interface FoundTool {
   readonly server: string;
   readonly title?: string;
   readonly description?: string;
-  readonly inputSchema: unknown;
+  /** Absent in a server's listing in brief. */
+  readonly inputSchema?: unknown;
 }
 
 export function isMetaTool(name: unknown): boolean {
@@ -36,24 +38,93 @@ export function isMetaTool(name: unknown): boolean {
  * requests carry their view in who they are and the URL, and search the same way.
  */
 export function findTools(catalog: Catalog, view: View, args: unknown): FoundTool[] {
-  if (!isObject(args)) throw new SwitchboardError(ErrorCode.InvalidParams, `${FIND_TOOLS} needs arguments {query, limit?, server?}`);
-  const { query, limit, server } = args;
-  if (typeof query !== 'string' || query.trim() === '') throw new SwitchboardError(ErrorCode.InvalidParams, `${FIND_TOOLS}: "query" must be a non-empty string`);
+  if (!isObject(args)) throw new SwitchboardError(ErrorCode.InvalidParams, `${FIND_TOOLS} needs arguments {query, keywords?, queries?, limit?, server?}`);
+  const { query, keywords, queries, limit, server } = args;
+  if (query !== undefined && (typeof query !== 'string' || query.trim() === '')) throw new SwitchboardError(ErrorCode.InvalidParams, `${FIND_TOOLS}: "query" must be a non-empty string`);
+  const steps = stringList(queries, 'queries', MAX_QUERIES);
+  const extra = stringList(keywords, 'keywords', MAX_KEYWORDS);
   if (limit !== undefined && (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > MAX_FIND_LIMIT)) {
     throw new SwitchboardError(ErrorCode.InvalidParams, `${FIND_TOOLS}: "limit" must be an integer from 1 to ${MAX_FIND_LIMIT}`);
   }
   if (server !== undefined && typeof server !== 'string') throw new SwitchboardError(ErrorCode.InvalidParams, `${FIND_TOOLS}: "server" must be a string`);
-  const hits = catalog.search(view, query.slice(0, MAX_QUERY_CHARS), { limit: limit ?? DEFAULT_FIND_LIMIT, server });
-  return hits.map((hit) => {
-    const { title, description, inputSchema } = hit.definition;
-    return {
-      name: hit.name,
-      server: hit.server,
-      ...(typeof title === 'string' ? { title } : {}),
-      ...(typeof description === 'string' ? { description } : {}),
-      inputSchema: inputSchema ?? { type: 'object' },
-    };
-  });
+  const texts = [...(typeof query === 'string' ? [query] : []), ...steps].map((text) => `${text.slice(0, MAX_QUERY_CHARS)} ${extra.join(' ')}`.trim());
+  if (texts.length === 0) {
+    if (typeof server === 'string') return browse(view, server);
+    throw new SwitchboardError(ErrorCode.InvalidParams, `${FIND_TOOLS}: give "query" (or "queries"), or "server" alone to list its tools`);
+  }
+  if (texts.length === 1) return catalog.search(view, texts[0]!, { limit: limit ?? DEFAULT_FIND_LIMIT, server }).map(found);
+  return fused(texts.map((text) => catalog.search(view, text, { limit: MAX_FIND_LIMIT, server })), limit ?? Math.min(MAX_FIND_LIMIT, 3 * texts.length)).map(found);
+}
+
+/** Reciprocal rank fusion constant: how little the first ranks outweigh the next ones. */
+const RRF_K = 60;
+
+/**
+ * One list from the hits of several intents: the best hit of each intent first (in the order the
+ * intents were given), so a task of five steps gets its five tools, then the rest by reciprocal
+ * rank fusion (a tool several intents rank high comes before one a single intent ranks high).
+ */
+function fused(lists: readonly SearchHit[][], limit: number): SearchHit[] {
+  const scores = new Map<string, { hit: SearchHit; score: number }>();
+  for (const hits of lists) {
+    hits.forEach((hit, rank) => {
+      const entry = scores.get(hit.name);
+      if (entry === undefined) scores.set(hit.name, { hit, score: 1 / (RRF_K + rank + 1) });
+      else entry.score += 1 / (RRF_K + rank + 1);
+    });
+  }
+  const out: SearchHit[] = [];
+  const taken = new Set<string>();
+  for (const hits of lists) {
+    const best = hits.find((hit) => !taken.has(hit.name));
+    if (best === undefined || out.length >= limit) continue;
+    out.push(best);
+    taken.add(best.name);
+  }
+  const rest = [...scores.values()].filter((entry) => !taken.has(entry.hit.name)).sort((a, b) => b.score - a.score);
+  for (const { hit } of rest) {
+    if (out.length >= limit) break;
+    out.push(hit);
+  }
+  return out;
+}
+
+/** A server's tools in the view, in brief: the name and the description's first sentence, no schema. */
+function browse(view: View, server: string): FoundTool[] {
+  const out: FoundTool[] = [];
+  for (const [name, route] of view.toolRoutes) {
+    if (route.server !== server || out.length >= MAX_BROWSE) continue;
+    const definition = view.toolDefinitions.get(name);
+    const description = typeof definition?.description === 'string' ? firstSentence(definition.description) : undefined;
+    out.push({ name, server, ...(typeof definition?.title === 'string' ? { title: definition.title } : {}), ...(description ? { description } : {}) });
+  }
+  return out;
+}
+
+function firstSentence(text: string): string {
+  const line = text.trim().split('\n')[0] ?? '';
+  const end = line.search(/[.!?](?:\s|$)/);
+  const sentence = end < 0 ? line : line.slice(0, end + 1);
+  return sentence.length > 200 ? `${sentence.slice(0, 200)}…` : sentence;
+}
+
+function found(hit: SearchHit): FoundTool {
+  const { title, description, inputSchema } = hit.definition;
+  return {
+    name: hit.name,
+    server: hit.server,
+    ...(typeof title === 'string' ? { title } : {}),
+    ...(typeof description === 'string' ? { description } : {}),
+    inputSchema: inputSchema ?? { type: 'object' },
+  };
+}
+
+function stringList(value: unknown, field: string, max: number): string[] {
+  if (value === undefined) return [];
+  if (!Array.isArray(value) || value.length > max || !value.every((item) => typeof item === 'string' && item.trim() !== '')) {
+    throw new SwitchboardError(ErrorCode.InvalidParams, `${FIND_TOOLS}: "${field}" must be an array of at most ${max} non-empty strings`);
+  }
+  return value as string[];
 }
 
 /** find_tools' result: structured, and the same JSON as text for clients that show only text (tools.mdx "Structured Content"). */

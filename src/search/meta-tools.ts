@@ -13,6 +13,11 @@ export const CALL_TOOL = `${RESERVED_ALIAS}__call_tool`;
 /** Matches find_tools returns when the request does not say (`limit`), and at most. */
 export const DEFAULT_FIND_LIMIT = 5;
 export const MAX_FIND_LIMIT = 20;
+/** Intents one find_tools may search at once, and keywords it may add. */
+export const MAX_QUERIES = 8;
+export const MAX_KEYWORDS = 20;
+/** Tools a server's listing in brief shows at most. */
+export const MAX_BROWSE = 100;
 /** Characters of the server summary in find_tools' description (~300 tokens). */
 const MAX_SUMMARY_CHARS = 1_200;
 /** Words shown per server: enough to say what it is for. */
@@ -59,15 +64,18 @@ export function metaTools(servers: readonly ServerSummary[], toolCount: number):
     description:
       `Search ${toolCount} tools of ${servers.length} server${servers.length === 1 ? '' : 's'} by what you want to do, in plain words, and get the best matches ` +
       `with their names and input schemas. Call a match with ${CALL_TOOL} (or directly, once your tool list shows it). ` +
-      `Use this before saying a tool is not available. Servers: ${summary}.`,
+      `Use this before saying a tool is not available. How to search: say the action and its object ("create a calendar event", ` +
+      `not "calendar"), add other words a tool might use in "keywords" (synonyms, the product's name), and for a task of several ` +
+      `steps give one short query per step in "queries". To see everything a server offers, give only "server". Servers: ${summary}.`,
     inputSchema: {
       type: 'object',
       properties: {
         query: { type: 'string', description: 'What you want to do, e.g. "list open pull requests" or "read a file"' },
-        limit: { type: 'integer', minimum: 1, maximum: MAX_FIND_LIMIT, description: `How many matches (default ${DEFAULT_FIND_LIMIT})` },
-        server: { type: 'string', description: 'Only tools of this server' },
+        keywords: { type: 'array', items: { type: 'string' }, maxItems: MAX_KEYWORDS, description: 'More words the tool may use: synonyms, the product or service name, the kind of object' },
+        queries: { type: 'array', items: { type: 'string' }, maxItems: MAX_QUERIES, description: 'One query per step of a task, instead of "query"; the best tool of each step comes first' },
+        limit: { type: 'integer', minimum: 1, maximum: MAX_FIND_LIMIT, description: `How many matches (default ${DEFAULT_FIND_LIMIT}, or 3 per query with "queries")` },
+        server: { type: 'string', description: 'Only tools of this server; alone, lists all its tools in brief' },
       },
-      required: ['query'],
     },
     outputSchema: {
       type: 'object',
@@ -83,7 +91,8 @@ export function metaTools(servers: readonly ServerSummary[], toolCount: number):
               description: { type: 'string' },
               inputSchema: { type: 'object' },
             },
-            required: ['name', 'server', 'inputSchema'],
+            // A server's listing in brief has no schemas: search for the tool to get its schema.
+            required: ['name', 'server'],
           },
         },
       },

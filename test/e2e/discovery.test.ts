@@ -28,6 +28,12 @@ async function find(client: Client, query: string, extra: Record<string, unknown
   return structured.tools;
 }
 
+async function findWith(client: Client, args: Record<string, unknown>): Promise<Found[]> {
+  const result = (await client.callTool({ name: 'switchboard__find_tools', arguments: args })) as CallToolResult;
+  expect(result.isError ?? false, textOf(result)).toBe(false);
+  return (result.structuredContent as { tools: Found[] }).tools;
+}
+
 describe('search mode with the real servers', () => {
   let proxy: RunningSwitchboard;
   let tmp: string;
@@ -106,10 +112,34 @@ describe('search mode with the real servers', () => {
     await client.close();
   });
 
+  it('lists a server in brief, takes the model\'s keywords, and answers a task of several steps with a tool per step', async () => {
+    const client = await connect(proxy, { path: '/mcp?profile=search' });
+    const brief = await findWith(client, { server: 'memory' });
+    expect(brief.map((tool) => tool.name)).toEqual(expect.arrayContaining(['memory__create_entities', 'memory__read_graph', 'memory__search_nodes']));
+    for (const tool of brief) {
+      expect(tool.server).toBe('memory');
+      expect(tool).not.toHaveProperty('inputSchema');
+      // One sentence: no line break, and at most one sentence end.
+      expect(tool.description ?? '').not.toContain('\n');
+    }
+
+    const withKeywords = await findWith(client, { query: 'keep this for later', keywords: ['knowledge graph', 'entities', 'observations'], limit: 3 });
+    expect(withKeywords.every((tool) => tool.server === 'memory'), JSON.stringify(withKeywords.map((t) => t.name))).toBe(true);
+
+    const steps = await findWith(client, { queries: ['read the contents of a text file', 'create entities in the knowledge graph', 'add two numbers'] });
+    expect(steps.slice(0, 3).map((tool) => tool.server), JSON.stringify(steps.map((t) => t.name))).toEqual(['fs', 'memory', 'everything']);
+    expect(steps.length).toBeLessThanOrEqual(9);
+    expect(new Set(steps.map((tool) => tool.name)).size).toBe(steps.length);
+
+    await expect(client.callTool({ name: 'switchboard__find_tools', arguments: { keywords: ['x'] } })).rejects.toThrow(/give "query" \(or "queries"\), or "server" alone/);
+    await expect(client.callTool({ name: 'switchboard__find_tools', arguments: { queries: 'one string' } })).rejects.toThrow(/"queries" must be an array/);
+    await client.close();
+  });
+
   it('errors are tools/call errors: an unknown tool, bad arguments, a tool error passed through', async () => {
     const client = await connect(proxy, { path: '/mcp?profile=narrow' });
     await expect(client.callTool({ name: 'switchboard__call_tool', arguments: { name: 'memory__read_graph', arguments: {} } })).rejects.toThrow(/Unknown tool: memory__read_graph/);
-    await expect(client.callTool({ name: 'switchboard__find_tools', arguments: {} })).rejects.toThrow(/"query" must be a non-empty string/);
+    await expect(client.callTool({ name: 'switchboard__find_tools', arguments: { query: '  ' } })).rejects.toThrow(/"query" must be a non-empty string/);
     await expect(client.callTool({ name: 'switchboard__call_tool', arguments: { name: 'switchboard__call_tool' } })).rejects.toThrow(/not itself/);
     const missing = (await client.callTool({ name: 'switchboard__call_tool', arguments: { name: 'fs__read_text_file', arguments: { path: path.join(tmp, 'nope.txt') } } })) as CallToolResult;
     expect(missing.isError).toBe(true);
