@@ -1,5 +1,5 @@
-// A secret read from a file with `${file:PATH}` reaches the child's environment and nothing else:
-// no log line of the daemon (at debug), no `check` output, no /status.json.
+// A secret read from a file with `${file:PATH}` (or systemd's credential, `${credential:NAME}`) reaches
+// the child's environment and nothing else: no log line of the daemon (at debug), no `check` output, no /status.json.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -108,5 +108,37 @@ describe('${file:} secrets', () => {
     expect(unit.code).toBe(0);
     expect(unit.stdout).toContain(`\nLoadCredential=github:${credential}\n`);
     expect(unit.stdout + unit.stderr).not.toContain(SECRET);
+
+    // The service starts as systemd starts it for LoadCredential=: the file in $CREDENTIALS_DIRECTORY.
+    const credentials = path.join(dir, 'run-credentials');
+    fs.mkdirSync(credentials, { mode: 0o700 });
+    fs.writeFileSync(path.join(credentials, 'github'), `${SECRET}\n`, { mode: 0o400 });
+    const port = await freePort();
+    fs.writeFileSync(file, JSON.stringify({
+      listen: { host: '127.0.0.1', port },
+      sanitize: { log: path.join(dir, 'credential-sanitize.jsonl'), pins: path.join(dir, 'credential-pins.json') },
+      mcpServers: { gh: { command: process.execPath, args: [FIXTURE], env: { FIXTURE_NAME: 'gh', FIXTURE_REPORT_ENV: 'GITHUB_TOKEN', GITHUB_TOKEN: '${credential:github}' } } },
+    }));
+    let output = '';
+    const service = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), 'start', '-c', file], {
+      cwd: ROOT,
+      env: { ...shell, CREDENTIALS_DIRECTORY: credentials, SWITCHBOARD_LOG_LEVEL: 'debug' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    service.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    service.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    const exited = new Promise((resolve) => service.once('exit', resolve));
+    try {
+      const url = `http://127.0.0.1:${port}`;
+      await waitFor(async () => (await fetch(`${url}/readyz`).catch(() => undefined))?.status === 200, CLI_TIMEOUT_MS, 'service ready');
+      const client = await connect({ url } as RunningSwitchboard);
+      expect(textOf(await client.callTool({ name: 'gh__report_env', arguments: {} }))).toBe(SECRET);
+      await client.close();
+    } finally {
+      service.kill('SIGTERM');
+      await exited;
+    }
+    expect(output).toContain('"component"');
+    expect(output).not.toContain(SECRET);
   }, 180_000);
 });
