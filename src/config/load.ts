@@ -13,6 +13,7 @@ import { DEFAULTS, KNOWN_KEYS, topSchema } from './schema.js';
 import { resolveServer, type ResolvedServer } from './servers.js';
 import { checkNoLiteralTokens, resolveTokens } from './tokens.js';
 import { resolveOAuth } from './oauth.js';
+import { resolveTelemetry } from './telemetry.js';
 import { stateDir } from './state-dir.js';
 import type { SecretNeed } from './secret-sink.js';
 
@@ -80,11 +81,13 @@ export function resolveConfig(
   }
   const raw = withListenOverrides(written, env, options, findings);
   warnUnknownKeys(raw, KNOWN_KEYS.top, [], findings);
-  for (const section of ['listen', 'namespace', 'limits', 'sanitize'] as const) {
+  for (const section of ['listen', 'namespace', 'limits', 'sanitize', 'telemetry'] as const) {
     const value = raw[section];
     if (isPlainObject(value)) warnUnknownKeys(value, KNOWN_KEYS[section], [section], findings);
   }
   if (isPlainObject(raw['auth'])) refuseUnknownKeys(raw['auth'], KNOWN_KEYS.auth, ['auth'], findings);
+  const rawTelemetry = raw['telemetry'];
+  if (isPlainObject(rawTelemetry) && isPlainObject(rawTelemetry['otlp'])) warnUnknownKeys(rawTelemetry['otlp'], KNOWN_KEYS.otlp, ['telemetry', 'otlp'], findings);
   const rawListen = raw['listen'];
   if (isPlainObject(rawListen) && isPlainObject(rawListen['tls'])) warnUnknownKeys(rawListen['tls'], KNOWN_KEYS.tls, ['listen', 'tls'], findings);
   const tokenCount = checkNoLiteralTokens(raw['auth'], findings);
@@ -158,6 +161,8 @@ export function resolveConfig(
     logKeep: top.sanitize.logKeep,
   };
 
+  const telemetry = resolveTelemetry(top.telemetry, env, report);
+
   findings.throwIfAny();
   return deepFreeze({
     file: origin.file,
@@ -173,6 +178,7 @@ export function resolveConfig(
     auth: { tokens, oauth },
     sanitize,
     logLevel: top.logLevel,
+    telemetry,
     instance: top.instance ?? derivedInstance(listen.port),
     warnings: findings.warnings,
   });

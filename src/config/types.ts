@@ -1,6 +1,7 @@
 // The resolved, frozen configuration every other module reads; produced only by config/load.ts.
 
 import type { Secret } from './secret.js';
+import type { TelemetryConfig } from './telemetry.js';
 
 export type Isolation = 'shared' | 'session';
 
@@ -245,6 +246,8 @@ export interface SwitchboardConfig {
    */
   readonly auth: { readonly tokens: readonly TokenConfig[]; readonly oauth?: OAuthConfig | undefined };
   readonly sanitize: SanitizeConfig;
+  /** OTLP tracing (config/telemetry.ts); undefined: off, and no OpenTelemetry module is loaded. */
+  readonly telemetry: TelemetryConfig | undefined;
   /** pino level for the daemon's own logs: fatal, error, warn, info, debug, trace or silent. */
   readonly logLevel: string;
   /**
