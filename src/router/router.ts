@@ -25,6 +25,8 @@ import { pageText } from './lists.js';
 import { ListHolds } from './list-holds.js';
 import { answerFindTools, isMetaTool, listedTools, unwrapCallTool } from './search-tools.js';
 import { FIND_TOOLS } from '../search/meta-tools.js';
+import { tracing } from '../telemetry/active.js';
+import { startRequestTrace } from './request-trace.js';
 
 type Handler = (session: Session, request: ClientRequest, view: View) => void;
 
@@ -270,9 +272,13 @@ export class Router {
   }
 
   private forwardTo(session: Session, request: ClientRequest, handle: NonNullable<ReturnType<Upstreams['handleFor']>>): void {
+    const trace = tracing === undefined ? undefined : startRequestTrace(tracing, session, request, handle.name);
     const outcome = handle.forward(session, request.message);
     if (outcome === 'held') session.hold(request);
-    else session.sent(request, outcome);
+    else {
+      if (trace !== undefined && !('upstreamId' in outcome)) trace.end(String(outcome.code));
+      session.sent(request, outcome);
+    }
   }
 
   private fail(session: Session, request: ClientRequest, error: unknown): void {
