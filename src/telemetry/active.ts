@@ -16,7 +16,7 @@ export async function startTracing(config: TelemetryConfig, log: Logger): Promis
   starts += 1;
   if (tracing !== undefined) return;
   const { createTracing } = await import('./sdk.js');
-  tracing = createTracing(config, log);
+  tracing = await createTracing(config, log);
 }
 
 /** Undone by the last switchboard that started it. */

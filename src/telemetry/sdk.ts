@@ -4,8 +4,6 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DiagLogLevel, ROOT_CONTEXT, SpanKind, SpanStatusCode, diag, trace, defaultTextMapGetter, defaultTextMapSetter, type Attributes, type Context, type Span, type Tracer } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { OTLPTraceExporter as JsonExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { OTLPTraceExporter as ProtoExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { BasicTracerProvider, BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler } from '@opentelemetry/sdk-trace-base';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
@@ -18,7 +16,7 @@ import type { McpRequestFacts, RequestTrace, Tracing } from './types.js';
 /** How often buffered spans are exported, ms, unless OTEL_BSP_SCHEDULE_DELAY says otherwise (the SDK's default is 5 s). */
 const DEFAULT_EXPORT_DELAY_MS = 2000;
 
-export function createTracing(config: TelemetryConfig, log: Logger): Tracing {
+export async function createTracing(config: TelemetryConfig, log: Logger): Promise<Tracing> {
   const tlog = log.child({ component: 'telemetry' });
   // The SDK's own complaints (an unreachable collector, a rejected export) as our warnings; its
   // messages name the URL and status, never the configured headers.
@@ -33,7 +31,11 @@ export function createTracing(config: TelemetryConfig, log: Logger): Tracing {
     DiagLogLevel.WARN,
   );
   const options = { url: config.endpoint, headers: { ...config.headers } };
-  const exporter = config.protocol === 'http/json' ? new JsonExporter(options) : new ProtoExporter(options);
+  // Only the exporter of the configured protocol is loaded: the protobuf one brings protobufjs along.
+  const exporter =
+    config.protocol === 'http/json'
+      ? new (await import('@opentelemetry/exporter-trace-otlp-http')).OTLPTraceExporter(options)
+      : new (await import('@opentelemetry/exporter-trace-otlp-proto')).OTLPTraceExporter(options);
   const ratio = new TraceIdRatioBasedSampler(config.sampleRatio);
   const delay = Number(process.env['OTEL_BSP_SCHEDULE_DELAY']);
   const provider = new BasicTracerProvider({
