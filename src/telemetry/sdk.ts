@@ -100,8 +100,10 @@ function endHttp(span: Span, res: ServerResponse): void {
 
 function startRequest(tracer: Tracer, propagator: W3CTraceContextPropagator, facts: McpRequestFacts, active: Context): RequestTrace {
   // A context the client put in `_meta` names the MCP call's own parent: it wins over the HTTP headers.
+  // A malformed one is ignored (W3C: restart from what else is known), not made a new root.
   const meta = metaTraceContext(facts.meta);
-  const parent = meta === undefined ? active : propagator.extract(ROOT_CONTEXT, meta, defaultTextMapGetter);
+  const extracted = meta === undefined ? undefined : propagator.extract(ROOT_CONTEXT, meta, defaultTextMapGetter);
+  const parent = extracted !== undefined && trace.getSpanContext(extracted) !== undefined ? extracted : active;
   const name = facts.target === undefined ? facts.method : `${facts.method} ${facts.target}`;
   const attributes: Attributes = {
     'mcp.method.name': facts.method,

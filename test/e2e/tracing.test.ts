@@ -144,4 +144,11 @@ describe('tracing over OTLP', () => {
     const mcp = await waitFor(() => collector.spans.find((s) => s.traceId === own && s.kind === SERVER && attr(s, 'mcp.method.name') === 'tools/call'), 15_000, 'the MCP span in the _meta trace');
     expect(mcp.parentSpanId).toBe('b7ad6b7169203331');
   });
+
+  it('ignores a malformed traceparent in _meta: the MCP span stays in the header\'s trace', async () => {
+    const before = collector.spans.length;
+    await client.callTool({ name: 'kid__trace', arguments: { text: 'y' }, _meta: { traceparent: 'not-a-traceparent' } });
+    const mcp = await waitFor(() => collector.spans.slice(before).find((s) => s.kind === SERVER && attr(s, 'mcp.method.name') === 'tools/call'), 15_000, 'the MCP span');
+    expect(mcp.traceId).toBe(TRACE_ID);
+  });
 });
