@@ -16,6 +16,9 @@ const LAYERS = [
   ['catalog/upstream', '^src/(catalog|upstream)/'],
   ['search', '^src/search/'],
   ['auth', '^src/auth/'],
+  // Tracing is asked by the transports (HTTP spans), the router (MCP spans) and the upstreams
+  // (context out), so it sits under all of them and reads only config, wire and jsonrpc.
+  ['telemetry', '^src/telemetry/'],
   ['wire/jsonrpc/sanitize/config', '^src/(wire|jsonrpc|sanitize|config)/|^src/(log|protocol|throttle|file-watch|rotating-log)\\.ts$'],
 ];
 

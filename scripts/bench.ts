@@ -1,6 +1,8 @@
 // Benchmark: the proxy against the floors it is measured by, in one run.
 //
-//   npm run build && npm run bench [-- --json]
+//   npm run build && npm run bench [-- --json] [-- --tracing]
+//   --tracing: both proxies trace every request (OTLP http/protobuf, ratio 1) to a local sink in
+//   this process that answers 200 and counts what it got (its CPU is the driver's, not the proxy's).
 //   env: BENCH_PAYLOADS (100,65536 bytes), BENCH_SESSIONS (1,10,50), BENCH_ROUNDS (4), BENCH_WINDOW (1 s),
 //        BENCH_WARMUP (2 s), BENCH_SECONDS (5 s: the stdio floor's window)
 //
@@ -18,6 +20,8 @@
 // same load, drift apart: the noise a ratio cannot be read finer than. Every reply is checked
 // (same id, identical text); the exit status is 1 if any was wrong or a process was left behind.
 import fs from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import {
@@ -36,9 +40,29 @@ const WINDOW = Number(process.env.BENCH_WINDOW ?? process.env.BENCH_ERA_WINDOW ?
 /** Pause before each measured window, s: the previous window's connections settle. */
 const SETTLE = 0.25;
 const JSON_OUT = process.argv.includes('--json');
+const TRACING = process.argv.includes('--tracing');
 const FLOOR_SERVER = path.join(ROOT, 'scripts/http-floor.mjs');
 requireBuild('bench');
 const log = (line: string): void => void process.stderr.write(`[bench] ${line}\n`);
+
+/** With --tracing: what every proxy's config adds, and the sink's tally of exports. */
+const sink = { exports: 0, bytes: 0 };
+const TELEMETRY: Record<string, unknown> = TRACING ? await startTraceSink() : {};
+
+async function startTraceSink(): Promise<Record<string, unknown>> {
+  const server = createServer((req, res) => {
+    req.on('data', (chunk: Buffer) => (sink.bytes += chunk.length));
+    req.on('end', () => {
+      sink.exports += 1;
+      res.writeHead(200, { 'content-type': 'application/x-protobuf' }).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  server.unref();
+  const port = (server.address() as AddressInfo).port;
+  log(`tracing on: OTLP sink on 127.0.0.1:${port}`);
+  return { telemetry: { otlp: { endpoint: `http://127.0.0.1:${port}`, protocol: 'http/protobuf' }, sampleRatio: 1 } };
+}
 
 const TARGETS = ['floor', 'session', 'stateless', 'remote'] as const;
 type TargetName = (typeof TARGETS)[number];
@@ -107,8 +131,8 @@ interface Rig {
 async function rig(C: number, payload: number, tag: string): Promise<Rig> {
   const floor = await startFloor();
   const upstream = await startFloor();
-  const proxy = await startProxy(`${tag}-stdio`);
-  const remoteProxy = await startProxy(`${tag}-remote`, { mcpServers: { echo: { url: upstream.url, transport: 'http' } } });
+  const proxy = await startProxy(`${tag}-stdio`, TELEMETRY);
+  const remoteProxy = await startProxy(`${tag}-remote`, { mcpServers: { echo: { url: upstream.url, transport: 'http' } }, ...TELEMETRY });
   const open = (url: string): Promise<Record<string, string>[]> => Promise.all(Array.from({ length: C }, () => openSession(url)));
   const proxyUrl = `${proxy.base}/mcp`;
   const remoteUrl = `${remoteProxy.base}/mcp`;
@@ -259,9 +283,10 @@ async function main(): Promise<number> {
       rows.push({ payload, sessions: C, stdio, ...http });
     }
   }
+  if (TRACING) log(`tracing: the sink received ${sink.exports} exports, ${sink.bytes} bytes`);
   if (failed) log(`proxy configs and logs kept in ${TEMP}`);
   else fs.rmSync(TEMP, { recursive: true, force: true });
-  const meta = { payloads: PAYLOADS, warmup_s: WARMUP, window_s: WINDOW, rounds: ROUNDS, stdio_window_s: SECONDS, node: process.version, cpus: os.cpus().length };
+  const meta = { payloads: PAYLOADS, warmup_s: WARMUP, window_s: WINDOW, rounds: ROUNDS, stdio_window_s: SECONDS, node: process.version, cpus: os.cpus().length, tracing: TRACING };
   process.stdout.write(JSON_OUT ? `${JSON.stringify({ ...meta, rows }, null, 2)}\n` : `${table(rows)}\n`);
   return failed ? 1 : 0;
 }

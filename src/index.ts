@@ -1,4 +1,5 @@
 // createSwitchboard(config): the programmatic API; the CLI and the tests both start the proxy through it.
+import { startTracing, stopTracing } from './telemetry/active.js';
 import type { AddressInfo } from 'node:net';
 import type { SwitchboardConfig } from './config/types.js';
 import { silentLogger, type Logger } from './log.js';
@@ -50,6 +51,8 @@ export interface RunningSwitchboard {
 
 export async function createSwitchboard(config: SwitchboardConfig, options: SwitchboardOptions = {}): Promise<RunningSwitchboard> {
   const log = options.logger ?? silentLogger();
+  // Before any request can arrive; without `telemetry` no OpenTelemetry module is ever imported.
+  if (config.telemetry !== undefined) await startTracing(config.telemetry, log);
   const review = await openReview(config, log.child({ component: 'sanitize' }), { writeLog: true, persistPins: true });
   const core = new SwitchboardCore(config, log, { review, ...(options.shutdown ? { shutdown: options.shutdown } : {}) });
   const front = new HttpFrontDoor(core, log.child({ component: 'http' }));
@@ -70,6 +73,7 @@ export async function createSwitchboard(config: SwitchboardConfig, options: Swit
   } catch (error) {
     front.stop();
     await core.stop();
+    if (config.telemetry !== undefined) await stopTracing();
     throw listenError(error, config);
   }
   core.start();
@@ -109,6 +113,7 @@ export async function createSwitchboard(config: SwitchboardConfig, options: Swit
         await core.stop();
         front.server.closeAllConnections();
         await closed;
+        if (config.telemetry !== undefined) await stopTracing();
       })();
       return closing;
     },

@@ -14,6 +14,7 @@ import { DEFAULTS, KNOWN_KEYS, topSchema, type RawTop } from './schema.js';
 import { resolveServer, type ResolvedServer } from './servers.js';
 import { checkNoLiteralTokens, resolveTokens } from './tokens.js';
 import { resolveOAuth } from './oauth.js';
+import { resolveTelemetry } from './telemetry.js';
 import { stateDir } from './state-dir.js';
 import type { SecretNeed } from './secret-sink.js';
 import type { RedisLimitsConfig } from './rate-limits.js';
@@ -83,11 +84,13 @@ export function resolveConfig(
   }
   const raw = withListenOverrides(written, env, options, findings);
   warnUnknownKeys(raw, KNOWN_KEYS.top, [], findings);
-  for (const section of ['listen', 'namespace', 'limits', 'sanitize'] as const) {
+  for (const section of ['listen', 'namespace', 'limits', 'sanitize', 'telemetry'] as const) {
     const value = raw[section];
     if (isPlainObject(value)) warnUnknownKeys(value, KNOWN_KEYS[section], [section], findings);
   }
   if (isPlainObject(raw['auth'])) refuseUnknownKeys(raw['auth'], KNOWN_KEYS.auth, ['auth'], findings);
+  const rawTelemetry = raw['telemetry'];
+  if (isPlainObject(rawTelemetry) && isPlainObject(rawTelemetry['otlp'])) warnUnknownKeys(rawTelemetry['otlp'], KNOWN_KEYS.otlp, ['telemetry', 'otlp'], findings);
   const rawListen = raw['listen'];
   if (isPlainObject(rawListen) && isPlainObject(rawListen['tls'])) warnUnknownKeys(rawListen['tls'], KNOWN_KEYS.tls, ['listen', 'tls'], findings);
   const tokenCount = checkNoLiteralTokens(raw['auth'], findings);
@@ -173,6 +176,8 @@ export function resolveConfig(
   const limits = { ...top.limits, ...redisLimits(top.limits.redis, env, findings) };
   const secretFiles = secretFilesOf(raw, dir, env);
   warnReadableSecrets(secretFiles, findings);
+  const telemetry = resolveTelemetry(top.telemetry, env, report);
+
   findings.throwIfAny();
   return deepFreeze({
     file: origin.file,
@@ -189,6 +194,7 @@ export function resolveConfig(
     sanitize,
     callLog,
     logLevel: top.logLevel,
+    telemetry,
     instance: top.instance ?? derivedInstance(listen.port),
     warnings: findings.warnings,
     secretFiles,

@@ -304,6 +304,25 @@ const limitsObject = z.object(
 );
 const limitsSchema = limitsObject.prefault({});
 
+const otlpObject = z.object(
+  {
+    endpoint: nonEmptyString.optional(),
+    // Credentials of a hosted collector go here, `${VAR}` expanded: never echoed in messages or logs.
+    headers: z.record(z.string(), anyString, objectError).optional(),
+    protocol: z.enum(['http/protobuf', 'http/json'], { error: 'expected "http/protobuf" or "http/json"' }).optional(),
+  },
+  objectError,
+);
+
+const telemetryObject = z.object(
+  {
+    otlp: otlpObject.optional(),
+    sampleRatio: z.number({ error: 'expected a number from 0 to 1' }).min(0, { error: 'expected a number from 0 to 1' }).max(1, { error: 'expected a number from 0 to 1' }).optional(),
+    serviceName: nonEmptyString.optional(),
+  },
+  objectError,
+);
+
 /** Everything but `mcpServers`, whose entries are checked one by one to scope errors per server. */
 export const topSchema = z.object({
   mcpServers: z.record(z.string(), z.unknown(), { error: 'expected an object mapping server names to servers' }),
@@ -322,6 +341,8 @@ export const topSchema = z.object({
   callLog: callLogObject.optional(),
   logLevel: z.enum(LOG_LEVELS, { error: `expected one of ${LOG_LEVELS.join(', ')}` }).default(DEFAULTS.logLevel),
   // This daemon's name among several behind one balancer: the first part of every session id.
+  // OTLP tracing; absent, the OTEL_* variables decide (config/telemetry.ts).
+  telemetry: telemetryObject.optional(),
   instance: z.string({ error: 'expected a string' }).regex(INSTANCE_PATTERN, { error: 'expected 1 to 32 characters of [a-z0-9-], starting with a letter or digit' }).optional(),
 });
 
@@ -342,9 +363,11 @@ export const KNOWN_KEYS = {
   oauth: new Set(Object.keys(oauthObject.shape)),
   token: new Set(Object.keys(tokenObject.shape)),
   sanitize: new Set(Object.keys(sanitizeObject.shape)),
+  telemetry: new Set(Object.keys(telemetryObject.shape)),
+  otlp: new Set(Object.keys(otlpObject.shape)),
 } as const;
 
 /** Paths whose values may be secrets: never echoed in messages. */
 export function isSecretPath(path: readonly PropertyKey[]): boolean {
-  return (path[0] === 'mcpServers' && (path[2] === 'env' || path[2] === 'headers')) || path[0] === 'auth' || (path[0] === 'limits' && path[1] === 'redis');
+  return (path[0] === 'mcpServers' && (path[2] === 'env' || path[2] === 'headers')) || path[0] === 'auth' || (path[0] === 'limits' && path[1] === 'redis') || (path[0] === 'telemetry' && path[2] === 'headers');
 }

@@ -3,6 +3,7 @@
 import type { Secret } from './secret.js';
 import type { RateLimitsConfig } from './rate-limits.js';
 import type { CallLogConfig } from './call-log.js';
+import type { TelemetryConfig } from './telemetry.js';
 
 export type Isolation = 'shared' | 'session';
 
@@ -255,6 +256,8 @@ export interface SwitchboardConfig {
   readonly sanitize: SanitizeConfig;
   /** The call log, when configured (`callLog`). */
   readonly callLog: CallLogConfig | undefined;
+  /** OTLP tracing (config/telemetry.ts); undefined: off, and no OpenTelemetry module is loaded. */
+  readonly telemetry: TelemetryConfig | undefined;
   /** pino level for the daemon's own logs: fatal, error, warn, info, debug, trace or silent. */
   readonly logLevel: string;
   /**

@@ -29,6 +29,8 @@ import type { RateLimiter } from '../limits/rate-limiter.js';
 import type { Refusal } from '../limits/buckets.js';
 import type { ToolStats } from '../session/tool-stats.js';
 import type { CallLog } from '../session/call-log.js';
+import { tracing } from '../telemetry/active.js';
+import { startRequestTrace } from './request-trace.js';
 
 type Handler = (session: Session, request: ClientRequest, view: View) => void;
 
@@ -335,9 +337,13 @@ export class Router {
   }
 
   private forwardTo(session: Session, request: ClientRequest, handle: NonNullable<ReturnType<Upstreams['handleFor']>>): void {
+    const trace = tracing === undefined ? undefined : startRequestTrace(tracing, session, request, handle.name);
     const outcome = handle.forward(session, request.message);
     if (outcome === 'held') session.hold(request);
-    else session.sent(request, outcome);
+    else {
+      if (trace !== undefined && !('upstreamId' in outcome)) trace.end(String(outcome.code));
+      session.sent(request, outcome);
+    }
   }
 
   private fail(session: Session, request: ClientRequest, error: unknown): void {

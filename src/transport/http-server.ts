@@ -1,4 +1,5 @@
 // The one HTTP server: routes paths to the MCP endpoints and the routes mounted from ops/ (probes, metrics, the page), applies Origin/Host checks.
+import { tracing } from '../telemetry/active.js';
 import { STATUS_CODES, createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createHttpsServer, type Server as HttpsServer } from 'node:https';
 import { readFileSync } from 'node:fs';
@@ -102,7 +103,9 @@ export class HttpFrontDoor {
     const options = { keepAliveTimeout: 65_000, ...serverTimeouts(core.config.limits) };
     const handler = (req: IncomingMessage, res: ServerResponse): void => {
       try {
-        this.route(req, res);
+        // One test when tracing is off; on, the route runs inside the request's server span.
+        if (tracing === undefined) this.route(req, res);
+        else tracing.http(req, res, () => this.route(req, res));
       } catch (error) {
         // One bad request must never take the daemon and every other session down with it.
         this.log.error({ err: error instanceof Error ? error.message : String(error), url: req.url }, 'request handler failed');

@@ -25,6 +25,8 @@ import type { Caller, Pending, ServerIdentity } from './types.js';
 import { addEnvelope, proxyEnvelope, removeEnvelope, rootsFromConfig } from './stateless-envelope.js';
 import { CLIENT_CAPABILITIES, PROBE_METHOD, listenRequest, negotiateEra } from './era.js';
 import { PendingTable, answerLocally } from './pending.js';
+import { setOutgoingTrace, tracing } from '../telemetry/active.js';
+import { TRACE, type TraceCarrier } from '../telemetry/meta.js';
 import { Inbound } from './inbound.js';
 import { TaskIndex, type TaskOwner } from './tasks.js';
 import { Involvement, latestOf, type Attribution } from './attribution.js';
@@ -173,6 +175,7 @@ export class UpstreamConnection {
         resend: undefined,
         receivedAt: 0,
         tool: undefined,
+        trace: undefined,
       };
       const refusal = this.admit(entry);
       if (refusal !== undefined) return reject(refusal);
@@ -218,6 +221,8 @@ export class UpstreamConnection {
       resend: era === 'stateless' && !caller.acceptsInputRequired ? request.params : undefined,
       receivedAt: 0,
       tool: undefined,
+      // The router put the request's spans on it (telemetry/meta.ts); read only when tracing is on.
+      trace: tracing === undefined ? undefined : (request as TraceCarrier)[TRACE],
     };
     const downstreamId = request.id;
     request.id = upstreamId;
@@ -235,12 +240,16 @@ export class UpstreamConnection {
       request.id = downstreamId;
       return refusal;
     }
+    // A remote server's transport reads the context for its headers inside the (synchronous) write.
+    if (entry.trace !== undefined) setOutgoingTrace(entry.trace);
     const written =
       typeof line === 'string'
         ? this.child.write(line + '\n', upstreamId, request.method)
         : this.child.writeEncoded(line.bytes, (target) => line.writeTo(target), upstreamId, request.method);
+    if (entry.trace !== undefined) setOutgoingTrace(undefined);
     if (written !== 'sent') {
       this.pending.take(upstreamId);
+      // The router ends the spans with the error it answers.
       return written === 'full'
         ? new SwitchboardError(ErrorCode.Overloaded, `server ${this.server.name} is not reading its input`)
         : new SwitchboardError(ErrorCode.ConnectionClosed, `server ${this.server.name} is restarting; its input is closed`);
@@ -279,6 +288,7 @@ export class UpstreamConnection {
   /** The caller gave up (notifications/cancelled, session closed): tell the child and forget the request. */
   cancel(entry: Pending, reason: string): void {
     if (!this.pending.forget(entry)) return;
+    entry.trace?.end('cancelled');
     this.involvement.linger(entry);
     this.cancelAtChild(entry.upstreamId, reason);
   }

@@ -20,7 +20,7 @@ import { RAW_MIN_CHARS } from '../wire/request-splice.js';
 import { scanMessage } from '../wire/message-scan.js';
 import { mintedIdAt, spliceId, spliceResultBytes } from '../wire/result-splice.js';
 import { BufferPool } from '../wire/buffer-pool.js';
-import { answerLocally, type PendingTable } from './pending.js';
+import { answerLocally, errorType, type PendingTable } from './pending.js';
 import { restoreTaskId, type TaskIndex } from './tasks.js';
 import type { Pending } from './types.js';
 
@@ -174,6 +174,7 @@ export class Inbound {
     // Only the id differs from what the child wrote: splice it into the child's text rather than
     // serialize the whole result again (for a 64 KiB result, ~115 µs of stringify against ~15 µs).
     const serialized = line !== undefined && !rewritten ? spliceId(line, entry.upstreamId, entry.downstreamId) : undefined;
+    if (entry.trace !== undefined) entry.trace.end(errorType(response));
     entry.caller?.answered(entry, response, serialized);
   }
 

@@ -84,9 +84,20 @@ export class PendingTable {
 
 /** Answers a pending request without the child (timeout, child exit, a transport's own error) the way the child would have. */
 export function answerLocally(entry: Pending, response: JsonRpcResponse): void {
+  if (entry.trace !== undefined) entry.trace.end(errorType(response));
   if (entry.settle !== undefined) {
     entry.settle(response);
     return;
   }
   entry.caller?.answered(entry, response);
+}
+
+/**
+ * What a traced request's spans are marked failed with (OpenTelemetry MCP conventions): the
+ * JSON-RPC error code, or `tool_error` for a tool result with isError; undefined for success.
+ */
+export function errorType(response: JsonRpcResponse): string | undefined {
+  if ('error' in response) return String(response.error.code);
+  const result: unknown = response.result;
+  return typeof result === 'object' && result !== null && (result as { isError?: unknown }).isError === true ? 'tool_error' : undefined;
 }

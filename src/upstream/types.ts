@@ -1,4 +1,5 @@
 // What the upstream layer needs from whoever sends it requests; implemented by sessions above it.
+import type { RequestTrace } from '../telemetry/types.js';
 import type { JsonRpcId, JsonRpcMessage, JsonRpcResponse, SwitchboardError } from '../jsonrpc/messages.js';
 import type { Serialized } from '../wire/result-bytes.js';
 
@@ -62,6 +63,8 @@ export interface Pending {
    * reads it back when the answer comes, for its latency metrics. 0 for the proxy's own requests.
    */
   receivedAt: number;
+  /** Its spans when tracing is on (telemetry/), ended with its answer; undefined otherwise. */
+  trace: RequestTrace | undefined;
   /** Where the caller counts this request's outcome per tool (tools/call only); set with receivedAt. */
   tool: OutcomeCounter | undefined;
 }

@@ -1,5 +1,6 @@
 // What the two remote transports (streamable-http.ts, legacy-sse.ts) ask of the server they carry
 // messages for (remote-server.ts), so that neither imports it.
+import type { OutgoingTrace } from '../../telemetry/types.js';
 import type { RemoteResponse } from './http-client.js';
 import type { Logger } from '../../log.js';
 import type { JsonObject, JsonRpcId } from '../../jsonrpc/messages.js';
@@ -11,6 +12,8 @@ export interface Outgoing {
   readonly line: string;
   readonly id: JsonRpcId | undefined;
   readonly method: string | undefined;
+  /** W3C context for the POST's headers when tracing is on (the body carries it in `_meta` too). */
+  readonly trace: OutgoingTrace | undefined;
 }
 
 export interface RemoteLink {

@@ -3,6 +3,7 @@
 // (streamable-http.ts) or the legacy HTTP+SSE transport (legacy-sse.ts), signing in first when
 // configured to. A lost connection or a forgotten session is an "exit": the server handle restarts
 // it with backoff, which initializes a new session.
+import { outgoingTrace, tracing } from '../../telemetry/active.js';
 import type { Logger } from '../../log.js';
 import type { RemoteConfig } from '../../config/types.js';
 import { ErrorCode, type JsonObject, type JsonRpcId } from '../../jsonrpc/messages.js';
@@ -144,7 +145,7 @@ export class RemoteServer implements ChildTransport {
     // Cancellations (their request's slot was freed by `abandon` first) and answers to the server's
     // own requests always go, or a full server could never be told to stop, nor get the answers it waits for.
     if (id !== undefined && method !== undefined && this.streamable.requestsInFlight >= MAX_IN_FLIGHT) return 'full';
-    const outgoing: Outgoing = { line, id, method };
+    const outgoing: Outgoing = { line, id, method, trace: tracing === undefined ? undefined : outgoingTrace() };
     if (method === 'initialize') {
       this.initializeMessage = outgoing;
       this.initializeId = id;

@@ -83,7 +83,7 @@ export class StreamableHttp {
         if (!isRequest) this.notesInFlight -= 1;
         if (this.inflight.get(key) === request) this.inflight.delete(key);
       },
-    }, isRequest ? 0 : ACCEPT_TIMEOUT_MS);
+    }, isRequest ? 0 : ACCEPT_TIMEOUT_MS, outgoing.trace === undefined ? undefined : traceHeaders(outgoing.trace));
     this.inflight.set(key, request);
   }
 
@@ -263,7 +263,7 @@ export class StreamableHttp {
   private cancelUpstream(id: JsonRpcId, reason: string): void {
     if (!this.link.isOpen()) return;
     const line = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } });
-    this.post({ line, id: undefined, method: 'notifications/cancelled' });
+    this.post({ line, id: undefined, method: 'notifications/cancelled', trace: undefined });
   }
 
   /** The stream the server sends unprompted messages on (list_changed, its requests). */
@@ -336,4 +336,8 @@ export class StreamableHttp {
       });
     });
   }
+}
+
+function traceHeaders(trace: NonNullable<Outgoing['trace']>): Record<string, string> {
+  return trace.tracestate === undefined ? { traceparent: trace.traceparent } : { traceparent: trace.traceparent, tracestate: trace.tracestate };
 }
