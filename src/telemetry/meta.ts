@@ -1,7 +1,7 @@
 // Trace context into a forwarded request's `params._meta` (traceparent, tracestate), so a server
 // that traces joins the client's trace (the MCP convention for context in `_meta`).
 import { isObject, type JsonObject, type JsonRpcRequest } from '../jsonrpc/messages.js';
-import { RAW_SPANS, RAW_TEXT, type RawCarrier } from '../wire/request-splice.js';
+import { spliceNoMore, type RawCarrier } from '../wire/request-splice.js';
 import type { OutgoingTrace, RequestTrace } from './types.js';
 
 /** Where a request's spans ride from the router to the connection that sends it: a symbol, never serialized. */
@@ -16,18 +16,7 @@ export interface TraceCarrier {
  * parsed whole first, as for the stateless envelope: tracing trades the splice for the edit.
  */
 export function injectTraceMeta(request: JsonRpcRequest & RawCarrier, trace: OutgoingTrace): void {
-  const raw = request[RAW_TEXT];
-  if (raw !== undefined) {
-    const whole = JSON.parse(raw) as { params?: unknown };
-    const full: JsonObject = isObject(whole.params) ? whole.params : {};
-    const routed = request.params ?? {};
-    // Routing renamed the tool or prompt and may have touched _meta; the rest is the client's text.
-    if (routed.name !== undefined) full.name = routed.name;
-    if (isObject(routed._meta)) full._meta = { ...(isObject(full._meta) ? full._meta : {}), ...routed._meta };
-    request.params = full;
-    delete request[RAW_TEXT];
-    delete request[RAW_SPANS];
-  }
+  spliceNoMore(request);
   const params = (request.params ??= {});
   const meta: JsonObject = isObject(params._meta) ? { ...params._meta } : {};
   meta.traceparent = trace.traceparent;

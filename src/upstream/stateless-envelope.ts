@@ -1,7 +1,7 @@
 // Children of the stateless era (2026-07-28) get no initialize: every request carries its version
 // and the client's capabilities in `_meta` (basic/index.mdx), the proxy's own requests included.
 import { isObject, type JsonObject, type JsonRpcRequest } from '../jsonrpc/messages.js';
-import { RAW_SPANS, RAW_TEXT, type RawCarrier } from '../wire/request-splice.js';
+import { RAW_TEXT, spliceNoMore, type RawCarrier } from '../wire/request-splice.js';
 import { META_CLIENT_CAPABILITIES, META_CLIENT_INFO, META_LOG_LEVEL, META_PROTOCOL_VERSION, STATELESS_PROTOCOL_VERSIONS, SWITCHBOARD_INFO } from '../protocol.js';
 
 export const STATELESS_VERSION = STATELESS_PROTOCOL_VERSIONS[0] as string;
@@ -18,18 +18,7 @@ export function proxyEnvelope(capabilities: JsonObject): JsonObject {
  * A request that arrived as text to splice is parsed whole first: its `_meta` is edited here.
  */
 export function addEnvelope(request: JsonRpcRequest & RawCarrier, clientCapabilities: Readonly<Record<string, unknown>>): void {
-  const raw = request[RAW_TEXT];
-  if (raw !== undefined) {
-    const whole = JSON.parse(raw) as { params?: unknown };
-    const full: JsonObject = isObject(whole.params) ? whole.params : {};
-    const routed = request.params ?? {};
-    // Routing renamed the tool or prompt and may have touched _meta; the rest is the client's text.
-    if (routed.name !== undefined) full.name = routed.name;
-    if (isObject(routed._meta)) full._meta = { ...(isObject(full._meta) ? full._meta : {}), ...routed._meta };
-    request.params = full;
-    delete request[RAW_TEXT];
-    delete request[RAW_SPANS];
-  }
+  spliceNoMore(request);
   const params = (request.params ??= {});
   const meta = isObject(params._meta) ? params._meta : {};
   const { roots: _roots, ...capabilities } = clientCapabilities;

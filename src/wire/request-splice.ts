@@ -4,7 +4,7 @@
 // though the proxy changes three small values in it: the id, the tool or prompt name and the progress
 // token. Splicing those into the text the client sent skips the serialization and its garbage.
 
-import type { JsonRpcRequest } from '../jsonrpc/messages.js';
+import { isObject, type JsonObject, type JsonRpcRequest } from '../jsonrpc/messages.js';
 import { scanMessage, type MessageSpans } from './message-scan.js';
 
 /** Requests whose text is kept for splicing; smaller ones serialize as fast as they scan, bytes. */
@@ -149,4 +149,22 @@ export function splicedRequestLine(request: JsonRpcRequest & RawCarrier, upstrea
   const name = request.params?.name;
   const id = String(upstreamId);
   return spliceRequestLine(text, spans, id, typeof name === 'string' ? JSON.stringify(name) : undefined, tokenRewritten ? id : undefined);
+}
+
+/**
+ * A request kept as text to splice, made whole so its params can be edited (the stateless envelope,
+ * trace context): parsed once, with what routing changed (the tool's or prompt's name, `_meta`) laid
+ * over the client's text. It goes out serialized from then on. A request never kept as text is left as it is.
+ */
+export function spliceNoMore(request: JsonRpcRequest & RawCarrier): void {
+  const raw = request[RAW_TEXT];
+  if (raw === undefined) return;
+  const whole = JSON.parse(raw) as { params?: unknown };
+  const full: JsonObject = isObject(whole.params) ? whole.params : {};
+  const routed = request.params ?? {};
+  if (routed.name !== undefined) full.name = routed.name;
+  if (isObject(routed._meta)) full._meta = { ...(isObject(full._meta) ? full._meta : {}), ...routed._meta };
+  request.params = full;
+  delete request[RAW_TEXT];
+  delete request[RAW_SPANS];
 }
