@@ -125,7 +125,9 @@ export class CatalogSearch {
 
 /**
  * A search-mode listing: find and call, then the pinned tools the view allows. `namespaced` gives
- * a tool's aggregate name (profiles and pins speak those everywhere).
+ * a tool's aggregate name (profiles and pins speak those everywhere). A server not listed yet
+ * (`unlisted`: in its first start) is in find_tools' directory as starting; its listing changes the
+ * view, so the session hears list_changed when it arrives.
  */
 export function searchListing(
   servers: readonly string[],
@@ -133,6 +135,7 @@ export function searchListing(
   routes: ReadonlyMap<string, Route>,
   policy: ViewPolicy,
   namespaced: (server: string, original: string) => string | undefined,
+  unlisted: (server: string) => boolean = () => false,
 ): JsonObject[] {
   const summaries = servers.map((server) => ({ server, toolNames: [] as string[] }));
   const byServer = new Map(summaries.map((summary) => [summary.server, summary.toolNames]));
@@ -144,6 +147,9 @@ export function searchListing(
     const name = namespaced(route.server, route.original);
     if (name !== undefined && policy.isPinned(name)) pinned.push(tool);
   }
-  const shown = summaries.filter((summary) => summary.toolNames.length > 0).map((summary) => ({ name: summary.server, toolNames: summary.toolNames }));
+  const shown = summaries.flatMap((summary) => {
+    if (summary.toolNames.length > 0) return [{ name: summary.server, toolNames: summary.toolNames }];
+    return unlisted(summary.server) ? [{ name: summary.server, toolNames: [], starting: true }] : [];
+  });
   return [...metaTools(shown, tools.length), ...pinned];
 }

@@ -345,7 +345,8 @@ export class Catalog {
     const search = policy.discovery === 'search';
     const toolDefinitions = new Map<string, JsonObject>();
     for (const tool of tools) toolDefinitions.set(tool.name as string, tool);
-    const listedTools = search ? searchListing(servers, tools, toolRoutes, policy, (server, original) => this.prefixedNames.get(`${server}\u0000${original}`)) : tools;
+    const unlisted = (server: string): boolean => this.servers.get(server)?.raw === undefined;
+    const listedTools = search ? searchListing(servers, tools, toolRoutes, policy, (server, original) => this.prefixedNames.get(`${server}\u0000${original}`), unlisted) : tools;
     const signatures = {
       tools: JSON.stringify(listedTools),
       prompts: JSON.stringify(prompts),

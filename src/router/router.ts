@@ -23,7 +23,7 @@ import type { Upstreams } from './upstreams.js';
 import type { Subscriptions } from './subscriptions.js';
 import { pageText } from './lists.js';
 import { ListHolds } from './list-holds.js';
-import { answerFindTools, isMetaTool, listedTools, unwrapCallTool } from './search-tools.js';
+import { answerFindTools, isMetaTool, listedTools, pendingServers, unwrapCallTool } from './search-tools.js';
 import { FIND_TOOLS } from '../search/meta-tools.js';
 import type { RateLimiter } from '../limits/rate-limiter.js';
 import type { Refusal } from '../limits/buckets.js';
@@ -39,7 +39,7 @@ export class Router {
   draining = false;
   /** Where tool calls are logged (config `callLog`); the core replaces it on a reload. */
   callLog: CallLog | undefined;
-  /** List requests (and find_tools) waiting for the first start of a server of their view. */
+  /** List requests waiting for the first start of a server of their view. */
   readonly holds: ListHolds;
   private readonly handlers: ReadonlyMap<string, Handler>;
 
@@ -191,13 +191,14 @@ export class Router {
     const name = request.message.params?.name;
     if (view.scope.policy.discovery === 'search' && isMetaTool(name)) {
       if (name === FIND_TOOLS) {
-        // A search reads the catalog as a list does: it waits for first starts too.
-        const search = (): void =>
-          this.holds.answer(session, request, view, (current, held) => {
-            // The servers that just listed are in the index before the search, not after it.
-            if (held) this.catalog.refreshIndex();
-            answerFindTools(this.catalog, session, request, current);
-          });
+        // Answered at once from the servers that are up, naming those still starting: unlike a
+        // list, a search is asked again (and the session hears list_changed when a server lists).
+        const search = (): void => {
+          // Listings applied since the last build are in the index before the search, not after it.
+          this.catalog.refreshIndex();
+          const current = this.catalog.current(session.scope);
+          answerFindTools(this.catalog, session, request, current, pendingServers(current, this.upstreams));
+        };
         if (this.limiter.active) this.withinLimits(session, request, undefined, search);
         else search();
         return;

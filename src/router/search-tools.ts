@@ -16,6 +16,8 @@ import { CALL_TOOL, DEFAULT_FIND_LIMIT, FIND_TOOLS, MAX_BROWSE, MAX_FIND_LIMIT, 
 import type { SearchHit } from '../catalog/catalog-search.js';
 import type { Session } from '../session/session.js';
 import type { ClientRequest } from '../session/client-request.js';
+import { NO_PENDING, pendingNote, type PendingServers } from '../search/pending-note.js';
+import type { Upstreams } from './upstreams.js';
 
 /** Characters of a query searched; a request is a sentence, not a document. */
 const MAX_QUERY_CHARS = 1_000;
@@ -127,20 +129,48 @@ function stringList(value: unknown, field: string, max: number): string[] {
   return value as string[];
 }
 
-/** find_tools' result: structured, and the same JSON as text for clients that show only text (tools.mdx "Structured Content"). */
-export function findToolsResult(found: readonly FoundTool[]): JsonObject {
-  const structuredContent = { tools: found };
-  const text = found.length === 0 ? `${JSON.stringify(structuredContent)}\nNo tool matched; try other words, or no server offers this.` : JSON.stringify(structuredContent);
-  return { content: [{ type: 'text', text }], structuredContent };
+/**
+ * find_tools' result: structured, and the same JSON as text for clients that show only text
+ * (tools.mdx "Structured Content"), then at most one line: nothing matched, and which servers
+ * were not searched (still starting) or are down.
+ */
+export function findToolsResult(found: readonly FoundTool[], pending: PendingServers = NO_PENDING): JsonObject {
+  const structuredContent: JsonObject = { tools: found };
+  if (pending.starting.length > 0) structuredContent.starting = pending.starting;
+  if (pending.down.length > 0) structuredContent.down = pending.down.map((server) => server.name);
+  const note = pendingNote(pending);
+  const lines = [JSON.stringify(structuredContent)];
+  if (found.length === 0) lines.push(`No tool matched${note === undefined ? '; try other words, or no server offers this.' : '.'}${note === undefined ? '' : ` ${note}`}`);
+  else if (note !== undefined) lines.push(note);
+  return { content: [{ type: 'text', text: lines.join('\n') }], structuredContent };
 }
 
 /**
- * Answers find_tools for a session; the tools found join its list (bounded), and it is told so
- * with tools/list_changed, after the answer, so a client that refreshes can call them directly.
+ * The view's servers a search cannot fully answer for now: in their first start (the catalog has
+ * none of their tools yet) or down. A server restarting with its lists known is neither: its
+ * tools are searched, and calls to them wait for it as any call does.
  */
-export function answerFindTools(catalog: Catalog, session: Session, request: ClientRequest, view: View): void {
+export function pendingServers(view: View, upstreams: Upstreams): PendingServers {
+  let starting: string[] | undefined;
+  let down: Array<{ name: string; reason: string | undefined }> | undefined;
+  for (const server of view.servers) {
+    const handle = upstreams.primaryOf(server);
+    if (handle === undefined || handle.state === 'stopped') continue;
+    if (handle.isDown) (down ??= []).push({ name: server, reason: handle.lastError });
+    else if (!handle.listsKnown) (starting ??= []).push(server);
+  }
+  return starting === undefined && down === undefined ? NO_PENDING : { starting: starting ?? [], down: down ?? [] };
+}
+
+/**
+ * Answers find_tools for a session at once, from the servers that are up (it never waits for a
+ * start: a model's tool call must not hang for a slow server); `pending` names the others. The
+ * tools found join its list (bounded), and it is told so with tools/list_changed, after the
+ * answer, so a client that refreshes can call them directly.
+ */
+export function answerFindTools(catalog: Catalog, session: Session, request: ClientRequest, view: View, pending: PendingServers): void {
   const found = findTools(catalog, view, request.message.params?.arguments);
-  session.reply(request, resultResponse(request.id, findToolsResult(found)));
+  session.reply(request, resultResponse(request.id, findToolsResult(found, pending)));
   if (session.found.add(found.map((tool) => tool.name)) && session.initialized) {
     session.deliver({ jsonrpc: '2.0', method: 'notifications/tools/list_changed' }, undefined);
   }

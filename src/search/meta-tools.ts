@@ -32,10 +32,13 @@ export interface ServerSummary {
   readonly name: string;
   /** The names of its tools in the view, as the server wrote them. */
   readonly toolNames: readonly string[];
+  /** Not listed yet (in its first start): named in the directory so the model knows to search again. */
+  readonly starting?: boolean;
 }
 
 /** "fs (file, directory, tree, media)": the words its tool names use most, common verbs aside. */
 function describeServer(server: ServerSummary): string {
+  if (server.starting === true) return `${server.name} (starting)`;
   const counts = new Map<string, number>();
   for (const name of server.toolNames) {
     for (const word of new Set(words(name))) {
@@ -58,11 +61,13 @@ export function metaTools(servers: readonly ServerSummary[], toolCount: number):
     shown += 1;
   }
   if (shown < servers.length) summary += `; and ${servers.length - shown} more servers`;
+  const up = servers.filter((server) => server.starting !== true).length;
+  const starting = servers.length - up;
   const find: JsonObject = {
     name: FIND_TOOLS,
     title: 'Find tools',
     description:
-      `Search ${toolCount} tools of ${servers.length} server${servers.length === 1 ? '' : 's'} by what you want to do, in plain words, and get the best matches ` +
+      `Search ${toolCount} tools of ${up} server${up === 1 ? '' : 's'}${starting > 0 ? ` (${starting} more starting)` : ''} by what you want to do, in plain words, and get the best matches ` +
       `with their names and input schemas. Call a match with ${CALL_TOOL} (or directly, once your tool list shows it). ` +
       `Use this before saying a tool is not available. How to search: say the action and its object ("create a calendar event", ` +
       `not "calendar"), add other words a tool might use in "keywords" (synonyms, the product's name), and for a task of several ` +
@@ -95,6 +100,9 @@ export function metaTools(servers: readonly ServerSummary[], toolCount: number):
             required: ['name', 'server'],
           },
         },
+        // Servers of the view a search could not answer for: not listed yet, or down (search/pending-note.ts).
+        starting: { type: 'array', items: { type: 'string' } },
+        down: { type: 'array', items: { type: 'string' } },
       },
       required: ['tools'],
     },

@@ -1,5 +1,6 @@
 // Lists asked for while a server of the client's view is in its first start wait for it (up to its
-// timeoutMs): a client that lists once, right after the daemon listens, sees every server.
+// timeoutMs): a client that lists once, right after the daemon listens, sees every server. A
+// search does not wait (search-while-starting.test.ts); one after a list finds every server.
 import { describe, expect, it } from 'vitest';
 import { resolveConfig, type RunningSwitchboard } from '../../src/index.js';
 import { ROOT, connect, fixture, listAllTools, rawPost, responseOf, startProxy, waitFor } from './helpers.js';
@@ -32,14 +33,17 @@ describe('lists during a server’s first start', () => {
     try {
       expect(proxy.core.upstreams.primaryOf('slow')?.state).toBe('starting');
       const [client, searcher] = await Promise.all([connect(proxy), connect(proxy, { path: '/mcp?discovery=search' })]);
-      const [tools, prompts, resources, templates, stateless, found] = await Promise.all([
+      const [tools, prompts, resources, templates, stateless, searchTools] = await Promise.all([
         listAllTools(client),
         client.listPrompts(),
         client.listResources(),
         client.listResourceTemplates(),
         statelessResult(proxy, 'tools/list'),
-        searcher.callTool({ name: 'switchboard__find_tools', arguments: { query: 'returns the fixture name and process id', limit: 20 } }),
+        listAllTools(searcher),
       ]);
+      // The search-mode list waited too: find_tools' directory names the slow server with its tools.
+      expect(String(searchTools[0]?.description)).toMatch(/slow \((?!starting)/);
+      const found = await searcher.callTool({ name: 'switchboard__find_tools', arguments: { query: 'returns the fixture name and process id', limit: 20 } });
       expect(names(tools)).toEqual(expect.arrayContaining(['slow__echo', 'fast__echo']));
       expect(names(prompts.prompts)).toEqual(expect.arrayContaining(['slow__greet', 'fast__greet']));
       expect(resources.resources.map((resource) => resource.uri).join(' ')).toContain('slow');
