@@ -71,3 +71,8 @@ export function redisUrlForLog(url: string): string {
     return url.startsWith('rediss:') ? 'rediss://(unparsable URL)' : 'redis://(unparsable URL)';
   }
 }
+
+/** The shared pin store as messages name it: where, which hash, and which key configured it. */
+export function describePinStore(redis: RedisStateConfig): string {
+  return `${redisUrlForLog(redis.url)} hash ${redis.prefix}pins (${redis.from})`;
+}
