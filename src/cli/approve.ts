@@ -28,7 +28,8 @@ clients until approved. This shows what is waiting for SERVER (each tool, the fi
 changed and a line diff of the definition) and approves all of it, or only TOOL (the name the
 server uses, without the prefix; prompt:NAME, resource:URI, resourceTemplate:TEMPLATE for the
 other kinds, or just the name or URI). A running switchboard watches the pin file and serves
-approved tools again by itself.
+approved tools again by itself; with pins shared through Redis (state.redis or limits.redis)
+the approval is written there and every running instance serves it at once.
 
 A tool the sanitizer withholds for its own text (a finding such as exfil-parameter that you
 judge a false positive) is served once you name it: approve SERVER TOOL shows its findings and
@@ -38,7 +39,7 @@ Acceptances and revocations are recorded in the sanitization log with who and wh
 --list shows the acceptances; --revoke withdraws one (the tool is withheld again).
 
 The pin file is the running service's: when a systemd unit serves this config, its state
-directory is used (the first line says which files are read).
+directory is used (the first line says which files, or which Redis, are read).
 
 Exit codes: 0 approved or accepted, nothing was waiting, or --dry-run; 1 TOOL has nothing to
 approve or accept (or no acceptance to revoke); 2 bad flag, config or server name.
