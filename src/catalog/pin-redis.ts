@@ -80,8 +80,9 @@ export class RedisPinKeeper implements PinKeeper {
   private sha: string | undefined;
   /** Set while Redis fails, so an outage is logged once, and its end once. */
   private failing = false;
-  /** While opening, a failure is the one error open() throws, not a logged outage. */
+  /** While opening, a failure is the one error open() throws, not a logged outage; its latest reason goes in it. */
   private starting = true;
+  private startError: string | undefined;
   private closed = false;
   /** This process in announcements, so it ignores its own. */
   private readonly self: string;
@@ -116,7 +117,7 @@ export class RedisPinKeeper implements PinKeeper {
       await within(keeper.load(), PIN_STORE_CONNECT_MS);
     } catch (error) {
       await keeper.close();
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = keeper.startError ?? (error instanceof Error ? error.message : String(error));
       throw new Error(`cannot read the shared pins at ${keeper.where} within ${PIN_STORE_CONNECT_MS / 1000} s (${reason}); pins are a security control, so nothing starts without them`);
     }
     keeper.starting = false;
@@ -314,6 +315,7 @@ export class RedisPinKeeper implements PinKeeper {
   }
 
   private failed(error: unknown): void {
+    if (this.starting) this.startError = error instanceof Error ? error.message : String(error);
     if (this.failing || this.closed || this.starting) return;
     this.failing = true;
     const reason = error instanceof Error ? error.message : String(error);
