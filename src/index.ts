@@ -53,7 +53,7 @@ export async function createSwitchboard(config: SwitchboardConfig, options: Swit
   const log = options.logger ?? silentLogger();
   // Before any request can arrive; without `telemetry` no OpenTelemetry module is ever imported.
   if (config.telemetry !== undefined) await startTracing(config.telemetry, log);
-  const review = await openReview(config, log.child({ component: 'sanitize' }), { writeLog: true, persistPins: true });
+  const review = await openReview(config, log.child({ component: 'sanitize' }), { writeLog: true, persistPins: true, pinLog: log.child({ component: 'pins' }) });
   const core = new SwitchboardCore(config, log, { review, ...(options.shutdown ? { shutdown: options.shutdown } : {}) });
   const front = new HttpFrontDoor(core, log.child({ component: 'http' }));
   const ops = opsEndpoints(core, front.server);

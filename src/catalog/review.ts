@@ -1,12 +1,11 @@
 // What the catalog shows of each server after sanitization: every model-visible entity through the
 // sanitizer with the whole catalog's names in view, tools compared with their pins, findings
 // logged once. Runs when a list changes, never per request.
-import fs from 'node:fs';
 import { LRUCache } from 'lru-cache';
 import { FindingsLog, type FindingNote } from './findings-log.js';
-import { watchFile } from '../file-watch.js';
 import { NameLookups, changedNames } from './name-lookups.js';
-import { dirname } from 'node:path';
+import { FilePinKeeper, type PinKeeper } from './pin-keeper.js';
+import { openPinKeeper } from './pin-redis.js';
 import type { Logger } from '../log.js';
 import type { ServerConfig, SwitchboardConfig } from '../config/types.js';
 import type { JsonObject } from '../jsonrpc/messages.js';
@@ -15,7 +14,7 @@ import { blockingRules, entityName, pinIdentity, pinKey, sameBlockingRules, with
 import {
   AuditLog,
   CatalogIndex,
-  PinStore,
+  type PinStore,
   canonicalHash,
   isServerSuspect,
   sanitizeEntity,
@@ -56,6 +55,8 @@ export type { FindingNote } from './findings-log.js';
 
 export interface ReviewOptions {
   readonly pins: PinStore;
+  /** Where the pins are saved and reloaded from; default: the pin file `pins` was read from. */
+  readonly keeper?: PinKeeper;
   /** Undefined: findings are not written anywhere but the daemon's log (tests, `switchboard tools`). */
   readonly auditLog: AuditLog | undefined;
   readonly blocking: boolean;
@@ -71,9 +72,6 @@ const LIST_KIND: ReadonlyArray<[keyof ServerLists, EntityKind]> = [
   ['resources', 'resource'],
   ['resourceTemplates', 'resourceTemplate'],
 ];
-
-/** Our own pin saves also touch the file; a short pause folds a save's events into one reload, ms. */
-const PIN_RELOAD_DEBOUNCE_MS = 200;
 
 /** A sanitizer verdict for one entity JSON, and its pin check against one generation of pins. */
 interface Verdict {
@@ -92,7 +90,7 @@ const MAX_MEMO_ENTRIES = 20_000;
 
 
 export class CatalogReview {
-  private currentPins: PinStore;
+  private readonly keeper: PinKeeper;
   private indexSignature = '';
   /** Bumped whenever any server's names change: remembered verdicts are then checked against the change. */
   private namesGeneration = 0;
@@ -102,13 +100,8 @@ export class CatalogReview {
   /** Each server's own tool names, and a generation bumped when they change. */
   private readonly ownNames = new Map<string, { signature: string; generation: number }>();
   private ownGeneration = 0;
-  private watcher: fs.FSWatcher | undefined;
   private readonly memo = new LRUCache<string, Verdict>({ max: MAX_MEMO_ENTRIES });
-  private saving = false;
-  private saveAgain = false;
-  /** The pin save in flight; close() waits for it, so a stop never leaves a half-written temp file. */
-  private saved: Promise<void> = Promise.resolve();
-  /** Bumped whenever the pins change under the memo (a reload of the file, an approval). */
+  /** Bumped whenever the pins change under the memo (another writer's pins loaded, an approval). */
   private pinsGeneration = 0;
   /** Told of each finding the first time it is seen (the status page, metrics). */
   onFinding: ((note: FindingNote) => void) | undefined;
@@ -116,77 +109,30 @@ export class CatalogReview {
   private readonly findingsLog: FindingsLog;
 
   constructor(private readonly options: ReviewOptions) {
-    this.currentPins = options.pins;
+    this.keeper = options.keeper ?? new FilePinKeeper(options.pins, options.log);
     this.findingsLog = new FindingsLog(options.auditLog, options.log);
   }
 
-  /** Pins of this store; replaced when the file changes on disk (an approval). */
+  /** The pins in use; replaced when another writer changed them (an approval). */
   get pins(): PinStore {
-    return this.currentPins;
+    return this.keeper.pins;
   }
 
   /**
-   * Follows the pin file: `switchboard approve` rewrites it from another process, and the approved
-   * tools must come back without a restart. Calls `onChange` after the new pins are in use.
+   * Follows the pins' store: `switchboard approve` changes them from another process (and other
+   * instances, with a shared store), and the approved tools must come back without a restart.
+   * Calls `onChange` after the new pins are in use.
    */
   watchPins(onChange: () => void): void {
-    const file = this.currentPins.path;
-    const dir = dirname(file);
-    let timer: NodeJS.Timeout | undefined;
-    const reload = (): void => {
-      PinStore.open(file).then(
-        (pins) => {
-          // The text our own save wrote: nothing changed, and treating it as a change would
-          // re-review the catalog, which may pin again and save again, and so on for ever.
-          if (pins.sameFileAs(this.currentPins)) return;
-          this.currentPins = pins;
-          this.pinsGeneration += 1;
-          onChange();
-        },
-        (error: unknown) => this.options.log.error({ err: (error as Error).message, file }, 'could not read the changed pin file; keeping the pins in memory'),
-      );
-    };
-    try {
-      fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-      this.watcher = watchFile(
-        file,
-        () => {
-          clearTimeout(timer);
-          timer = setTimeout(reload, PIN_RELOAD_DEBOUNCE_MS);
-          timer.unref();
-        },
-        () => undefined,
-      );
-    } catch (error) {
-      this.options.log.warn({ err: (error as Error).message, dir }, 'cannot watch the pin file; approvals apply after a restart');
-    }
-  }
-
-  /** Stops watching and flushes the log. */
-  /**
-   * One save at a time, and at most one more after it: a server relisting in a loop changes pins on
-   * every pass, and a write per pass would pile up temp files and promises faster than the disk.
-   */
-  private savePins(): void {
-    if (this.saving) {
-      this.saveAgain = true;
-      return;
-    }
-    this.saving = true;
-    const pins = this.currentPins;
-    this.saved = pins.save().then((saved) => {
-      if (!saved.ok) this.options.log.error({ err: saved.error.message, file: pins.path }, 'could not save tool pins');
-      this.saving = false;
-      if (this.saveAgain) {
-        this.saveAgain = false;
-        if (this.currentPins.changed) this.savePins();
-      }
+    this.keeper.follow(() => {
+      this.pinsGeneration += 1;
+      onChange();
     });
   }
 
+  /** Stops following the pins (after the save in flight) and flushes the log. */
   async close(): Promise<void> {
-    this.watcher?.close();
-    while (this.saving) await this.saved;
+    await this.keeper.close();
     await this.findingsLog.close();
   }
 
@@ -213,7 +159,7 @@ export class CatalogReview {
     const out = new Map<string, Reviewed>();
     const records: AuditRecord[] = [];
     for (const input of inputs) out.set(input.config.name, this.reviewServer(input, pinIdentity(input.config, configured), index, records));
-    if (this.options.persistPins && this.currentPins.changed) this.savePins();
+    if (this.options.persistPins && this.keeper.pins.changed) void this.keeper.save();
     if (records.length > 0) this.findingsLog.write(records, this.onFinding);
     return out;
   }
@@ -317,24 +263,24 @@ export class CatalogReview {
     // that went back to its pin must clear the pending change it left (else an approval of the
     // server would later approve a definition it no longer serves).
     const remembered = verdict.pin;
-    const still = remembered?.generation === this.pinsGeneration && remembered.id === id && this.currentPins.stillHolds(id, key, remembered.check);
+    const still = remembered?.generation === this.pinsGeneration && remembered.id === id && this.keeper.pins.stillHolds(id, key, remembered.check);
     let check = still ? remembered.check : undefined;
     if (check === undefined) {
       // The rules that withhold it whatever the pin says: `approve` must not promise to serve it.
-      check = this.currentPins.checkEntity(id, key, item, config.name, blockingRules(verdict.result));
+      check = this.keeper.pins.checkEntity(id, key, item, config.name, blockingRules(verdict.result));
       verdict.pin = { generation: this.pinsGeneration, id, check };
     }
     let result: SanitizeResult<T>;
     // acceptUpdates: the server's own updates are trusted; re-pin instead of withholding, and log
     // the change as a flag (SANITIZE.md rug-pull: "log the diff"), so audit still shows it.
     if (check.status === 'changed' && config.acceptUpdates) {
-      this.currentPins.approve(id, key);
+      this.keeper.pins.approve(id, key);
       verdict.pin = { generation: this.pinsGeneration, id, check: { ...check, status: 'same', pinnedSha256: check.sha256, changedFields: [] } };
       result = withAcceptedUpdate(verdict.result, check, item);
     } else result = withPinCheck(verdict.result, check, item);
     // An operator accepted this very definition's findings (`switchboard approve SERVER TOOL`):
     // served, its findings flagged. Any other definition, or a rule not accepted, is judged anew.
-    const acceptance = result.blocked ? this.currentPins.acceptance(id, key) : undefined;
+    const acceptance = result.blocked ? this.keeper.pins.acceptance(id, key) : undefined;
     if (acceptanceCovers(acceptance, check.sha256, blockingRules(result))) result = withAcceptance(result, acceptance);
     return { result, pinned: { sha: check.pinnedSha256, diff: check.changedFields } };
   }
@@ -366,18 +312,19 @@ export class CatalogReview {
 
 export { pinIdentity, pinKey } from './review-policy.js';
 
-/** Opens the pin store and the log named by the config; a corrupt pin file is an error, not an empty store. */
+/** Opens the pins (file or shared Redis) and the log named by the config; a corrupt pin file or an unreachable Redis is an error, not an empty store. */
 export async function openReview(
   config: SwitchboardConfig,
   log: Logger,
-  options: { readonly writeLog: boolean; readonly persistPins: boolean },
+  options: { readonly writeLog: boolean; readonly persistPins: boolean; readonly pinLog?: Logger },
 ): Promise<CatalogReview> {
-  const pins = await PinStore.open(config.sanitize.pins);
+  const keeper = await openPinKeeper(config, options.pinLog ?? log, { writable: options.persistPins });
   const auditLog = options.writeLog
     ? await AuditLog.open({ path: config.sanitize.log, maxBytes: config.sanitize.logMaxBytes, keep: config.sanitize.logKeep, instance: config.instance })
     : undefined;
   return new CatalogReview({
-    pins,
+    pins: keeper.pins,
+    keeper,
     auditLog,
     blocking: config.sanitize.blocking,
     separator: config.namespace.separator,

@@ -2,8 +2,11 @@
 // a named tool withheld for its own text has its findings accepted (approve-findings.ts).
 import { parseArgs } from 'node:util';
 import { PinStore, escapeText, type PendingChange } from '../sanitize/index.js';
-import type { ServerConfig } from '../config/types.js';
+import type { ServerConfig, SwitchboardConfig } from '../config/types.js';
 import { pinIdentity } from '../catalog/review.js';
+import { FilePinKeeper, type PinKeeper } from '../catalog/pin-keeper.js';
+import { RedisPinKeeper } from '../catalog/pin-redis.js';
+import { silentLogger } from '../log.js';
 import { findingLines, keyFor, listAcceptances, logDecision, operatorName, unacceptable, type ApproveTarget } from './approve-findings.js';
 import { definitionDiff } from './definition-diff.js';
 import { UsageError } from './flags.js';
@@ -25,7 +28,8 @@ clients until approved. This shows what is waiting for SERVER (each tool, the fi
 changed and a line diff of the definition) and approves all of it, or only TOOL (the name the
 server uses, without the prefix; prompt:NAME, resource:URI, resourceTemplate:TEMPLATE for the
 other kinds, or just the name or URI). A running switchboard watches the pin file and serves
-approved tools again by itself.
+approved tools again by itself; with pins shared through Redis (state.redis or limits.redis)
+the approval is written there and every running instance serves it at once.
 
 A tool the sanitizer withholds for its own text (a finding such as exfil-parameter that you
 judge a false positive) is served once you name it: approve SERVER TOOL shows its findings and
@@ -35,7 +39,7 @@ Acceptances and revocations are recorded in the sanitization log with who and wh
 --list shows the acceptances; --revoke withdraws one (the tool is withheld again).
 
 The pin file is the running service's: when a systemd unit serves this config, its state
-directory is used (the first line says which files are read).
+directory is used (the first line says which files, or which Redis, are read).
 
 Exit codes: 0 approved or accepted, nothing was waiting, or --dry-run; 1 TOOL has nothing to
 approve or accept (or no acceptance to revoke); 2 bad flag, config or server name.
@@ -57,9 +61,13 @@ export async function runApprove(args: string[]): Promise<number> {
     if (tool !== undefined) throw new UsageError(`unexpected argument "${tool}"; see switchboard approve --help`);
     const { config, unit } = loadConfigAsServed(values.config ?? 'proxy.config.json', { secrets: 'none' });
     if (serverName !== undefined) findServer(config, serverName);
-    const pins = await openPins(config.sanitize.pins);
-    const ids = new Map(config.servers.map((s) => [s.name, pinIdentity(s, config.servers)]));
-    process.stdout.write(`${[stateFilesLine(config, unit), ...listAcceptances(pins, serverName, ids)].join('\n')}\n`);
+    const keeper = await openPins(config, false);
+    try {
+      const ids = new Map(config.servers.map((s) => [s.name, pinIdentity(s, config.servers)]));
+      process.stdout.write(`${[stateFilesLine(config, unit), ...listAcceptances(keeper.pins, serverName, ids)].join('\n')}\n`);
+    } finally {
+      await keeper.close();
+    }
     return 0;
   }
   if (serverName === undefined) throw new UsageError('approve needs a server name; see switchboard approve --help');
@@ -68,17 +76,37 @@ export async function runApprove(args: string[]): Promise<number> {
   const { config, unit } = loadConfigAsServed(values.config ?? 'proxy.config.json', { secrets: 'none' });
   const server = findServer(config, serverName);
   const dryRun = values['dry-run'] === true;
-  const file = config.sanitize.pins;
-  const pins = await openPins(file);
-  const out: string[] = [stateFilesLine(config, unit)];
+  const keeper = await openPins(config, !dryRun);
+  try {
+    return await decide(config, server, keeper, { tool, dryRun, revoke: values.revoke === true }, [stateFilesLine(config, unit)]);
+  } finally {
+    await keeper.close();
+  }
+}
+
+/** What approve does with the pins open: approve, accept or revoke, and say so. */
+async function decide(
+  config: SwitchboardConfig,
+  server: ServerConfig,
+  keeper: PinKeeper,
+  asked: { readonly tool: string | undefined; readonly dryRun: boolean; readonly revoke: boolean },
+  out: string[],
+): Promise<number> {
+  const { tool, dryRun } = asked;
+  const pins = keeper.pins;
+  const followers = followersOf(config);
   // The identity review.ts pins under: the resolved command line (and the name, when another server shares it).
   const id = pinIdentity(server, config.servers);
   const target: ApproveTarget = { config, server, id, pins };
+  const save = async (): Promise<void> => {
+    const saved = await keeper.save();
+    if (!saved.ok) throw new Error(`could not write ${keeper.where}: ${saved.error.message}`);
+  };
   const key = tool === undefined ? undefined : keyFor(tool, (k) => pins.pending(id).some((p) => p.key === k) || pins.withheld(id).some((w) => w.key === k) || pins.acceptance(id, k) !== undefined);
-  if (values.revoke === true) return revoke(target, key as string, out);
+  if (asked.revoke) return revoke(target, key as string, save, out);
   const waiting = pins.pending(id).filter((p) => key === undefined || p.key === key);
   const withheld = pins.withheld(id).filter((w) => key === undefined || w.key === key);
-  if (waiting.length === 0 && key !== undefined && withheld.length > 0) return accept(target, key, withheld[0]!.sha256, withheld[0]!.rules, dryRun, out);
+  if (waiting.length === 0 && key !== undefined && withheld.length > 0) return accept(target, key, withheld[0]!.sha256, withheld[0]!.rules, dryRun, { save, followers }, out);
   if (waiting.length === 0) {
     if (tool !== undefined) {
       process.stdout.write(`${out.join('\n')}\n`);
@@ -110,13 +138,12 @@ export async function runApprove(args: string[]): Promise<number> {
   const accepted = key === undefined ? [] : stillWithheld.filter((p) => unacceptable(p.blockedBy).length === 0);
   const by = operatorName();
   for (const p of accepted) pins.accept(id, p.key, { sha256: p.sha256, rules: p.blockedBy, acceptedAt: new Date().toISOString(), by });
-  const saved = await pins.save();
-  if (!saved.ok) throw new Error(`could not write ${file}: ${saved.error.message}`);
+  await save();
   const names = waiting.map((p) => escapeText(p.key)).join(', ');
   out.push(`approved ${approved} tool${approved === 1 ? '' : 's'} of server ${server.name}: ${names}`);
   if (served.length > 0) {
     const which = stillWithheld.length === 0 ? 'them' : served.map((p) => escapeText(p.key)).join(', ');
-    out.push(`a running switchboard watches the pin file and serves ${which} again by itself; no restart needed`);
+    out.push(`${followers} serves ${which} again by itself; no restart needed`);
   }
   for (const p of accepted) {
     const acceptance = pins.acceptance(id, p.key);
@@ -136,7 +163,15 @@ function findServer(config: { readonly servers: readonly ServerConfig[]; readonl
 }
 
 /** Accepts the findings that withhold one pinned definition, after showing them. */
-async function accept(target: ApproveTarget, key: string, sha: string, rules: readonly string[], dryRun: boolean, out: string[]): Promise<number> {
+async function accept(
+  target: ApproveTarget,
+  key: string,
+  sha: string,
+  rules: readonly string[],
+  dryRun: boolean,
+  how: { readonly save: () => Promise<void>; readonly followers: string },
+  out: string[],
+): Promise<number> {
   const { pins, id, server, config } = target;
   const current = pins.acceptance(id, key);
   out.push(`withheld by the sanitizer in server ${server.name}: ${escapeText(key)} (${short(sha)}), rules: ${rules.join(', ')}`);
@@ -160,16 +195,15 @@ async function accept(target: ApproveTarget, key: string, sha: string, rules: re
   }
   const acceptance = { sha256: sha, rules, acceptedAt: new Date().toISOString(), by: operatorName() };
   pins.accept(id, key, acceptance);
-  const saved = await pins.save();
-  if (!saved.ok) throw new Error(`could not write ${pins.path}: ${saved.error.message}`);
+  await how.save();
   await logDecision(target, key, 'operator-accept', acceptance);
   out.push(`accepted the findings of ${escapeText(key)} for this definition only (${short(sha)}); any change of it is judged again`);
-  out.push('a running switchboard watches the pin file and serves it by itself; no restart needed');
+  out.push(`${how.followers} serves it by itself; no restart needed`);
   process.stdout.write(`${out.join('\n')}\n`);
   return 0;
 }
 
-async function revoke(target: ApproveTarget, key: string, out: string[]): Promise<number> {
+async function revoke(target: ApproveTarget, key: string, save: () => Promise<void>, out: string[]): Promise<number> {
   const { pins, id, server } = target;
   const acceptance = pins.acceptance(id, key);
   if (acceptance === undefined || !pins.revoke(id, key)) {
@@ -177,8 +211,7 @@ async function revoke(target: ApproveTarget, key: string, out: string[]): Promis
     process.stderr.write(`switchboard: ${escapeText(key)} of server ${server.name} has no accepted findings to revoke\n`);
     return 1;
   }
-  const saved = await pins.save();
-  if (!saved.ok) throw new Error(`could not write ${pins.path}: ${saved.error.message}`);
+  await save();
   await logDecision(target, key, 'operator-revoke', acceptance);
   out.push(`revoked the acceptance of ${escapeText(key)} (${acceptance.rules.join(', ')}, by ${acceptance.by}); a running switchboard withholds it again`);
   process.stdout.write(`${out.join('\n')}\n`);
@@ -203,14 +236,28 @@ function withheldLines(changes: readonly PendingChange[], what: string): string[
   ];
 }
 
-/** The pin store, with a corrupt file reported as one line naming it. */
-async function openPins(file: string): Promise<PinStore> {
+/**
+ * The pins the running service uses: its pin file, or the Redis it shares them through (whose
+ * announcement makes every instance serve an approval at once). A corrupt file or an unreachable
+ * Redis is one line naming it. `writable` false reads only (--list, --dry-run).
+ */
+async function openPins(config: SwitchboardConfig, writable: boolean): Promise<PinKeeper> {
+  const redis = config.state.redis;
+  if (redis !== undefined) {
+    return RedisPinKeeper.open({ redis, file: config.sanitize.pins, instance: config.instance, writable, subscribe: false }, silentLogger());
+  }
+  const file = config.sanitize.pins;
   try {
-    return await PinStore.open(file);
+    return new FilePinKeeper(await PinStore.open(file), silentLogger());
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     throw new Error(message.startsWith(file) ? message : `${file}: ${message}`);
   }
+}
+
+/** Who picks an approval up: the daemon watching its file, or every instance sharing the Redis. */
+function followersOf(config: SwitchboardConfig): string {
+  return config.state.redis === undefined ? 'a running switchboard watches the pin file and' : 'every running switchboard sharing these pins';
 }
 
 function short(hash: string): string {

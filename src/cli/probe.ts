@@ -51,7 +51,7 @@ export async function probe<T>(
   const logger = probeLogger(options.verbose);
   // Sanitized as the daemon would serve it, against the daemon's pins, but read-only: a probe
   // next to a running daemon must neither write the log nor pin what it saw.
-  const review = await openReview(config, logger.child({ component: 'sanitize' }), { writeLog: false, persistPins: false });
+  const review = await openReview(config, logger.child({ component: 'sanitize' }), { writeLog: false, persistPins: false, pinLog: logger.child({ component: 'pins' }) });
   const core = new SwitchboardCore(config, logger, { review });
   let signals = 0;
   const onSignal = () => {

@@ -6,6 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, type LoadOptions } from '../config/load.js';
 import type { SwitchboardConfig } from '../config/types.js';
+import { describePinStore } from '../config/state.js';
 import { unitDir } from '../ops/systemd.js';
 
 /** The environment to load the config with, and the unit it came from when one serves this config. */
@@ -141,5 +142,6 @@ export function loadConfigAsServed(file: string, options: LoadOptions = {}): { r
 /** One line naming the state files a command reads, and the unit they were found through. */
 export function stateFilesLine(config: SwitchboardConfig, unit: string | undefined): string {
   const source = unit === undefined ? '' : ` (the state of ${unit})`;
-  return `pins: ${config.sanitize.pins}, log: ${config.sanitize.log}${source}`;
+  const pins = config.state.redis === undefined ? config.sanitize.pins : describePinStore(config.state.redis);
+  return `pins: ${pins}, log: ${config.sanitize.log}${source}`;
 }

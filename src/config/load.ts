@@ -18,6 +18,7 @@ import { resolveTelemetry } from './telemetry.js';
 import { stateDir } from './state-dir.js';
 import type { SecretNeed } from './secret-sink.js';
 import type { RedisLimitsConfig } from './rate-limits.js';
+import { resolveState } from './state.js';
 import type { CallLogConfig } from './call-log.js';
 
 export { stateDir } from './state-dir.js';
@@ -84,7 +85,7 @@ export function resolveConfig(
   }
   const raw = withListenOverrides(written, env, options, findings);
   warnUnknownKeys(raw, KNOWN_KEYS.top, [], findings);
-  for (const section of ['listen', 'namespace', 'limits', 'sanitize', 'telemetry'] as const) {
+  for (const section of ['listen', 'namespace', 'limits', 'sanitize', 'state', 'telemetry'] as const) {
     const value = raw[section];
     if (isPlainObject(value)) warnUnknownKeys(value, KNOWN_KEYS[section], [section], findings);
   }
@@ -174,6 +175,7 @@ export function resolveConfig(
         };
 
   const limits = { ...top.limits, ...redisLimits(top.limits.redis, env, findings) };
+  const state = resolveState(top.state, limits.redis, env, findings);
   const secretFiles = secretFilesOf(raw, dir, env);
   warnReadableSecrets(secretFiles, findings);
   const telemetry = resolveTelemetry(top.telemetry, env, report);
@@ -192,6 +194,7 @@ export function resolveConfig(
     defaultProfile,
     auth: { tokens, oauth },
     sanitize,
+    state,
     callLog,
     logLevel: top.logLevel,
     telemetry,

@@ -71,6 +71,8 @@ export function diffConfigs(before: SwitchboardConfig, after: SwitchboardConfig)
   if (!isDeepStrictEqual(withoutRateLimits(before.limits), withoutRateLimits(after.limits))) needsRestart.push('limits');
   // The sanitizer (its log, pin file and blocking mode) and the daemon's logger are built once at start.
   if (!isDeepStrictEqual(before.sanitize, after.sanitize)) needsRestart.push('sanitize');
+  // The pins' Redis (state.redis, or limits.redis standing in for it) is opened once at start too.
+  if (!isDeepStrictEqual(before.state, after.state)) needsRestart.push('state.redis');
   if (before.logLevel !== after.logLevel) needsRestart.push('logLevel');
   // Session ids carry it: the sessions open now keep the name they were given. (A derived name
   // follows the port, whose change is named already.)

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { rateLimitFields } from './rate-limits.js';
 import { callLogObject } from './call-log.js';
+import { stateObject } from './state.js';
 
 /** setTimeout treats larger delays as 1 ms, so every duration is capped here. */
 export const MAX_TIMER_MS = 2_147_483_647;
@@ -337,6 +338,8 @@ export const topSchema = z.object({
   defaultProfile: nonEmptyString.optional(),
   auth: authObject.prefault({}),
   sanitize: sanitizeSchema,
+  // Where pins and approvals are shared between instances (state.ts).
+  state: stateObject.optional(),
   // Opt-in record of every tool call (call-log.ts).
   callLog: callLogObject.optional(),
   logLevel: z.enum(LOG_LEVELS, { error: `expected one of ${LOG_LEVELS.join(', ')}` }).default(DEFAULTS.logLevel),
@@ -363,11 +366,12 @@ export const KNOWN_KEYS = {
   oauth: new Set(Object.keys(oauthObject.shape)),
   token: new Set(Object.keys(tokenObject.shape)),
   sanitize: new Set(Object.keys(sanitizeObject.shape)),
+  state: new Set(Object.keys(stateObject.shape)),
   telemetry: new Set(Object.keys(telemetryObject.shape)),
   otlp: new Set(Object.keys(otlpObject.shape)),
 } as const;
 
 /** Paths whose values may be secrets: never echoed in messages. */
 export function isSecretPath(path: readonly PropertyKey[]): boolean {
-  return (path[0] === 'mcpServers' && (path[2] === 'env' || path[2] === 'headers')) || path[0] === 'auth' || (path[0] === 'limits' && path[1] === 'redis') || (path[0] === 'telemetry' && path[2] === 'headers');
+  return (path[0] === 'mcpServers' && (path[2] === 'env' || path[2] === 'headers')) || path[0] === 'auth' || (path[0] === 'limits' && path[1] === 'redis') || (path[0] === 'state' && path[1] === 'redis') || (path[0] === 'telemetry' && path[2] === 'headers');
 }

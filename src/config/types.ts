@@ -2,6 +2,7 @@
 
 import type { Secret } from './secret.js';
 import type { RateLimitsConfig } from './rate-limits.js';
+import type { StateConfig } from './state.js';
 import type { CallLogConfig } from './call-log.js';
 import type { TelemetryConfig } from './telemetry.js';
 
@@ -254,6 +255,8 @@ export interface SwitchboardConfig {
    */
   readonly auth: { readonly tokens: readonly TokenConfig[]; readonly oauth?: OAuthConfig | undefined };
   readonly sanitize: SanitizeConfig;
+  /** Where pins are shared between instances (`state.redis`, else `limits.redis`); no Redis: the pin file alone. */
+  readonly state: StateConfig;
   /** The call log, when configured (`callLog`). */
   readonly callLog: CallLogConfig | undefined;
   /** OTLP tracing (config/telemetry.ts); undefined: off, and no OpenTelemetry module is loaded. */

@@ -8,6 +8,7 @@ export { shadowOf } from './shadow.js';
 export { AuditLog, type AppendResult, type AuditLogOptions } from './audit-log.js';
 export { toRecords, RECORD_VERSION, type AuditRecord, type RecordMeta } from './audit-record.js';
 export { PinStore, defaultPinPath, fieldHashes, rugPullFinding, withPinCheck, type PendingChange, type PinCheck, type PinStatus } from './pins.js';
+export { fromFields, entryField, acceptedField, nameField, type PinFile, type Pinned } from './pin-data.js';
 export {
   DEFAULT_LIMITS,
   LISTING_LIMIT,

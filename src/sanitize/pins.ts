@@ -1,12 +1,12 @@
 // The pin store: each tool's canonical hash when first seen, what changed since, and operator approvals (rug-pull defence).
-import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, readFile, readdir, rename, unlink, writeFile } from 'node:fs/promises';
-import { homedir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
 import { excerpt } from './escape.js';
 import { canonicalHash, canonicalJson } from './hash.js';
 import type { Finding, SanitizeResult } from './types.js';
 import { isAcceptance, type Acceptance, type AcceptanceEntry, type WithheldDefinition } from './acceptances.js';
+import { acceptedField, allFields, entryField, fieldValue, nameField, type PinFile, type Pinned } from './pin-data.js';
+import { defaultPinPath, readPinFile, writePinFile } from './pin-file.js';
+
+export { defaultPinPath } from './pin-file.js';
 
 export type PinStatus = 'new' | 'same' | 'changed';
 
@@ -18,27 +18,6 @@ export interface PinCheck {
   readonly pinnedSha256: string | null;
   /** Top-level fields added, removed or changed since the pin, sorted. */
   readonly changedFields: readonly string[];
-}
-
-interface Pinned {
-  sha256: string;
-  /** Hash of each top-level field, so a change can be named even where no definition is kept. */
-  fields: Record<string, string>;
-  firstSeen: string;
-  approvedAt: string;
-  /** The approved definition as received, for `approve` to show a diff; absent when too large or pinned by an older version. */
-  definition?: unknown;
-  /** Rules that withhold the pinned definition itself (a tool withheld since first seen), for `approve`. */
-  blockedBy?: string[];
-  /** The latest differing definition, waiting for approval. */
-  pending?: {
-    sha256: string;
-    fields: Record<string, string>;
-    seen: string;
-    definition?: unknown;
-    /** Other rules that withheld this definition when it was listed: approving cannot serve it. */
-    blockedBy?: string[];
-  };
 }
 
 /** A pending change as `approve` shows it. */
@@ -64,17 +43,6 @@ function kept(entity: unknown): unknown {
   return canonicalJson(entity).length <= MAX_KEPT_DEFINITION ? entity : undefined;
 }
 
-interface PinFile {
-  v: 1;
-  servers: Record<string, { name?: string; entries: Record<string, Pinned>; accepted?: Record<string, Acceptance> }>;
-}
-
-/** $XDG_STATE_HOME/mcp-switchboard/pins.json, or ~/.local/state/mcp-switchboard/pins.json. */
-export function defaultPinPath(env: NodeJS.ProcessEnv = process.env): string {
-  const base = env['XDG_STATE_HOME'] || join(env['HOME'] || homedir(), '.local', 'state');
-  return join(base, 'mcp-switchboard', 'pins.json');
-}
-
 export function fieldHashes(entity: unknown): Record<string, string> {
   if (typeof entity !== 'object' || entity === null || Array.isArray(entity)) return { '': canonicalHash(entity) };
   const out: Record<string, string> = {};
@@ -95,6 +63,8 @@ export class PinStore {
   private dirty = false;
   /** Bumped on every change, so a save only marks clean what it wrote. */
   private version = 0;
+  /** Fields (pin-data.ts) changed since the last takeChanges(): what a shared store must write. */
+  private touched = new Set<string>();
 
   private constructor(
     readonly path: string,
@@ -105,23 +75,13 @@ export class PinStore {
 
   /** A missing file is an empty store. A corrupt one is an error: starting empty would silently re-pin every tool. */
   static async open(path: string = defaultPinPath()): Promise<PinStore> {
-    await removeStaleTemps(path);
-    let text: string;
-    try {
-      text = await readFile(path, 'utf8');
-    } catch (err) {
-      if ((err as { code?: unknown }).code === 'ENOENT') return new PinStore(path, { v: 1, servers: {} });
-      throw err;
-    }
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch (err) {
-      // The path makes the error actionable; a bare JSON.parse message names no file.
-      throw new Error(`${path}: not a pin file (invalid JSON: ${(err as Error).message})`);
-    }
-    if (!isPinFile(parsed)) throw new Error(`${path}: not a pin file (expected {"v":1,"servers":{...}})`);
-    return new PinStore(path, parsed, textDigest(text));
+    const read = await readPinFile(path);
+    return read === undefined ? new PinStore(path, { v: 1, servers: {} }) : new PinStore(path, read.data, read.digest);
+  }
+
+  /** A store of pins read from elsewhere (a shared store); `path` is the pin file it stands in for. */
+  static of(path: string, data: PinFile): PinStore {
+    return new PinStore(path, data);
   }
 
   /**
@@ -168,9 +128,9 @@ export class PinStore {
       if (pin.pending.definition !== undefined) approved.definition = pin.pending.definition;
       if (pin.pending.blockedBy !== undefined) approved.blockedBy = pin.pending.blockedBy;
       server.entries[k] = approved;
+      this.touch(entryField(serverId, k));
       n++;
     }
-    if (n > 0) this.touch();
     return n;
   }
 
@@ -213,7 +173,7 @@ export class PinStore {
   accept(serverId: string, key: string, acceptance: Acceptance): void {
     const server = (this.data.servers[serverId] ??= { entries: {} });
     (server.accepted ??= {})[key] = { ...acceptance, rules: [...acceptance.rules].sort() };
-    this.touch();
+    this.touch(acceptedField(serverId, key));
   }
 
   /** Removes an acceptance; false when there was none. */
@@ -221,7 +181,7 @@ export class PinStore {
     const accepted = this.data.servers[serverId]?.accepted;
     if (accepted?.[key] === undefined) return false;
     delete accepted[key];
-    this.touch();
+    this.touch(acceptedField(serverId, key));
     return true;
   }
 
@@ -236,29 +196,45 @@ export class PinStore {
     return this.dirty;
   }
 
-  /** Writes a temporary file beside the target and renames it over (atomic on one filesystem). Never throws. */
+  /** Writes the pin file (a temp file renamed over it). Never throws. */
   async save(): Promise<{ ok: true } | { ok: false; error: Error }> {
     if (!this.dirty) return { ok: true };
-    const tmp = `${this.path}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
     try {
-      await mkdir(dirname(this.path), { recursive: true, mode: 0o700 });
       const version = this.version;
-      const text = `${JSON.stringify(this.data, null, 1)}\n`;
-      await writeFile(tmp, text, { mode: 0o600 });
-      await rename(tmp, this.path);
-      this.fileDigest = textDigest(text);
+      this.touched.clear();
+      this.fileDigest = await writePinFile(this.path, this.data);
       // Pins recorded while the file was being written are not in it: they stay to be saved.
       if (this.version === version) this.dirty = false;
       return { ok: true };
     } catch (err) {
-      await unlink(tmp).catch(() => undefined);
       return { ok: false, error: err instanceof Error ? err : new Error(String(err)) };
     }
   }
 
-  private touch(): void {
+  /** Every field with its JSON (pin-data.ts): a whole copy for a shared store that holds none. */
+  fields(): Map<string, string> {
+    return allFields(this.data);
+  }
+
+  /** The fields changed since last taken, each with its JSON now (undefined: deleted); the store is clean after. */
+  takeChanges(): Map<string, string | undefined> {
+    const out = new Map<string, string | undefined>();
+    for (const field of this.touched) out.set(field, fieldValue(this.data, field));
+    this.touched = new Set();
+    this.dirty = false;
+    return out;
+  }
+
+  /** Changes a shared store could not write: taken again with the next ones. */
+  restoreChanges(fields: Iterable<string>): void {
+    for (const field of fields) this.touched.add(field);
+    if (this.touched.size > 0) this.dirty = true;
+  }
+
+  private touch(field: string): void {
     this.dirty = true;
     this.version += 1;
+    this.touched.add(field);
   }
 
   private record(
@@ -273,7 +249,7 @@ export class PinStore {
     const server = (this.data.servers[serverId] ??= { entries: {} });
     if (serverName !== undefined && server.name !== serverName) {
       server.name = serverName;
-      this.touch();
+      this.touch(nameField(serverId));
     }
     const pin = server.entries[key];
     if (!pin) {
@@ -283,19 +259,19 @@ export class PinStore {
       if (definition !== undefined) pinned.definition = definition;
       if (blockedBy.length > 0) pinned.blockedBy = [...blockedBy].sort();
       server.entries[key] = pinned;
-      this.touch();
+      this.touch(entryField(serverId, key));
       return { status: 'new', sha256: hash, pinnedSha256: null, changedFields: [] };
     }
     if (pin.sha256 === hash) {
       if (pin.pending) {
         delete pin.pending; // reverted to the approved definition
-        this.touch();
+        this.touch(entryField(serverId, key));
       }
       const blocked = [...blockedBy].sort();
       if ((pin.blockedBy ?? []).join() !== blocked.join()) {
         if (blocked.length > 0) pin.blockedBy = blocked;
         else delete pin.blockedBy;
-        this.touch();
+        this.touch(entryField(serverId, key));
       }
       return { status: 'same', sha256: hash, pinnedSha256: pin.sha256, changedFields: [] };
     }
@@ -305,7 +281,7 @@ export class PinStore {
       const definition = entity === undefined ? undefined : kept(entity);
       if (definition !== undefined) pin.pending.definition = definition;
       if (blocked.length > 0) pin.pending.blockedBy = blocked;
-      this.touch();
+      this.touch(entryField(serverId, key));
     }
     const changedFields = Object.keys(fields).length > 0 ? diffFields(pin.fields, fields) : [];
     return { status: 'changed', sha256: hash, pinnedSha256: pin.sha256, changedFields };
@@ -341,47 +317,6 @@ export function withPinCheck<T>(result: SanitizeResult<T>, check: PinCheck, enti
   return { ...result, findings: [...withheld, drift], blocked: true, outcome: 'block' };
 }
 
-/**
- * Temp files of saves that never finished: the writer was killed between write and rename. Named
- * `<pins>.<pid>.<hex>.tmp`; those of a process that no longer exists are removed (never a live
- * writer's, which may be about to rename its file).
- */
-async function removeStaleTemps(path: string): Promise<void> {
-  const dir = dirname(path);
-  const prefix = `${basename(path)}.`;
-  let names: string[];
-  try {
-    names = await readdir(dir);
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    if (!name.startsWith(prefix) || !name.endsWith('.tmp')) continue;
-    const match = /^(\d+)\.[0-9a-f]+\.tmp$/.exec(name.slice(prefix.length));
-    if (match === null || processAlive(Number(match[1]))) continue;
-    await unlink(join(dir, name)).catch(() => undefined);
-  }
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as { code?: unknown }).code === 'EPERM';
-  }
-}
-
-function textDigest(text: string): string {
-  return createHash('sha256').update(text, 'utf8').digest('hex');
-}
-
 function now(): string {
   return new Date().toISOString();
-}
-
-function isPinFile(v: unknown): v is PinFile {
-  if (typeof v !== 'object' || v === null) return false;
-  const f = v as { v?: unknown; servers?: unknown };
-  return f.v === 1 && typeof f.servers === 'object' && f.servers !== null && !Array.isArray(f.servers);
 }
