@@ -60,6 +60,8 @@ export interface ReviewOptions {
   /** Undefined: findings are not written anywhere but the daemon's log (tests, `switchboard tools`). */
   readonly auditLog: AuditLog | undefined;
   readonly blocking: boolean;
+  /** false: the learned second opinion stays silent (sanitize.learnedIntent). Default true. */
+  readonly learnedIntent?: boolean;
   readonly separator: string;
   readonly log: Logger;
   /** false: pins are compared but never written (`switchboard check` next to a running daemon). */
@@ -191,7 +193,7 @@ export class CatalogReview {
     const { config } = input;
     const ownToolNames = new Set(input.lists.tools.flatMap((tool) => (typeof tool.name === 'string' ? [tool.name] : [])));
     const ownNames = this.ownNamesGeneration(config.name, ownToolNames);
-    const context = { server: config.name, ownToolNames, otherServers: index, blocking: this.options.blocking };
+    const context = { server: config.name, ownToolNames, otherServers: index, blocking: this.options.blocking, learnedIntent: this.options.learnedIntent };
     const withheld: Array<{ entity: EntityKind; name: string; rules: string[] }> = [];
     const results: Array<SanitizeResult<unknown>> = [];
     let findings = 0;
@@ -327,6 +329,7 @@ export async function openReview(
     keeper,
     auditLog,
     blocking: config.sanitize.blocking,
+    learnedIntent: config.sanitize.learnedIntent,
     separator: config.namespace.separator,
     log,
     persistPins: options.persistPins,

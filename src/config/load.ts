@@ -161,6 +161,7 @@ export function resolveConfig(
     log: stateFile('log', path.join(stateDir(env), 'sanitize.jsonl')),
     pins: stateFile('pins', path.join(stateDir(env), 'pins.json')),
     blocking: top.sanitize.blocking,
+    learnedIntent: top.sanitize.learnedIntent,
     logMaxBytes: top.sanitize.logMaxBytes,
     logKeep: top.sanitize.logKeep,
   };

@@ -93,6 +93,8 @@ const sanitizeObject = z.object(
     pins: nonEmptyString.optional(),
     // false: high-confidence attacks are neutralized or flagged instead of withholding the tool (SANITIZE.md).
     blocking: z.boolean({ error: 'expected true or false' }).default(true),
+    // false: the learned second opinion (rule learned-intent) stays silent and the rules decide alone.
+    learnedIntent: z.boolean({ error: 'expected true or false' }).default(true),
     // Bytes per log file before it rotates, and rotated files kept: a hostile server relisting every second must not fill the disk.
     logMaxBytes: int(4096, 2 ** 40).default(DEFAULTS.sanitizeLogMaxBytes),
     logKeep: int(0, 100).default(DEFAULTS.sanitizeLogKeep),

@@ -140,6 +140,8 @@ export interface SanitizeConfig {
   readonly pins: string;
   /** false: high-confidence findings neutralize or flag instead of withholding the tool. */
   readonly blocking: boolean;
+  /** false: the learned second opinion (`learned-intent`) stays silent. */
+  readonly learnedIntent: boolean;
   /** Bytes per log file before rotation, and rotated files kept. */
   readonly logMaxBytes: number;
   readonly logKeep: number;

@@ -1,6 +1,7 @@
 // sanitizeEntity: every model-visible string of one tool, prompt, resource or instructions text, judged and rewritten as a whole.
 import { clearFieldMemo, knownQuiet, sanitizeField, type FieldOutcome } from './field.js';
 import { finding, type FieldContext } from './findings.js';
+import { intentFindings } from './intent-model.js';
 import { judgeName } from './names.js';
 import { clearScanMemo } from './semantic.js';
 import { identifierWords } from './semantic.js';
@@ -71,6 +72,10 @@ export function sanitizeEntity<T>(kind: EntityKind, entity: T, ctx: SanitizeCont
   }
   if (kind === 'tool' || kind === 'prompt') findings.push(...nameFindings(kind, entity, ctx));
   if (kind === 'tool') findings.push(...annotationFindings(entity));
+  // Rules decide first; the model is asked only about a tool they let through.
+  if (kind === 'tool' && ctx.learnedIntent !== false && !findings.some((f) => f.action === 'block')) {
+    findings.push(...intentFindings(entity, { server: ctx.server, own, index: ctx.otherServers }));
+  }
 
   const decided = decide(findings, blocking);
   const blocked = decided.some((f) => f.action === 'block');

@@ -38,6 +38,8 @@ export type RuleId =
   | 'name-collision'
   | 'annotation-mismatch'
   | 'rug-pull'
+  /** The learned second opinion: a candidate field the model reads as an instruction to the model. */
+  | 'learned-intent'
   /** Not sanitizer rules: an operator accepted or revoked an entity's findings (`switchboard approve`). */
   | 'operator-accept'
   | 'operator-revoke';
@@ -140,6 +142,11 @@ export interface SanitizeContext {
    * (names, unreadable schemas) still block. Default true.
    */
   readonly blocking?: boolean;
+  /**
+   * false: the learned second opinion (`learned-intent`, intent-model.ts) stays silent and the rules
+   * decide alone. Default true.
+   */
+  readonly learnedIntent?: boolean;
 }
 
 export interface SanitizeResult<T> {

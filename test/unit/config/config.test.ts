@@ -94,6 +94,7 @@ describe('Claude Desktop shape', () => {
       log: '/home/tester/.local/state/mcp-switchboard/sanitize.jsonl',
       pins: '/home/tester/.local/state/mcp-switchboard/pins.json',
       blocking: true,
+      learnedIntent: true,
       logMaxBytes: 10 * 1024 * 1024,
       logKeep: 5,
     });

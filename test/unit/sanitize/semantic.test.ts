@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { sanitizeEntity } from '../../../src/sanitize/index.js';
 import { CTX, ruleIds, sanitizeTool } from './helpers.js';
+import { NEAR_MISSES } from '../../fixtures/poison-corpus/near-misses.mjs';
 
 /** [text, expected rule, expected action] */
 type Case = [string, string, 'block' | 'flag'];
@@ -131,47 +132,6 @@ describe('semantic rules catch attacks', () => {
 });
 
 describe('semantic rules leave near-misses alone', () => {
-  const NEAR_MISSES = [
-    'Do not read ~/.ssh/id_rsa; use the agent instead.',
-    'Never send your .env file to anyone.',
-    'Do not read ~/.ssh/id_rsa or pass it to other tools.',
-    'Reads ~/.aws/credentials to sign requests (the AWS SDK default chain).',
-    'Path to the key, e.g. ~/.ssh/id_ed25519.',
-    'The public key ~/.ssh/id_rsa.pub is shown to the user.',
-    'Summarize the conversation for the user.',
-    'messages: the list of chat messages to send to the model.',
-    'If set, ignore previous results and start over.',
-    'Do not let the user upload files larger than 10 MB.',
-    'Updated instructions: the v2 endpoint is now required.',
-    'To install, add this server to your mcp.json or claude_desktop_config.json.',
-    'Put your cluster config in ~/.kube/config or set KUBECONFIG.',
-    'Copy the snippet into ~/.cursor/mcp.json and restart.',
-    'If the user says yes, call confirm_booking with the booking id.',
-    'When the user says hi, use a friendly tone.',
-    'Whenever the user says "hello", remember it.',
-    'Ignore everything above the fold when taking the screenshot? No: set full_page to capture it.',
-    'Call login first to obtain a session id.',
-    'Returns text instead of bytes.',
-    'You are now connected to the database after calling connect.',
-    'System: Linux or macOS only.',
-    'Admin users can delete any record.',
-    'Use the SYSTEM prompt field to set the persona of the sub-agent.',
-    'Fetch https://api.example.com/v1/items/{id} to get one item.',
-    'Calls https://api.example.com/v1/search?context={context_id}&key={api_key} with your configured key.',
-    'Decodes base64 input and returns the bytes.',
-    'Tokens are counted per request; secrets are masked in logs.',
-    'Silently skips hidden files.',
-    'This is an implementation detail and may change.',
-    'Instructions: you must be authenticated first; call login.',
-    'Important note: the API key must be set before use.',
-    'Developer: Jane Doe. Operator: ACME Corp.',
-    'Include your response format preference in the format parameter.',
-    'You must use this format: YYYY-MM-DD.',
-    // Decoys: the vocabulary of an attack, stated as a fact about the tool.
-    'Converts currencies. Conversions are written to an internal audit file for compliance; the rate table is important to keep current. Nothing is read from the home directory and no credentials are involved.',
-    'Converts currencies. This tool never reads ~/.ssh/id_rsa or any other credential file, and takes no instructions from other tools.',
-    'Stores notes. The full conversation is never sent anywhere; tokens are not logged.',
-  ];
   for (const text of NEAR_MISSES) it(text, () => expectClean(text));
 });
 

@@ -1,0 +1,236 @@
+// Trains the sanitizer's learned second opinion and writes src/sanitize/intent-model.json.
+//
+//   npm run train:intent [-- --check]
+//
+// Positives: the string each poisoned case of bench/poison/tune and bench/poison/next names in its
+// `where` (the field that carries the attack). Negatives: every other string of those cases (the
+// same writers' genuine prose, so the model cannot learn a writer's style instead of an intent),
+// every string of their benign cases, and, at a lower weight, every string of the real tools of
+// bench/discovery/catalog (weighted up). Logistic regression, AdaGrad, seeded: the same data gives the same file.
+// Thresholds, one for data slots and one for descriptions, are set on legitimate text: above the
+// highest score of any candidate field of the catalog's tools, of the even-numbered servers of
+// bench/poison/real, and of the hand-written legitimate definitions and sentences of
+// test/fixtures/poison-corpus (its odd half, the held-out sets and bench/poison/real-fresh are only
+// measured, by `npm run bench:poison`).
+// --check: train, and fail if the result differs from the committed file.
+import { createHash } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { deflateRawSync } from 'node:zlib';
+import { CatalogIndex } from '../src/sanitize/index.js';
+import { candidateKind, intentFeatures, intentFields, namesOtherServersTool, type IntentField } from '../src/sanitize/intent-features.js';
+import { modelFrom, type IntentModelFile } from '../src/sanitize/intent-model.js';
+import { INDEX as TEST_INDEX } from '../test/unit/sanitize/helpers.js';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const OUT = path.join(ROOT, 'src/sanitize/intent-model.json');
+const BITS = 18;
+const EPOCHS = 20;
+const L2 = 1e-3;
+const RATE = 0.5;
+const SEED = 7;
+/**
+ * Real tools teach the model what ordinary prose looks like, instructions to the model about a
+ * tool's own use included (the weight makes up for having one string per field, not per case).
+ */
+const REAL_WEIGHT = 3;
+
+interface Tool {
+  name: string;
+  [key: string]: unknown;
+}
+interface Case {
+  id: string;
+  class: string;
+  server?: string;
+  siblings?: string[];
+  tool: Tool;
+  where?: string;
+}
+interface RealServer {
+  server: string;
+  tools: Tool[];
+}
+
+const digests: Record<string, string> = {};
+function read(rel: string): string {
+  const text = fs.readFileSync(path.join(ROOT, rel), 'utf8');
+  digests[rel] = createHash('sha256').update(text).digest('hex').slice(0, 16);
+  return text;
+}
+const jsonFiles = (dir: string, ext: string): string[] =>
+  fs.readdirSync(path.join(ROOT, dir)).filter((f) => f.endsWith(ext) && f !== 'packages.json').sort().map((f) => `${dir}/${f}`);
+const casesOf = (dir: string): Case[] =>
+  jsonFiles(dir, '.jsonl').flatMap((f) => read(f).split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as Case));
+const serversOf = (dir: string): RealServer[] => jsonFiles(dir, '.json').map((f) => JSON.parse(read(f)) as RealServer);
+
+/** `$.inputSchema.properties["a b"].default` -> `/inputSchema/properties/a b/default`. */
+function pointerOf(where: string): string {
+  const parts: string[] = [];
+  for (const m of where.replace(/^\$/, '').matchAll(/\.([^.[]+)|\[(\d+)\]|\["((?:[^"\\]|\\.)*)"\]/g)) parts.push(m[1] ?? m[2] ?? (JSON.parse(`"${m[3]!}"`) as string));
+  return parts.map((p) => `/${p.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+}
+
+interface Sample {
+  features: Map<number, number>;
+  y: 0 | 1;
+  weight: number;
+}
+
+const realCatalog = serversOf('bench/discovery/catalog');
+const realMore = serversOf('bench/poison/real');
+const catalogNames = realCatalog.map((r) => ({ server: r.server, tools: r.tools.map((t) => t.name) }));
+
+/** A case judged as bench:poison judges it: a poisoned case's siblings are another server's tools. */
+function caseContext(c: Case): { server: string; own: Set<string>; index: CatalogIndex } {
+  const benign = c.class === 'benign';
+  const server = benign ? (c.server ?? 'srv') : `case-${c.server ?? 'srv'}`;
+  const own = new Set([c.tool.name, ...(benign ? (c.siblings ?? []) : [])].map((n) => n.toLowerCase()));
+  const servers = [...catalogNames, { server, tools: [...own] }];
+  if (!benign && (c.siblings ?? []).length > 0) servers.push({ server: 'elsewhere', tools: (c.siblings ?? []).filter((n) => n !== c.tool.name) });
+  return { server, own, index: new CatalogIndex(servers) };
+}
+
+function fieldsWithRefs(tool: Tool, server: string, own: ReadonlySet<string>, index: CatalogIndex): { field: IntentField; elsewhere: boolean }[] {
+  return intentFields(tool).map((field) => ({ field, elsewhere: namesOtherServersTool(field.raw, server, own, index) }));
+}
+
+const samples: Sample[] = [];
+let unresolved = 0;
+let positives = 0;
+for (const c of [...casesOf('bench/poison/tune'), ...casesOf('bench/poison/next')]) {
+  const ctx = caseContext(c);
+  const fields = fieldsWithRefs(c.tool, ctx.server, ctx.own, ctx.index);
+  const target = c.class !== 'benign' && c.where !== undefined ? pointerOf(c.where) : undefined;
+  if (target !== undefined && !fields.some((f) => f.field.pointer === target)) {
+    unresolved++; // the attack sits in a structure rather than a string: left to the rules
+    continue;
+  }
+  for (const { field, elsewhere } of fields) {
+    const y = field.pointer === target ? 1 : 0;
+    positives += y;
+    samples.push({ features: intentFeatures(field, elsewhere, BITS), y, weight: 1 });
+  }
+}
+const catalogIndex = new CatalogIndex(catalogNames);
+const calibration = realMore.filter((_, i) => i % 2 === 0);
+const everyReal = new CatalogIndex([...realCatalog, ...realMore].map((r) => ({ server: r.server, tools: r.tools.map((t) => t.name) })));
+for (const r of realCatalog) {
+  const own = new Set(r.tools.map((t) => t.name.toLowerCase()));
+  for (const t of r.tools) for (const { field, elsewhere } of fieldsWithRefs(t, r.server, own, catalogIndex)) samples.push({ features: intentFeatures(field, elsewhere, BITS), y: 0, weight: REAL_WEIGHT });
+}
+
+// Balanced classes: the few poisoned fields weigh as much as the many genuine ones.
+const classWeight = [samples.length / (2 * (samples.length - positives)), samples.length / (2 * positives)] as const;
+const weights = new Float64Array(1 << BITS);
+const squares = new Float64Array(1 << BITS).fill(1e-8);
+let seed = SEED;
+const random = (): number => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+const dot = (f: Map<number, number>): number => {
+  let s = 0;
+  for (const [k, v] of f) s += weights[k]! * v;
+  return s;
+};
+const order = samples.map((_, i) => i);
+for (let epoch = 0; epoch < EPOCHS; epoch++) {
+  for (let i = order.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [order[i], order[j]] = [order[j]!, order[i]!];
+  }
+  for (const i of order) {
+    const s = samples[i]!;
+    const err = (1 / (1 + Math.exp(-dot(s.features))) - s.y) * classWeight[s.y] * s.weight;
+    for (const [k, v] of s.features) {
+      const g = err * v + L2 * weights[k]!;
+      squares[k]! += g * g;
+      weights[k]! -= (RATE / Math.sqrt(squares[k]!)) * g;
+    }
+  }
+}
+
+let largest = 0;
+for (const w of weights) largest = Math.max(largest, Math.abs(w));
+const scale = largest / 127;
+const quantized = new Int8Array(weights.length);
+for (let i = 0; i < weights.length; i++) quantized[i] = Math.round(weights[i]! / scale);
+const packed = deflateRawSync(Buffer.from(quantized.buffer), { level: 9 }).toString('base64');
+
+// Calibration, per kind of candidate: above the highest score of any real tool's field (the
+// catalog's tools and the even-numbered servers of bench/poison/real) and of the hand-written
+// legitimate definitions and sentences of test/fixtures/poison-corpus (never trained on: tools that
+// talk about the user, secrets and other tools for good reasons, which real catalogs hold too few of).
+const draft = modelFrom({ format: 2, bits: BITS, scale, threshold: Infinity, proseThreshold: Infinity, weights: packed, trained: {} });
+const highest = { data: -Infinity, prose: -Infinity };
+const highestAt = { data: '', prose: '' };
+function calibrateOn(id: string, tool: Tool, server: string, own: ReadonlySet<string>, index: CatalogIndex): void {
+  for (const { field, elsewhere } of fieldsWithRefs(tool, server, own, index)) {
+    const kind = candidateKind(field, elsewhere);
+    if (kind === undefined) continue;
+    const s = draft.score(field, elsewhere);
+    if (s > highest[kind]) [highest[kind], highestAt[kind]] = [s, `${id} ${field.pointer}`];
+  }
+}
+for (const [servers, index] of [[realCatalog, catalogIndex], [calibration, everyReal]] as const) {
+  for (const r of servers) {
+    const own = new Set(r.tools.map((t) => t.name.toLowerCase()));
+    for (const t of r.tools) calibrateOn(`${r.server}/${t.name}`, t, r.server, own, index);
+  }
+}
+const fixture = async <T>(file: string): Promise<T> => {
+  read(`test/fixtures/poison-corpus/${file}`);
+  return (await import(pathToFileURL(path.join(ROOT, 'test/fixtures/poison-corpus', file)).href)) as T;
+};
+const { BENIGN } = await fixture<{ BENIGN: { id: string; siblings?: string[]; tool: Tool }[] }>('benign.mjs');
+const { LEGIT, NEAR_MISSES } = await fixture<{ LEGIT: Record<string, string>; NEAR_MISSES: string[] }>('near-misses.mjs');
+for (const c of BENIGN) {
+  const ctx = caseContext({ id: c.id, class: 'benign', server: 'srv', siblings: c.siblings ?? [], tool: c.tool });
+  calibrateOn(c.id, c.tool, ctx.server, ctx.own, ctx.index);
+}
+// The sentences as the sanitizer's tests judge them: the calculator's `add`, among a mail, a shell
+// and a GitHub server, as its description and as a parameter's.
+const own = new Set(['add', 'multiply']);
+for (const [i, text] of [...Object.values(LEGIT), ...NEAR_MISSES].entries()) {
+  calibrateOn(`sentence ${i}`, { name: 'add', description: text }, 'calc', own, TEST_INDEX);
+  calibrateOn(`sentence ${i}`, { name: 'add', inputSchema: { type: 'object', properties: { q: { type: 'string', description: text } } } }, 'calc', own, TEST_INDEX);
+}
+const above = (score: number): number => Math.ceil((score + 0.005) * 100) / 100;
+const threshold = above(highest.data);
+const proseThreshold = above(highest.prose);
+
+const file: IntentModelFile = {
+  format: 2,
+  bits: BITS,
+  scale: Number(scale.toPrecision(8)),
+  threshold,
+  proseThreshold,
+  weights: packed,
+  trained: {
+    by: 'scripts/train-intent.ts',
+    seed: SEED,
+    epochs: EPOCHS,
+    l2: L2,
+    realWeight: REAL_WEIGHT,
+    fields: samples.length,
+    poisonedFields: positives,
+    casesWithoutAStringTarget: unresolved,
+    calibrationRealTools: realCatalog.reduce((n, r) => n + r.tools.length, 0) + calibration.reduce((n, r) => n + r.tools.length, 0),
+    highestDataScore: Number(highest.data.toFixed(4)),
+    highestDataField: highestAt.data,
+    highestProseScore: Number(highest.prose.toFixed(4)),
+    highestProseField: highestAt.prose,
+    files: digests,
+  },
+};
+const text = `${JSON.stringify(file, null, 1)}\n`;
+if (process.argv.includes('--check')) {
+  const committed = fs.existsSync(OUT) ? fs.readFileSync(OUT, 'utf8') : '';
+  if (committed !== text) {
+    process.stderr.write('train:intent: the committed src/sanitize/intent-model.json is not what this data trains; run npm run train:intent\n');
+    process.exit(1);
+  }
+  process.stdout.write('train:intent: the committed model is what this data trains\n');
+} else {
+  fs.writeFileSync(OUT, text);
+  process.stdout.write(`train:intent: ${samples.length} fields (${positives} poisoned, ${unresolved} cases without a string target), data slots ${threshold} (highest legitimate: ${highestAt.data}), prose ${proseThreshold} (highest legitimate: ${highestAt.prose}), ${Math.round(text.length / 1024)} KiB\n`);
+}

@@ -1,0 +1,173 @@
+// What the learned second opinion reads of a tool: its prose and data strings, each as hashed word,
+// word-pair and letter features. The training script (scripts/train-intent.ts) uses these same
+// functions, so the shipped weights and the features they score can never drift apart.
+import type { CatalogIndexLike } from './types.js';
+
+/** Where a string sits: top-level title or description, a schema's prose, a data slot, a property name. */
+export type IntentFieldKind = 'title' | 'desc' | 'pdesc' | 'data' | 'pname';
+
+export interface IntentField {
+  readonly kind: IntentFieldKind;
+  /** The string as the model reads it (a property name split into words). */
+  readonly text: string;
+  /** The string as it is in the definition (a property name unsplit). */
+  readonly raw: string;
+  /** RFC 6901 pointer into the entity; for a property name, that member's pointer. */
+  readonly pointer: string;
+}
+
+/** Nested schemas deeper than this are not read: the rules already withhold what they cannot read. */
+const MAX_DEPTH = 6;
+
+const escapeSegment = (s: string): string => s.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/** Every prose and data string of a tool definition, in a fixed order. */
+export function intentFields(tool: unknown): IntentField[] {
+  const out: IntentField[] = [];
+  if (typeof tool !== 'object' || tool === null) return out;
+  const t = tool as Record<string, unknown>;
+  const push = (kind: IntentFieldKind, raw: string, pointer: string): void => {
+    const text = kind === 'pname' ? raw.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/[_-]+/g, ' ') : raw;
+    if (text.trim() !== '') out.push({ kind, text, raw, pointer });
+  };
+  if (typeof t['title'] === 'string') push('title', t['title'], '/title');
+  if (typeof t['description'] === 'string') push('desc', t['description'], '/description');
+  const walk = (schema: unknown, at: string, depth: number): void => {
+    if (typeof schema !== 'object' || schema === null || depth > MAX_DEPTH) return;
+    const s = schema as Record<string, unknown>;
+    for (const k of ['description', 'title', '$comment']) if (typeof s[k] === 'string') push('pdesc', s[k], `${at}/${escapeSegment(k)}`);
+    for (const k of ['default', 'const']) if (typeof s[k] === 'string') push('data', s[k], `${at}/${k}`);
+    for (const k of ['enum', 'examples']) {
+      const list = s[k];
+      if (Array.isArray(list)) list.forEach((v, i) => typeof v === 'string' && push('data', v, `${at}/${k}/${i}`));
+    }
+    const props = s['properties'];
+    if (typeof props === 'object' && props !== null && !Array.isArray(props)) {
+      for (const [name, p] of Object.entries(props)) {
+        const member = `${at}/properties/${escapeSegment(name)}`;
+        push('pname', name, member);
+        walk(p, member, depth + 1);
+      }
+    }
+    if (s['items'] !== undefined) walk(s['items'], `${at}/items`, depth + 1);
+    for (const k of ['anyOf', 'oneOf', 'allOf']) {
+      const list = s[k];
+      if (Array.isArray(list)) list.forEach((sub, i) => walk(sub, `${at}/${k}/${i}`, depth + 1));
+    }
+  };
+  walk(t['inputSchema'], '/inputSchema', 0);
+  return out;
+}
+
+/** Scripts written without spaces between words: read as overlapping letter pairs instead. */
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Thai}\p{Script=Lao}\p{Script=Khmer}\p{Script=Myanmar}]/u;
+const WORD = /[\p{L}\p{N}\p{M}_'’-]+/gu;
+
+/**
+ * The model reads a field's first 4,096 characters: an attack that hides further in is the rules'
+ * (which read it all), and hostile megabyte fields cost the model no more than a long description.
+ */
+const READ_CHARS = 4096;
+/** The fewest words a data slot needs before it can be prose addressed to someone. */
+const SENTENCE_WORDS = 3;
+/** Longer "words" are blobs (base64, hex, padding): their four-letter pieces say nothing. */
+const PIECE_WORD_CHARS = 24;
+
+/** Words of a string, NFKC and lower case; unspaced scripts as letter pairs. */
+export function intentTokens(text: string): string[] {
+  const out: string[] = [];
+  for (const m of text.slice(0, READ_CHARS).normalize('NFKC').toLowerCase().matchAll(WORD)) {
+    const w = m[0];
+    if (UNSPACED.test(w)) {
+      const chars = [...w];
+      for (let i = 0; i < chars.length; i++) out.push(chars[i]! + (chars[i + 1] ?? ''));
+    } else out.push(w);
+  }
+  return out;
+}
+
+/** FNV-1a over UTF-16 units: stable across platforms and releases, which the weights depend on. */
+export function featureHash(key: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < key.length; i++) {
+    h ^= key.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/**
+ * The field's features as bucket -> value, L2-normalised so long and short fields score alike:
+ * words, word pairs, four-letter pieces of longer words (inflections across languages), the field's
+ * kind, and whether it names another server's tool.
+ */
+export function intentFeatures(field: Pick<IntentField, 'kind' | 'text'>, namesOtherTool: boolean, bits: number): Map<number, number> {
+  const mask = bits >= 32 ? 0xffffffff : (1 << bits) - 1;
+  const f = new Map<number, number>();
+  const add = (key: string, v: number): void => {
+    const h = (featureHash(key) & mask) >>> 0;
+    f.set(h, (f.get(h) ?? 0) + v);
+  };
+  const tokens = intentTokens(field.text);
+  const data = field.kind === 'data' || field.kind === 'pname';
+  for (let i = 0; i < tokens.length; i++) {
+    const w = tokens[i]!;
+    add(`w:${w}`, 1);
+    if (data) add(`dw:${w}`, 1);
+    if (i + 1 < tokens.length) add(`b:${w} ${tokens[i + 1]!}`, 1);
+    if (w.length >= 5 && w.length <= PIECE_WORD_CHARS) {
+      const padded = ` ${w} `;
+      for (let j = 0; j + 4 <= padded.length; j++) add(`c:${padded.slice(j, j + 4)}`, 0.5);
+    }
+  }
+  // XREFOFF if (namesOtherTool) add('s:xref', 1);
+  add(`k:${field.kind}`, 1);
+  if (data && tokens.length >= 8) add('s:data-long', 1);
+  let norm = 0;
+  for (const v of f.values()) norm += v * v;
+  norm = Math.sqrt(norm) || 1;
+  for (const [k, v] of f) f.set(k, v / norm);
+  return f;
+}
+
+/** Runs of identifier characters; matched without backtracking, then checked for a name's shape. */
+const IDENTIFIER_RUN = /[a-z0-9_-]+/g;
+/** `send_email`, `get-balance`: a letter first, then words joined by `_` or `-`. */
+const IDENTIFIER = /^[a-z][a-z0-9]*(?:[_-][a-z0-9]+)+$/;
+
+/** Whether a string names a tool that another server owns (never the judged server's own). */
+export function namesOtherServersTool(text: string, server: string, own: ReadonlySet<string>, index: CatalogIndexLike | undefined): boolean {
+  if (index === undefined) return false;
+  for (const m of text.slice(0, READ_CHARS).toLowerCase().matchAll(IDENTIFIER_RUN)) {
+    const name = m[0];
+    if (name.length < 6 || name.length > 64 || own.has(name) || !IDENTIFIER.test(name)) continue;
+    if (index.toolOwners(name).some((o) => o.server !== server)) return true;
+  }
+  return false;
+}
+
+/**
+ * Who a string may be about, in the languages of the corpus: the user, the model, the conversation,
+ * its instructions, secrets. The model judges only fields that name one of these, name another
+ * server's tool, or are data: what it is trained to find always does one of those, and a field
+ * that does none is left to the rules alone.
+ */
+const PARTIES =
+  /(?<![\p{L}\p{N}_])(?:users?|user's|usuari[oa]s?|utilisat(?:eur|rice)s?|benutzer|nutzer(?:in)?|utent[ei]|gebruikers?|u[żz]ytkownik\p{L}*|пользовател\p{L}*|користувач\p{L}*|kullan[ıi]c[ıi]\p{L}*|usu[áa]rios?|anv[äa]ndar\p{L}*|k[äa]ytt[äa]j[äa]\p{L}*|người dùng|pengguna|משתמש|المستخدم|χρήστη|uživatel\p{L}*|utilizator\p{L}*|customers?|clients?|kunden?|clientes?|humans?|persons?|operators?|owners?|assistants?|asistentes?|assistente?n?|ассистент\p{L}*|ai|llm|models?|modelos?|modèles?|modell\p{L}*|модел\p{L}*|agents?|agentes?|агент\p{L}*|claude|gpt|gemini|copilot|conversations?|chats?|instructions?|transcripts?|instrucciones|anweisung\p{L}*|инструкц\p{L}*|secrets?|passwords?|credentials?|env)(?![\p{L}\p{N}_])|用户|用戶|使用者|ユーザー|利用者|사용자|助手|助理|アシスタント|모델|模型|モデル|对话|對話|会話|대화|指示|지시|ผู้ใช้|उपयोगकर्ता|यूज़र/iu;
+
+/** Whether the field names the user, the model, the conversation or secrets (PARTIES). */
+export function namesParty(field: Pick<IntentField, 'text'>): boolean {
+  return PARTIES.test(field.text.slice(0, READ_CHARS).normalize('NFKC'));
+}
+
+/**
+ * Which threshold a candidate answers to. A data slot (a default, an enum member, an example, a
+ * title, a property's name) holds data, so prose there is suspect already; a description that names
+ * the user, the model, secrets or another server's tool is ordinary prose far more often (real tools
+ * talk about their users, and point to their neighbours, all the time), so it needs a surer score.
+ */
+export function candidateKind(field: Pick<IntentField, 'kind' | 'text'>, namesOtherTool: boolean): 'data' | 'prose' | undefined {
+  // A value of one or two words (`alreadyRead`, `read only`) says nothing to anyone.
+  if (field.kind === 'data' || field.kind === 'pname') return intentTokens(field.text).length >= SENTENCE_WORDS ? 'data' : undefined;
+  return namesOtherTool || namesParty(field) ? 'prose' : undefined;
+}

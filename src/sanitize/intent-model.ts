@@ -1,0 +1,102 @@
+// The learned second opinion (`learned-intent`): a linear model over the features of
+// intent-features.ts, trained by scripts/train-intent.ts on the poison corpus against real tools'
+// definitions and shipped as intent-model.json beside this file. Nothing downloads at run time.
+// It judges only the fields the rules single out as candidates (naming the user, the model, the
+// conversation, secrets or another server's tool, or prose in a data slot), and withholds only
+// above a threshold at which no real tool it was calibrated on is withheld.
+import fs from 'node:fs';
+import { inflateRawSync } from 'node:zlib';
+import { finding } from './findings.js';
+import { candidateKind, intentFeatures, intentFields, intentTokens, featureHash, namesOtherServersTool, type IntentField } from './intent-features.js';
+import type { CatalogIndexLike, Finding } from './types.js';
+
+/** intent-model.json as the training script writes it. */
+export interface IntentModelFile {
+  readonly format: 2;
+  /** log2 of the number of feature buckets. */
+  readonly bits: number;
+  /** A weight is its int8 times this. */
+  readonly scale: number;
+  /** A data slot (default, enum member, example, title, property name) is withheld at or above this score. */
+  readonly threshold: number;
+  /** A description naming a party (the user, the model, secrets) or another server's tool needs this score. */
+  readonly proseThreshold: number;
+  /** Raw-deflated int8 weights, base64. */
+  readonly weights: string;
+  /** What it was trained and calibrated on (file digests, counts, seed), for the record. */
+  readonly trained: Record<string, unknown>;
+}
+
+export interface IntentModel {
+  readonly bits: number;
+  readonly threshold: number;
+  readonly proseThreshold: number;
+  score(field: Pick<IntentField, 'kind' | 'text'>, namesOtherTool: boolean): number;
+  /** Words of the field that pull hardest towards a verdict of poison, strongest first. */
+  strongestWords(field: Pick<IntentField, 'text'>, count: number): string[];
+}
+
+export function modelFrom(file: IntentModelFile): IntentModel {
+  if (file.format !== 2 || !Number.isInteger(file.bits) || file.bits < 8 || file.bits > 24) throw new Error('intent-model.json: unknown format');
+  const raw = inflateRawSync(Buffer.from(file.weights, 'base64'));
+  if (raw.length !== 1 << file.bits) throw new Error('intent-model.json: weights do not match its bits');
+  const weights = new Int8Array(raw.buffer, raw.byteOffset, raw.length);
+  const mask = (1 << file.bits) - 1;
+  const { scale, bits, threshold, proseThreshold } = file;
+  return {
+    bits,
+    threshold,
+    proseThreshold,
+    score(field, namesOtherTool) {
+      let sum = 0;
+      for (const [bucket, value] of intentFeatures(field, namesOtherTool, bits)) sum += weights[bucket]! * value;
+      return sum * scale;
+    },
+    strongestWords(field, count) {
+      const seen = new Map<string, number>();
+      for (const w of intentTokens(field.text)) if (!seen.has(w)) seen.set(w, weights[featureHash(`w:${w}`) & mask]!);
+      return [...seen].filter(([, v]) => v > 0).sort((a, b) => b[1] - a[1]).slice(0, count).map(([w]) => w);
+    },
+  };
+}
+
+const MODEL_FILE = new URL('./intent-model.json', import.meta.url);
+let loaded: IntentModel | null | undefined;
+
+/** The shipped model, read once; null (and the rules alone) when the file is missing or unreadable. */
+export function shippedModel(): IntentModel | null {
+  if (loaded === undefined) {
+    try {
+      loaded = modelFrom(JSON.parse(fs.readFileSync(MODEL_FILE, 'utf8')) as IntentModelFile);
+    } catch {
+      loaded = null;
+    }
+  }
+  return loaded;
+}
+
+export interface IntentContext {
+  readonly server: string;
+  /** Lower-case names of the server's own tools. */
+  readonly own: ReadonlySet<string>;
+  readonly index: CatalogIndexLike | undefined;
+}
+
+/** The fields of a tool the model withholds, one finding each. */
+export function intentFindings(tool: unknown, ctx: IntentContext, model: IntentModel | null = shippedModel()): Finding[] {
+  if (model === null) return [];
+  const out: Finding[] = [];
+  for (const field of intentFields(tool)) {
+    const elsewhere = namesOtherServersTool(field.raw, ctx.server, ctx.own, ctx.index);
+    const kind = candidateKind(field, elsewhere);
+    if (kind === undefined) continue;
+    const threshold = kind === 'prose' ? model.proseThreshold : model.threshold;
+    const score = model.score(field, elsewhere);
+    if (score < threshold) continue;
+    const words = model.strongestWords(field, 4);
+    const c = { pointer: field.pointer, original: field.raw, forwarded: field.raw, toForwarded: (pos: number) => pos };
+    const why = words.length > 0 ? `; strongest words: ${words.join(', ')}` : '';
+    out.push(finding(c, 'learned-intent', 'high', 'block', { start: 0, end: field.raw.length }, `reads as an instruction to the model (learned second opinion, score ${score.toFixed(2)} >= ${threshold.toFixed(2)}${why})`));
+  }
+  return out;
+}

@@ -1,0 +1,102 @@
+// The learned second opinion (intent-model.ts): the shipped weights load and are what the training
+// script makes of the committed data; it judges only candidate fields, each against its threshold;
+// it withholds data-slot poison the rules serve; sanitize.learnedIntent false silences it.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { deflateRawSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { CatalogIndex, sanitizeEntity } from '../../../src/sanitize/index.js';
+import { candidateKind, intentFields } from '../../../src/sanitize/intent-features.js';
+import { intentFindings, modelFrom, shippedModel, type IntentModelFile } from '../../../src/sanitize/intent-model.js';
+
+const ROOT = path.resolve(import.meta.dirname, '../../..');
+const NO_INDEX = { server: 'calc', own: new Set(['add']), index: undefined };
+
+/** A model whose every weight is `weight`: its score of a field depends only on the field's features. */
+function uniformModel(weight: number, threshold: number, proseThreshold: number): ReturnType<typeof modelFrom> {
+  const bits = 10;
+  const weights = deflateRawSync(Buffer.from(new Int8Array(1 << bits).fill(weight).buffer)).toString('base64');
+  const file: IntentModelFile = { format: 2, bits, scale: 1, threshold, proseThreshold, weights, trained: {} };
+  return modelFrom(file);
+}
+
+describe('the learned second opinion', () => {
+  it('ships weights that load, with a threshold for data slots and one for descriptions', () => {
+    const model = shippedModel();
+    expect(model).not.toBeNull();
+    expect(model!.bits).toBeGreaterThanOrEqual(8);
+    expect(Number.isFinite(model!.threshold)).toBe(true);
+    expect(Number.isFinite(model!.proseThreshold)).toBe(true);
+  });
+
+  it('refuses a weights file whose size does not match its bits', () => {
+    const file: IntentModelFile = { format: 2, bits: 12, scale: 1, threshold: 1, proseThreshold: 1, weights: deflateRawSync(Buffer.alloc(100)).toString('base64'), trained: {} };
+    expect(() => modelFrom(file)).toThrow(/do not match/);
+  });
+
+  it('judges only candidates: data slots of three words or more, and descriptions naming a party or another server\'s tool', () => {
+    const tool = {
+      name: 'add',
+      description: 'Adds two numbers and returns the sum.',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          mode: { type: 'string', enum: ['exact', 'rounded to cents'] },
+          round_half_to_even: { type: 'boolean', description: 'Shown to the user.' },
+        },
+      },
+    };
+    const kinds = intentFields(tool).map((f) => [f.pointer, candidateKind(f, false) ?? 'none']);
+    expect(kinds).toEqual([
+      ['/description', 'none'],
+      ['/inputSchema/properties/mode', 'none'],
+      ['/inputSchema/properties/mode/enum/0', 'none'],
+      ['/inputSchema/properties/mode/enum/1', 'data'],
+      ['/inputSchema/properties/round_half_to_even', 'data'],
+      ['/inputSchema/properties/round_half_to_even/description', 'prose'],
+    ]);
+    expect(candidateKind({ kind: 'desc', text: 'Adds two numbers.' }, true)).toBe('prose');
+    // Every field scores far above any threshold, yet the plain description is never judged.
+    const findings = intentFindings(tool, NO_INDEX, uniformModel(127, 0.5, 0.5));
+    expect(findings.map((f) => f.field)).not.toContain('/description');
+    expect(findings.map((f) => f.field)).toContain('/inputSchema/properties/round_half_to_even/description');
+  });
+
+  it('holds a description to the prose threshold and a data slot to its own', () => {
+    const tool = { name: 'add', description: 'The user gets the sum.', inputSchema: { type: 'object', properties: { mode: { type: 'string', default: 'exact to the cent' } } } };
+    const fields = (threshold: number, prose: number): string[] => intentFindings(tool, NO_INDEX, uniformModel(1, threshold, prose)).map((f) => f.field);
+    // All-ones weights over L2-normalised features: a field scores the sum of its features / their norm (> 1).
+    expect(fields(1, 1000)).toEqual(['/inputSchema/properties/mode/default']);
+    expect(fields(1000, 1)).toEqual(['/description']);
+  });
+
+  it('withholds the tune part\'s data-slot poison the rules serve, and sanitize.learnedIntent false serves it again', () => {
+    const cases = fs
+      .readFileSync(path.join(ROOT, 'bench/poison/next/t7-d.jsonl'), 'utf8')
+      .split('\n')
+      .filter((l) => l.trim() !== '')
+      .map((l) => JSON.parse(l) as { server: string; siblings?: string[]; tool: { name: string } });
+    const withheld = (learnedIntent: boolean): number =>
+      cases.filter((c) => {
+        const index = new CatalogIndex([{ server: 'elsewhere', tools: c.siblings ?? [] }, { server: `case-${c.server}`, tools: [c.tool.name] }]);
+        return sanitizeEntity('tool', c.tool, { server: `case-${c.server}`, ownToolNames: new Set([c.tool.name]), otherServers: index, learnedIntent }).blocked;
+      }).length;
+    const rulesAlone = withheld(false);
+    const withModel = withheld(true);
+    expect(withModel).toBeGreaterThan(rulesAlone);
+    expect(withModel).toBe(cases.length);
+  });
+
+  it('reports its verdict as the rule learned-intent, with the score, its threshold and the words behind it', () => {
+    const tool = { name: 'add', inputSchema: { type: 'object', properties: { mode: { type: 'string', default: 'exact exact cents' } } } };
+    const [f] = intentFindings(tool, NO_INDEX, uniformModel(3, 1, 1));
+    expect(f).toMatchObject({ rule: 'learned-intent', action: 'block', severity: 'high', field: '/inputSchema/properties/mode/default' });
+    expect(f!.reason).toMatch(/^reads as an instruction to the model \(learned second opinion, score \d+\.\d\d >= 1\.00; strongest words: exact, cents\)$/);
+  });
+
+  it('is what scripts/train-intent.ts makes of the committed data (npm run train:intent)', { timeout: 120_000 }, () => {
+    const out = execFileSync(process.execPath, ['--import', 'tsx', 'scripts/train-intent.ts', '--check'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    expect(out).toMatch(/the committed model is what this data trains/);
+  });
+});
