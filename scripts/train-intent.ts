@@ -107,10 +107,10 @@ for (const c of [...casesOf('bench/poison/tune'), ...casesOf('bench/poison/next'
     unresolved++; // the attack sits in a structure rather than a string: left to the rules
     continue;
   }
-  for (const { field, elsewhere } of fields) {
+  for (const { field } of fields) {
     const y = field.pointer === target ? 1 : 0;
     positives += y;
-    samples.push({ features: intentFeatures(field, elsewhere, BITS), y, weight: 1 });
+    samples.push({ features: intentFeatures(field, BITS), y, weight: 1 });
   }
 }
 const catalogIndex = new CatalogIndex(catalogNames);
@@ -118,7 +118,7 @@ const calibration = realMore.filter((_, i) => i % 2 === 0);
 const everyReal = new CatalogIndex([...realCatalog, ...realMore].map((r) => ({ server: r.server, tools: r.tools.map((t) => t.name) })));
 for (const r of realCatalog) {
   const own = new Set(r.tools.map((t) => t.name.toLowerCase()));
-  for (const t of r.tools) for (const { field, elsewhere } of fieldsWithRefs(t, r.server, own, catalogIndex)) samples.push({ features: intentFeatures(field, elsewhere, BITS), y: 0, weight: REAL_WEIGHT });
+  for (const t of r.tools) for (const { field } of fieldsWithRefs(t, r.server, own, catalogIndex)) samples.push({ features: intentFeatures(field, BITS), y: 0, weight: REAL_WEIGHT });
 }
 
 // Balanced classes: the few poisoned fields weigh as much as the many genuine ones.
@@ -167,7 +167,7 @@ function calibrateOn(id: string, tool: Tool, server: string, own: ReadonlySet<st
   for (const { field, elsewhere } of fieldsWithRefs(tool, server, own, index)) {
     const kind = candidateKind(field, elsewhere);
     if (kind === undefined) continue;
-    const s = draft.score(field, elsewhere);
+    const s = draft.score(field);
     if (s > highest[kind]) [highest[kind], highestAt[kind]] = [s, `${id} ${field.pointer}`];
   }
 }

@@ -98,10 +98,12 @@ export function featureHash(key: string): number {
 
 /**
  * The field's features as bucket -> value, L2-normalised so long and short fields score alike:
- * words, word pairs, four-letter pieces of longer words (inflections across languages), the field's
- * kind, and whether it names another server's tool.
+ * words, word pairs, four-letter pieces of longer words (inflections across languages) and the
+ * field's kind. Whether it names another server's tool only makes it a candidate: as a feature it
+ * outweighed the words (a plain "pairs with send_email" scored as an attack), and the rules already
+ * judge what a sentence asks of another server's tool.
  */
-export function intentFeatures(field: Pick<IntentField, 'kind' | 'text'>, namesOtherTool: boolean, bits: number): Map<number, number> {
+export function intentFeatures(field: Pick<IntentField, 'kind' | 'text'>, bits: number): Map<number, number> {
   const mask = bits >= 32 ? 0xffffffff : (1 << bits) - 1;
   const f = new Map<number, number>();
   const add = (key: string, v: number): void => {
@@ -120,7 +122,6 @@ export function intentFeatures(field: Pick<IntentField, 'kind' | 'text'>, namesO
       for (let j = 0; j + 4 <= padded.length; j++) add(`c:${padded.slice(j, j + 4)}`, 0.5);
     }
   }
-  // XREFOFF if (namesOtherTool) add('s:xref', 1);
   add(`k:${field.kind}`, 1);
   if (data && tokens.length >= 8) add('s:data-long', 1);
   let norm = 0;

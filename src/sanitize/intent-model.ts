@@ -31,7 +31,7 @@ export interface IntentModel {
   readonly bits: number;
   readonly threshold: number;
   readonly proseThreshold: number;
-  score(field: Pick<IntentField, 'kind' | 'text'>, namesOtherTool: boolean): number;
+  score(field: Pick<IntentField, 'kind' | 'text'>): number;
   /** Words of the field that pull hardest towards a verdict of poison, strongest first. */
   strongestWords(field: Pick<IntentField, 'text'>, count: number): string[];
 }
@@ -47,9 +47,9 @@ export function modelFrom(file: IntentModelFile): IntentModel {
     bits,
     threshold,
     proseThreshold,
-    score(field, namesOtherTool) {
+    score(field) {
       let sum = 0;
-      for (const [bucket, value] of intentFeatures(field, namesOtherTool, bits)) sum += weights[bucket]! * value;
+      for (const [bucket, value] of intentFeatures(field, bits)) sum += weights[bucket]! * value;
       return sum * scale;
     },
     strongestWords(field, count) {
@@ -91,7 +91,7 @@ export function intentFindings(tool: unknown, ctx: IntentContext, model: IntentM
     const kind = candidateKind(field, elsewhere);
     if (kind === undefined) continue;
     const threshold = kind === 'prose' ? model.proseThreshold : model.threshold;
-    const score = model.score(field, elsewhere);
+    const score = model.score(field);
     if (score < threshold) continue;
     const words = model.strongestWords(field, 4);
     const c = { pointer: field.pointer, original: field.raw, forwarded: field.raw, toForwarded: (pos: number) => pos };
