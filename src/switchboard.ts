@@ -125,6 +125,11 @@ export class SwitchboardCore {
     return this.current;
   }
 
+  /** The pins' Redis, when they are shared (state.redis or limits.redis); undefined for a pin file. */
+  get sharedPins(): { readonly reachable: boolean } | undefined {
+    return this.review?.pinStore;
+  }
+
   /**
    * Applies a reloaded config to the running proxy: stops removed servers, restarts changed ones,
    * starts added ones, rebuilds views and tells sessions whose view changed. Sessions stay open.

@@ -14,6 +14,8 @@ export interface PinKeeper {
   readonly pins: PinStore;
   /** Where the pins live, for messages; never a password. */
   readonly where: string;
+  /** The shared store's health (/metrics); undefined for a pin file, which has no outage to report. */
+  readonly shared: { readonly reachable: boolean } | undefined;
   /** Follows other writers: `onChange` runs (synchronously re-reviewing) once their pins are in use. */
   follow(onChange: () => void): void;
   /**
@@ -30,6 +32,7 @@ const PIN_RELOAD_DEBOUNCE_MS = 200;
 
 /** The pin file of one daemon, watched for `switchboard approve` rewriting it from another process. */
 export class FilePinKeeper implements PinKeeper {
+  readonly shared = undefined;
   private current: PinStore;
   private watcher: fs.FSWatcher | undefined;
   private saving = false;

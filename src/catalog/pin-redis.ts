@@ -133,6 +133,10 @@ export class RedisPinKeeper implements PinKeeper {
     return this.client.isReady && !this.failing;
   }
 
+  get shared(): { readonly reachable: boolean } {
+    return { reachable: this.reachable };
+  }
+
   follow(onChange: () => void): void {
     this.onChange = onChange;
   }

@@ -120,6 +120,11 @@ export class CatalogReview {
     return this.keeper.pins;
   }
 
+  /** The shared pin store's health (switchboard_pin_store_up); undefined when pins are in a file. */
+  get pinStore(): { readonly reachable: boolean } | undefined {
+    return this.keeper.shared;
+  }
+
   /**
    * Follows the pins' store: `switchboard approve` changes them from another process (and other
    * instances, with a shared store), and the approved tools must come back without a restart.

@@ -1,6 +1,6 @@
 // `switchboard check`: validates the config, starts every server once, and reports per server and per profile what clients would get.
 import { parseArgs } from 'node:util';
-import { loadConfigAsServed, stateFilesLine } from './unit-state.js';
+import { loadConfigAsServed, pinStoreReport, pinsWhere, stateFilesLine } from './unit-state.js';
 import type { SwitchboardConfig } from '../config/types.js';
 import type { SwitchboardCore } from '../switchboard.js';
 import type { Reviewed } from '../catalog/review.js';
@@ -20,7 +20,9 @@ sanitization findings (how many, how many entities withheld, and whether the ser
 then the withheld entities with their rules, what each profile would see (tools, tokens, tools
 its budget leaves out; for a search-mode profile what the model is given, and how many tools
 search reaches) and the config's warnings. Every server is stopped before it prints.
-It sanitizes against the daemon's pins but writes neither pins nor the sanitization log.
+It sanitizes against the daemon's pins but writes neither pins nor the sanitization log; its
+last line says where the pins are kept (the pin file, or the Redis of state.redis or limits.redis,
+shown without its password, and the hash <prefix>pins).
 The daemon's own secrets (auth tokens, the OAuth client secret, the TLS key) are not needed:
 one this shell cannot read is a warning. The servers' secrets are needed to start them.
 
@@ -60,7 +62,7 @@ export async function runCheck(args: string[]): Promise<number> {
   for (const s of report.servers) if (s.status === 'skipped') process.stderr.write(`switchboard: server ${s.name} skipped: ${s.reason ?? 'unusable entry'}\n`);
   // A skipped entry is as unserved as a failed server: `start` would run without it.
   const ok = report.servers.every((server) => server.status !== 'failed' && server.status !== 'skipped');
-  process.stdout.write(values.json === true ? `${JSON.stringify({ ...toJson(config, report, ok), state: { pins: config.sanitize.pins, log: config.sanitize.log, unit: unit ?? null } }, null, 2)}\n` : `${toText(config, report)}${stateFilesLine(config, unit)}\n`);
+  process.stdout.write(values.json === true ? `${JSON.stringify({ ...toJson(config, report, ok), state: { pins: pinsWhere(config), pinStore: pinStoreReport(config), log: config.sanitize.log, unit: unit ?? null } }, null, 2)}\n` : `${toText(config, report)}${stateFilesLine(config, unit)}\n`);
   return ok ? 0 : 1;
 }
 

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { loadConfig, type LoadOptions } from '../config/load.js';
 import type { SwitchboardConfig } from '../config/types.js';
-import { describePinStore } from '../config/state.js';
+import { describePinStore, redisUrlForLog } from '../config/state.js';
 import { unitDir } from '../ops/systemd.js';
 
 /** The environment to load the config with, and the unit it came from when one serves this config. */
@@ -142,6 +142,30 @@ export function loadConfigAsServed(file: string, options: LoadOptions = {}): { r
 /** One line naming the state files a command reads, and the unit they were found through. */
 export function stateFilesLine(config: SwitchboardConfig, unit: string | undefined): string {
   const source = unit === undefined ? '' : ` (the state of ${unit})`;
-  const pins = config.state.redis === undefined ? config.sanitize.pins : describePinStore(config.state.redis);
-  return `pins: ${pins}, log: ${config.sanitize.log}${source}`;
+  return `pins: ${pinsWhere(config)}, log: ${config.sanitize.log}${source}`;
+}
+
+/** Where the pins are kept, as a line names it: the pin file, or the Redis without its credentials. */
+export function pinsWhere(config: SwitchboardConfig): string {
+  return config.state.redis === undefined ? config.sanitize.pins : describePinStore(config.state.redis);
+}
+
+/** Where the pins are kept, for --json: a script must not read a pin file that is only Redis's seed. */
+export type PinStoreReport =
+  | { readonly kind: 'file'; readonly file: string }
+  | {
+      readonly kind: 'redis';
+      /** Without user and password (redisUrlForLog): --json output is pasted into tickets. */
+      readonly url: string;
+      readonly prefix: string;
+      readonly key: string;
+      readonly from: 'state.redis' | 'limits.redis';
+      /** Seeds an empty Redis once; judged by only while Redis holds no pins. */
+      readonly file: string;
+    };
+
+export function pinStoreReport(config: SwitchboardConfig): PinStoreReport {
+  const redis = config.state.redis;
+  if (redis === undefined) return { kind: 'file', file: config.sanitize.pins };
+  return { kind: 'redis', url: redisUrlForLog(redis.url), prefix: redis.prefix, key: `${redis.prefix}pins`, from: redis.from, file: config.sanitize.pins };
 }

@@ -121,6 +121,9 @@ export class Metrics {
     for (const [limit, count] of core.limiter.refused) out.sample('switchboard_rate_limited_total', { limit }, count);
     const shared = core.limiter.shared;
     if (shared !== undefined) out.family('switchboard_rate_limit_store_up', 'gauge', '1 when Redis, where the rate limits are shared, answers; 0 while it does not (limits.redis.onError applies).').sample('switchboard_rate_limit_store_up', undefined, shared.reachable ? 1 : 0);
+    // Absent with a pin file: there is no store that could be down, and a constant 1 would only mislead.
+    const pins = core.sharedPins;
+    if (pins !== undefined) out.family('switchboard_pin_store_up', 'gauge', '1 when Redis, where the pins are shared (state.redis, else limits.redis), answers; 0 while it does not (pins are kept in memory and saved when it is back).').sample('switchboard_pin_store_up', undefined, pins.reachable ? 1 : 0);
 
     if (this.wire !== undefined) {
       const bytes = this.wire.totals();

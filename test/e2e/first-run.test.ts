@@ -195,7 +195,7 @@ describe('the CLI reads the state of the service that serves the config', () => 
     expect(audit.stderr).toContain(`reading the log of ${unit}`);
 
     const check = await runCli(['check', '-c', file, '--json'], 30_000, env);
-    expect(JSON.parse(check.stdout)).toMatchObject({ state: { pins: pinsFile, log: logFile, unit } });
+    expect(JSON.parse(check.stdout)).toMatchObject({ state: { pins: pinsFile, pinStore: { kind: 'file', file: pinsFile }, log: logFile, unit } });
 
     // Without the unit, the shell's own state directory: nothing is waiting there.
     fs.rmSync(unit);

@@ -14,13 +14,18 @@ export interface RunningRedis {
   kill(): Promise<void>;
 }
 
+export interface RedisOptions {
+  /** requirepass: clients must AUTH with it (the url stays without it, as a test must build its own). */
+  readonly password?: string;
+}
+
 /** Starts redis-server on a free loopback port; a port taken meanwhile is retried on another. */
-export async function startRedis(): Promise<RunningRedis> {
+export async function startRedis(options: RedisOptions = {}): Promise<RunningRedis> {
   let lastError: unknown;
   for (let attempt = 0; attempt < 5; attempt++) {
     const port = await freePort();
     try {
-      return await startRedisOn(port);
+      return await startRedisOn(port, options);
     } catch (error) {
       lastError = error;
     }
@@ -29,10 +34,11 @@ export async function startRedis(): Promise<RunningRedis> {
 }
 
 /** Starts redis-server on `port` (rejects when it cannot listen there). */
-export function startRedisOn(port: number): Promise<RunningRedis> {
+export function startRedisOn(port: number, options: RedisOptions = {}): Promise<RunningRedis> {
   if (!fs.existsSync(REDIS_SERVER)) return Promise.reject(new Error('redis-server is not installed (README: test prerequisites)'));
   return new Promise((resolve, reject) => {
-    const child = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const auth = options.password === undefined ? [] : ['--requirepass', options.password];
+    const child = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--protected-mode', 'yes', ...auth], { stdio: ['ignore', 'pipe', 'pipe'] });
     let seen = '';
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
