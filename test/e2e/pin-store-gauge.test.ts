@@ -4,13 +4,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { openReview } from '../../../src/catalog/review.js';
-import { resolveConfig } from '../../../src/config/load.js';
-import { silentLogger } from '../../../src/log.js';
-import { Metrics } from '../../../src/ops/metrics.js';
-import { SwitchboardCore } from '../../../src/switchboard.js';
-import { waitFor } from '../../e2e/helpers.js';
-import { startRedis, startRedisOn, type RunningRedis } from '../../e2e/redis.js';
+import { openReview } from '../../src/catalog/review.js';
+import { resolveConfig } from '../../src/config/load.js';
+import { silentLogger } from '../../src/log.js';
+import { Metrics } from '../../src/ops/metrics.js';
+import { SwitchboardCore } from '../../src/switchboard.js';
+import { waitFor } from './helpers.js';
+import { startRedis, startRedisOn, type RunningRedis } from './redis.js';
 
 /** The gauge's value in one scrape, or undefined when the series is not exported. */
 const gauge = (core: SwitchboardCore): string | undefined => /^switchboard_pin_store_up (\S+)$/m.exec(new Metrics(core).render())?.[1];

@@ -6,12 +6,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createClient } from 'redis';
-import { RedisPinKeeper, type RedisPinOptions } from '../../../src/catalog/pin-redis.js';
-import { ABSENT, ANY, planWrite } from '../../../src/catalog/pin-merge.js';
-import { silentLogger } from '../../../src/log.js';
-import { PinStore, entryField, nameField } from '../../../src/sanitize/index.js';
-import { freePort } from '../../e2e/helpers.js';
-import { startRedis, type RunningRedis } from '../../e2e/redis.js';
+import { RedisPinKeeper, type RedisPinOptions } from '../../src/catalog/pin-redis.js';
+import { ABSENT, ANY, planWrite } from '../../src/catalog/pin-merge.js';
+import { silentLogger } from '../../src/log.js';
+import { PinStore, entryField, nameField } from '../../src/sanitize/index.js';
+import { freePort } from './helpers.js';
+import { startRedis, type RunningRedis } from './redis.js';
 
 const tool = (description: string) => ({ name: 'read', description, inputSchema: { type: 'object' } });
 const SERVER = 'node fs.js';
