@@ -100,14 +100,18 @@ interface RealServer {
  * benchmark (bench/poison/real), split by server in alternation into a part the rules may be
  * checked against by name and a part that is only counted.
  */
-type RealSet = 'catalog' | 'real-tune' | 'real-heldout';
+type RealSet = 'catalog' | 'real-tune' | 'real-heldout' | 'fresh-tune' | 'fresh-heldout';
 
 function realSets(): Map<RealSet, RealServer[]> {
   const more = realCatalog('bench/poison/real');
+  // 60 servers collected later (bench/poison/real-fresh), split the same way.
+  const fresh = realCatalog('bench/poison/real-fresh');
   return new Map<RealSet, RealServer[]>([
     ['catalog', realCatalog('bench/discovery/catalog')],
     ['real-tune', more.filter((_, i) => i % 2 === 0)],
     ['real-heldout', more.filter((_, i) => i % 2 === 1)],
+    ['fresh-tune', fresh.filter((_, i) => i % 2 === 0)],
+    ['fresh-heldout', fresh.filter((_, i) => i % 2 === 1)],
   ]);
 }
 
@@ -268,13 +272,13 @@ async function main(): Promise<void> {
   for (const o of flagged) {
     lines.push(`- flag ${o.server}/${o.tool}: ${o.findings.filter((f) => f.action === 'flag').map((f) => `${f.rule} at ${f.field}: ${f.reason}`).join('; ')}`);
   }
-  for (const set of ['real-tune', 'real-heldout'] as const) {
+  for (const set of ['real-tune', 'real-heldout', 'fresh-tune', 'fresh-heldout'] as const) {
     const mine = moreOutcomes.filter((o) => setOf.get(o.server) === set);
     const held = mine.filter((o) => o.blocked);
     lines.push('', `## More real tools, ${set} (${mine.length} of ${sets.get(set)!.length} servers, judged among all ${everyServer.length} real servers)`, '');
     lines.push(`withheld: ${held.length}; served with a flag: ${mine.filter((o) => !o.blocked && o.findings.some((f) => f.action === 'flag')).length}`);
-    // The held-out half is counted by rule only, never read tool by tool.
-    if (set === 'real-heldout') {
+    // The held-out halves are counted by rule only, never read tool by tool.
+    if (set.endsWith('-heldout')) {
       const rules = new Map<string, number>();
       for (const o of held) for (const f of o.findings) if (f.action === 'block') rules.set(f.rule, (rules.get(f.rule) ?? 0) + 1);
       if (rules.size > 0) lines.push(`withheld by rule: ${[...rules].map(([r, n]) => `${r} ${n}`).join(', ')}`);

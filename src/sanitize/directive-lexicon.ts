@@ -103,8 +103,11 @@ export const I18N_CUE =
  */
 export const I18N_DIRECTIVE =
   /\b(?:immer|stets|muss|müssen|musst|zuerst|vorher|bevor|zunächst|unbedingt|pflicht|siempre|debe|deben|debes|antes|primero|obligatori[oa]|nunca|toujours|doit|doivent|devez|avant|d'abord|obligatoire|jamais|utilisez|sempre|deve|devem|primeiro|obrigatóri[oa])\b|sin importar|unabhängig|quel que soit|auch wenn|aunque|même si|mesmo que|必须|务必|一律|总是|始终|之前|前|请|必ず|常に|前に|ください|必要があります|반드시|항상|하세요/;
-export const I18N_PRIORITY =
-  /vorrang|steht über|wichtiger als|prevalece|prioridad|más peso|por encima de|prévaut|l'emporte|prioritaire|supérieure? aux|prioridade|vale mais|优先|高于|優先|우선/;
+/** A rank over something in Chinese, Japanese or Korean (see I18N_RANK). */
+const CJK_RANK = '优先于|优先级(?:高于|更高|最高)|高于|凌驾|比[^。,]{0,24}(?:优先|重要)|より(?:も)?優先|に優先|より(?:も)?上位|優先順位が(?:高|上)|보다(?:도)? 우선|보다(?:도)? 중요|우선순위가 (?:높|더)';
+export const I18N_PRIORITY = new RegExp(
+  `vorrang|steht über|wichtiger als|prevalece|prioridad|más peso|por encima de|prévaut|l'emporte|prioritaire|supérieure? aux|prioridade|vale mais|${CJK_RANK}`,
+);
 export const I18N_OUTRANKED = /nutzer|benutzer|anweisung|usuario|instrucci|utilisateur|instruction|usuário|instruç|用户|系统|ユーザー|システム|사용자|시스템|system/;
 /** Whatever the user chose: the sentence overrides the user's own arguments. */
 export const OVERRIDES_USER =
@@ -246,7 +249,9 @@ export const I18N_RANK = new RegExp([
   'öncelikli|önceliği|öncelik taşır|üstündür|geçersiz kılar|ưu tiên cao hơn|ưu tiên hơn|được ưu tiên|lebih diutamakan|diutamakan|prioritas',
   'приоритет|важнее|выше запроса|превалирует|преобладает|пріоритет|важливіш|вище за|υπερισχύει|προτεραιότητα|προηγείται',
   'لها الأولوية|أولوية على|الأولوية على|تتقدم على|تعلو على|גוברת על|עדיפות על|קודמת ל|से ऊपर|प्राथमिकता|सर्वोपरि|มีผลเหนือ|สําคัญกว่า|มาก่อน|ลําดับความสําคัญ',
-  '优先|高于|凌驾|優先|より上位|우선|보다 중요',
+  // CJK: a rank over something (优先于, より優先, 보다 우선), not a preference (优先使用 "preferably use",
+  // 優先して "first", 우선 "first of all"), which tools use to steer between their own options.
+  CJK_RANK,
 ].join('|'));
 /** The user, the user's request, in the same languages. */
 export const I18N_USER = new RegExp([

@@ -17,7 +17,7 @@ import {
   OUTRANKED, OUTSIDE, OUTSIDE_ADDRESS, OVERRIDES_USER, PREREQUISITE, PRIORITY, READ_OR_PASS_G, RECON, REMOTE,
   REMOTE_FOLLOW, SECRET, STANDING, SYSTEM_PATH, VERB, lastMatch, mayBeForeign, textMayBeForeign, readsAsEnglish, ENV_FILE_PATH, I18N_RANK, I18N_USER, I18N_OTHERS, I18N_REGARDLESS, I18N_IGNORE, I18N_STANDING, CONTENT_OF, REFERS_BACK, SINK_ADDRESS,
 } from './directive-lexicon.js';
-import { markedKnownRefs, toolRefs, type DirectiveContext, type ToolRef } from './tool-refs.js';
+import { OTHER_SCRIPT, markedKnownRefs, toolRefs, type DirectiveContext, type ToolRef } from './tool-refs.js';
 
 export type { DirectiveContext } from './tool-refs.js';
 
@@ -89,7 +89,7 @@ export function directiveHits(text: string, ctx: DirectiveContext, plain: string
   let byContext = memos.get(ctx.index ?? NO_INDEX);
   if (!byContext) memos.set(ctx.index ?? NO_INDEX, (byContext = new Map()));
   // Two levels, so the text itself is never copied into a longer key.
-  const contextKey = `${ctx.server}\u0001${paramKey(ctx.params)}\u0001${ctx.camel.size === 0 ? '' : [...ctx.camel].join(',')}`;
+  const contextKey = `${ctx.server}\u0001${paramKey(ctx.params)}\u0001${ctx.camel.size === 0 ? '' : [...ctx.camel].join(',')}\u0001${ctx.acronyms.size === 0 ? '' : [...ctx.acronyms].join(',')}`;
   let memo = byContext.get(contextKey);
   if (!memo) byContext.set(contextKey, (memo = new Map()));
   const key = plain === text ? text : `${text}\u0001${plain}`;
@@ -128,6 +128,13 @@ function judgeText(text: string, ctx: DirectiveContext, plain: string): Directiv
   if (overruled) return [{ start: overruled.index, end: overruled.index + overruled.length, action: 'block', id: 'directive.overrides-user', reason: overruled.reason }];
   return flag ? [flag] : [];
 }
+
+/**
+ * In a sentence of another script, two Latin words right before a name (`tcb fn get-route`): it is
+ * an argument of a command line. Read on the plain reading: the skeleton folds Greek and Cyrillic
+ * words into Latin lookalikes ("με read_file").
+ */
+const COMMAND_WORDS_BEFORE = /(?:^|[^a-z0-9_./-])[a-z][a-z0-9]* [a-z][a-z0-9]* $/;
 
 /** `t` is a sentence of the skeleton reading, `p` the same sentence of the plain reading (other scripts kept). */
 function judgeSentence(t: string, at: number, ctx: DirectiveContext, next: string | undefined, p: string, mixed: boolean): DirectiveHit | undefined {
@@ -210,7 +217,7 @@ function judgeSentence(t: string, at: number, ctx: DirectiveContext, next: strin
     if (named) return named;
     // A sentence in another language is not parsed; there, naming another server's tool by its
     // identifier is enough: a tool's own documentation has no reason to.
-    const foreign = refs.find((r) => r.known && /[_-]/.test(r.name));
+    const foreign = refs.find((r) => r.known && /[_-]/.test(r.name) && !(OTHER_SCRIPT.test(p) && COMMAND_WORDS_BEFORE.test(p.slice(0, r.start - at))));
     if (foreign && !readsAsEnglish(t)) {
       return { start: foreign.start, end: foreign.end, action: 'block', id: 'directive.named-tool', reason: `names ${foreign.name} (another server's tool) in a sentence in another language` };
     }

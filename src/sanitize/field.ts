@@ -76,7 +76,7 @@ export function sanitizeField(slot: Slot, opts: FieldOptions): FieldOutcome {
   // Semantic layer on the shadow of the full original (SANITIZE.md "Policy" 3).
   let source = identifier ? identifierWords(value) : value;
   let shadow = buildShadow(source);
-  const scanOpts = { parameter: slot.parameterText, identifier, propertyName: slot.cls === 'key', server: opts.server, own: opts.own, params: opts.params, index: opts.index, camel: camelCaseWords(value) };
+  const scanOpts = { parameter: slot.parameterText, identifier, propertyName: slot.cls === 'key', server: opts.server, own: opts.own, params: opts.params, index: opts.index, camel: camelCaseWords(value), acronyms: acronymWords(value) };
   let hits = scan(shadow, scanOpts);
   if (slot.data || slot.parameterText) hits = withDataSlotHits(hits, shadow.skel, slot, scanOpts, shadow.plain);
   // `getAllEnvVars: boolean` names what a switch does: only a text parameter can carry secrets out
@@ -302,6 +302,16 @@ function camelCaseWords(value: string): ReadonlySet<string> {
   if (!/[a-z][A-Z]/.test(value)) return NO_WORDS;
   const out = new Set<string>();
   for (const m of value.matchAll(CAMEL)) if (m[0].length >= 5) out.add(m[0].toLowerCase());
+  return out;
+}
+
+const ACRONYM = /\b[A-Z][A-Z0-9]{1,9}\b/g;
+
+/** Words written in capitals in the original (`SQL`, `QPS`), lower-cased: acronyms, which no tool is named as. */
+function acronymWords(value: string): ReadonlySet<string> {
+  if (!/[A-Z]{2}/.test(value)) return NO_WORDS;
+  const out = new Set<string>();
+  for (const m of value.matchAll(ACRONYM)) out.add(m[0].toLowerCase());
   return out;
 }
 

@@ -328,7 +328,8 @@ export const PATTERNS: readonly Pattern[] = [
       `\\b(?:skip|avoid|without) mentioning\\b|\\bno need to (?:mention|tell|say|bring)\\b|\\bkeep quiet about\\b|\\bquietly (?:add|send|include|pass|forward|copy|set|remove|delete|call|run|upload|append)\\b`,
       // "The password will not be shown in the response" is the server's own output; hiding is from the user.
       `\\b(?:must|should|will) not be (?:revealed|mentioned|disclosed|shown) (?:to (?:the )?user)?(?<!\\bwill not be shown )`,
-      `\\b(?:if|when) (?:the )?user asks${gap(60)}\\b(?:say|tell|answer|reply|respond|claim)\\b`,
+      // The reply is the model's, not a quote of what the user asks ("when the user asks 'tell me about X'").
+      `\\b(?:if|when) (?:the )?user asks${gap(60)}(?<![\`'"\u201c\u2018] ?)\\b(?:say|tell(?! me\\b| us\\b)|answer|reply|respond|claim)\\b`,
       `\\bsay only\\b|\\breport (?:the|it|this|that) (?:[a-z]+ ){0,3}as (?:local|successful|done|complete|unchanged|normal)\\b`,
     ].join('|'),
     'block', 'high', 'asks the model to hide what it does or mislead the user'),

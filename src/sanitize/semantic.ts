@@ -37,6 +37,8 @@ export interface ScanOptions {
   readonly index?: CatalogIndexLike;
   /** Lower-case forms of the camelCase identifiers of the original text (the reading lost their case). */
   readonly camel?: ReadonlySet<string>;
+  /** Lower-case forms of the words written in capitals in the original (`SQL`): acronyms. */
+  readonly acronyms?: ReadonlySet<string>;
 }
 
 /** Scripts the non-Latin lexicon covers (Cyrillic, Arabic, kana, CJK, Hangul): emoji or an em dash alone do not run it. */
@@ -53,7 +55,7 @@ export function scan(view: { skel: string; plain: string }, opts: ScanOptions): 
   // Quoted examples are judged first: a text another rule still withholds needs no second reading.
   const judged = quotedAsData(view.skel, opts.propertyName === true ? ownCredentials(view.skel, hits, opts.own) : hits);
   if (opts.identifier || judged.some((h) => h.action === 'block')) return judged;
-  const ctx = { server: opts.server, own: opts.own, params: opts.params ?? NO_NAMES, index: opts.index, camel: opts.camel ?? NO_NAMES };
+  const ctx = { server: opts.server, own: opts.own, params: opts.params ?? NO_NAMES, index: opts.index, camel: opts.camel ?? NO_NAMES, acronyms: opts.acronyms ?? NO_NAMES };
   const directives: Hit[] = directiveHits(view.skel, ctx, view.plain).map((h) => ({ ...h, rule: 'tool-directive', severity: h.action === 'block' ? 'high' : 'low' }));
   return directives.length === 0 ? judged : [...judged, ...quotedAsData(view.skel, directives)];
 }
@@ -125,13 +127,17 @@ const NAMES_A_CREDENTIAL = /\b(?:uuid|id|ids|name|names|secret|is secret|count|t
 function ownCredentials(skel: string, hits: Hit[], own: ReadonlySet<string>): Hit[] {
   if (!hits.some((h) => h.id === 'parameter.credential-name' && h.action === 'block')) return hits;
   const words = skel.split(' ');
-  const aboutIt = NAMES_A_CREDENTIAL.test(skel) || [...own].some((tool) => CREDENTIAL_STEM.test(tool.toLowerCase()) || tool.split(/[_.-]/).some((w) => w.length >= 3 && (words.includes(w) || words.includes(w.replace(/s$/, '')) || CREDENTIAL_TOOL.test(w))));
+  const aboutIt =
+    NAMES_A_CREDENTIAL.test(skel) ||
+    [...own].some((tool) => CREDENTIAL_STEM.test(tool) || CREDENTIAL_TAIL.test(tool.replace(/[_.-]/g, '')) || tool.split(/[_.-]/).some((w) => w.length >= 3 && (words.includes(w) || words.includes(w.replace(/s$/, '')) || CREDENTIAL_TOOL.test(w))));
   if (!aboutIt) return hits;
   return hits.map((h) => (h.id === 'parameter.credential-name' ? { ...h, action: 'flag', severity: 'low', reason: 'a parameter name names a credential the server works with' } : h));
 }
 /** Credential subjects inside a tool name, however it is cased or joined (`replaceNode_jsEnvironmentVariablesV1`). */
 const CREDENTIAL_STEM = /environmentvariable|envvar|secret|credential|certificate|privatekey|sshkey|password|apikey|accesstoken|vault/;
 const CREDENTIAL_TOOL = /^(?:certificates?|certs?|keys?|secrets?|credentials?|passwords?|vault|env|environment|variables?|vars|ssh|tls|ssl)$/;
+/** The same subjects ending a camelCase tool name, which arrives lower-cased (`manageEnv` as `manageenv`). */
+const CREDENTIAL_TAIL = /(?:certificates?|keys|secrets?|credentials?|passwords?|vault|env|environments?|variables|vars)$/;
 
 /** Words that present what follows as examples of text, not as something to do. */
 const DATA_FRAME =

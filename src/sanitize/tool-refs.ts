@@ -10,6 +10,8 @@ export interface DirectiveContext {
   readonly index: CatalogIndexLike | undefined;
   /** Lower-case identifiers written in camelCase in the original (the reading has lost the case). */
   readonly camel: ReadonlySet<string>;
+  /** Lower-case words written in capitals in the original (`SQL`, `QPS`): acronyms, not tool names. */
+  readonly acronyms: ReadonlySet<string>;
 }
 
 /** Identifier-shaped tokens: snake_case, kebab-case, namespaced (a__b, a.b_c, a/b). */
@@ -19,8 +21,12 @@ const CALLED = /\b(?:the|a|an) [`'"]?(?<![a-z0-9_.-])([a-z][a-z0-9]{2,40})[`'"]?
 const NOT_A_TOOL = new Set(['this', 'that', 'the', 'same', 'other', 'any', 'each', 'every', 'next', 'previous', 'first', 'search', 'right', 'correct', 'following', 'above', 'below', 'mcp', 'new', 'your', 'our', 'its', 'which', 'what', 'one', 'cli', 'api', 'shell', 'own', 'appropriate', 'relevant', 'specific', 'dedicated']);
 /** Lead-in verbs that make an unknown identifier a tool: "call xyz_abc", "use xyz_abc to". */
 const CALL_BEFORE = /\b(?:call|calls|calling|invoke|invoking|invokes|trigger|triggering|execute|executing)\s+(?:the\s+)?[`'"]?$/;
+/**
+ * A plain word right after a verb: not after "the" ("trigger the alert" is a noun, "trigger alert" a
+ * tool), and not after a verb that is itself a noun ("use the run window").
+ */
 const PLAIN_AFTER_VERB =
-  /\b(?:run|use|using|uses|unlock|enable|activate|issue|instead of|rather than|via|through|call|calling|invoke|invoking|trigger|triggering|execute|executing|running|send to|sent to|any|every|each)\s+(?:the\s+)?[`'"]?([a-z][a-z0-9]{2,40})\b/g;
+  /(?<!\b(?:the|a|an) )\b(?:run|use|using|uses|unlock|enable|activate|issue|instead of|rather than|via|through|call|calling|invoke|invoking|trigger|triggering|execute|executing|running|send to|sent to|any|every|each)\s+[`'"]?([a-z][a-z0-9]{2,40})\b/g;
 const NAME_END = /^[`'"]?(?:\s*(?:[,.;:!?)]|$)|\s+(?:to|with|for|on|first|before|after|and|then|tool|function|once|again|instead|now|or|as|calls?|invocations?|requests?)\b)/;
 /** For names the catalog knows: the verbs that use a tool by its plain name ("unlock transfer", "first issue refund"). */
 const KNOWN_BEFORE = /\b(?:run|use|using|uses|unlock|enable|activate|issue|instead of|rather than|via|through|calling|invoking|any|every|each)\s+(?:the\s+)?[`'"]?$/;
@@ -46,7 +52,7 @@ export function toolRefs(sentence: string, offset: number, ctx: DirectiveContext
   }
   for (const word of ctx.camel) {
     for (let at = sentence.indexOf(word); at >= 0; at = sentence.indexOf(word, at + word.length)) {
-      if (wordEdge(sentence, at - 1) && wordEdge(sentence, at + word.length)) consider(refs, sentence, offset, ctx, word, offset + at, offset + at + word.length, false);
+      if (wordEdge(sentence, at - 1) && wordEdge(sentence, at + word.length)) consider(refs, sentence, offset, ctx, word, offset + at, offset + at + word.length, false, true);
     }
   }
   if (ctx.index) {
@@ -90,7 +96,7 @@ export function markedKnownRefs(sentence: string, offset: number, ctx: Directive
   marker.lastIndex = 0;
   for (let m = marker.exec(sentence); m !== null; m = marker.exec(sentence)) {
     const name = m[1]!;
-    if (NOT_A_TOOL.has(name) || ctx.own.has(name) || ctx.params.has(name)) continue;
+    if (NOT_A_TOOL.has(name) || ctx.own.has(name) || ctx.params.has(name) || ctx.acronyms.has(name)) continue;
     const owners = ctx.index.toolOwners(name);
     if (owners.length === 0 || owners.some((o) => o.server === ctx.server)) continue;
     const start = offset + m.index + m[0].indexOf(name);
@@ -107,10 +113,12 @@ const TOOL_ADJECTIVE = new Set([
   'another', 'similar', 'equivalent', 'alternative', 'standalone', 'wrapper', 'utility', 'management', 'admin', 'relevant', 'suitable', 'entire',
 ]);
 
-const OTHER_SCRIPT = /[\u0370-\u03ff\u0400-\u04ff\u0590-\u05ff\u0600-\u06ff\u0900-\u097f\u0e00-\u0e7f\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]{2}/;
+export const OTHER_SCRIPT = /[\u0370-\u03ff\u0400-\u04ff\u0590-\u05ff\u0600-\u06ff\u0900-\u097f\u0e00-\u0e7f\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]{2}/;
 const LATIN_WORD = /(?<![a-z0-9_-])([a-z][a-z0-9]{2,40})(?![a-z0-9_-])/g;
 
 const CALLED_CUE = /tool|function|call|invoke|trigger|execute/;
+/** Prefixes models and hosts write before a tool's name (`functions.send_email`, `mcp__send_email`). */
+const TOOL_NAMESPACES: ReadonlySet<string> = new Set(['functions', 'function', 'tools', 'tool', 'mcp', 'default_api', 'api']);
 const SEPARATED = /[_-]/;
 const PARTS = /__|[.:/]/;
 
@@ -120,18 +128,27 @@ function wordEdge(sentence: string, i: number): boolean {
   return !((c >= 0x61 && c <= 0x7a) || (c >= 0x30 && c <= 0x39) || c === 0x5f);
 }
 
-/** Adds `name` at [start, end) to `refs` when it is another server's tool, or is called as a tool. */
-function consider(refs: ToolRef[], sentence: string, offset: number, ctx: DirectiveContext, name: string, start: number, end: number, calledTool: boolean): void {
+/**
+ * Adds `name` at [start, end) to `refs` when it is another server's tool, or is called as a tool.
+ * `camelCased`: the original wrote it in camelCase (the reading lost the case).
+ */
+function consider(refs: ToolRef[], sentence: string, offset: number, ctx: DirectiveContext, name: string, start: number, end: number, calledTool: boolean, camelCased = false): void {
   const bare = unseparated(name);
   if (ctx.own.has(name) || ctx.params.has(name) || ownFamily(ctx.own).has(bare) || ownTails(ctx.own).has(bare) || inOwnWords(name, ctx.own)) return;
   const parts = name.split(PARTS).filter((p) => p.length >= 3 && p !== name);
   for (const p of parts) if (ctx.own.has(p)) return;
   let known = false;
   if (ctx.index) {
+    const prefix = name.split(PARTS)[0]!;
     for (const candidate of [name, ...parts]) {
       const owners = ctx.index.toolOwners(candidate);
       if (owners.length > 0) {
         for (const o of owners) if (o.server === ctx.server) return;
+        // `dateTime` written in camelCase is not the tool `datetime`: names are matched as written.
+        if (camelCased && !owners.some((o) => o.name !== o.name.toLowerCase())) continue;
+        // `schema.table_name` is a table, not the tool `table_name`: a part of a qualified name is
+        // a tool only under its server's name (`github.create_issue`) or a tool namespace.
+        if (candidate !== name && !TOOL_NAMESPACES.has(prefix) && !owners.some((o) => ctx.index!.serverOwners(prefix).includes(o.server))) continue;
         known = true;
         break;
       }

@@ -228,6 +228,8 @@ const SCHEMA_DEPTH = 32;
  * The entity's own vocabulary: its parameter names at any depth (lower case). A tool that quotes
  * `query` or `search` is naming its own parameter, not another server's tool of that name.
  */
+/** One word, no separator: a value, where a tool's name would be joined (`send_email`). */
+const PLAIN_VALUE = /^[A-Za-z][A-Za-z0-9]{1,19}$/;
 const ACTION_NAME = /^[A-Za-z][A-Za-z0-9]*(?:[_.-][A-Za-z0-9]+)*$/;
 
 export function parameterNames(kind: EntityKind, entity: unknown): ReadonlySet<string> {
@@ -246,6 +248,9 @@ export function parameterNames(kind: EntityKind, entity: unknown): ReadonlySet<s
     // own vocabulary: its members name what this tool does, not another server's tools.
     const members = node['enum'];
     if (Array.isArray(members) && members.length >= 3 && members.every((m) => typeof m === 'string' && ACTION_NAME.test(m))) {
+      for (const m of members as string[]) names.add(m.toLowerCase());
+    } else if (Array.isArray(members) && members.length >= 2 && members.every((m) => typeof m === 'string' && PLAIN_VALUE.test(m))) {
+      // Plain words offered as values (`encoding: ["text", "base64"]`): "use 'base64'" picks one.
       for (const m of members as string[]) names.add(m.toLowerCase());
     }
     for (const value of Object.values(node)) if (typeof value === 'object' && value !== null) visit(value, depth + 1);
