@@ -349,7 +349,7 @@ async function runSet(name: string): Promise<void> {
 
 /** `--set all`: plain BM25 beside the served ranking on this benchmark's own set and every public one. */
 async function runAll(): Promise<void> {
-  const results: Array<{ set: string; from: string; info: ReturnType<typeof describeSet>; rows: SetRow[] }> = [];
+  const results: Array<{ set: string; from: string; info: ReturnType<typeof describeSet>; rows: SetRow[]; top5: { bm25Only: number; servedOnly: number } }> = [];
   const skipped: string[] = [];
   for (const name of ['own', ...publicSets()]) {
     let set: LoadedSet;
@@ -365,7 +365,15 @@ async function runAll(): Promise<void> {
       ['plain BM25', variants[0]![1]],
       ['served', variants[variants.length - 1]![1]],
     ];
-    results.push({ set: name, from: set.from, info: describeSet(set), rows: measure(set, pair) });
+    // Per request: the right tool in BM25's top 5 and not in the served ranking's, and the reverse.
+    const top5 = { bm25Only: 0, servedOnly: 0 };
+    for (const query of set.queries) {
+      const want = accepted(query);
+      const [bm25, served] = pair.map(([, searcher]) => searcher(query.query, 5).some((key) => want.has(key)));
+      if (bm25 === true && served === false) top5.bm25Only++;
+      if (bm25 === false && served === true) top5.servedOnly++;
+    }
+    results.push({ set: name, from: set.from, info: describeSet(set), rows: measure(set, pair), top5 });
   }
   if (JSON_OUT) {
     process.stdout.write(`${JSON.stringify({ sets: results, skipped }, null, 2)}\n`);
@@ -382,6 +390,7 @@ async function runAll(): Promise<void> {
     }
   }
   lines.push('', 'all@5: share of the queries that need several tools with every one of them in the top 5 (– where a set has none).');
+  lines.push(`requests (both splits) with a right tool in BM25's top 5 and not in the served ranking's / the reverse: ${results.map(({ set, top5 }) => `${set} ${top5.bm25Only} / ${top5.servedOnly}`).join(', ')}`);
   for (const { set, from } of results) if (!from.startsWith('bench/')) lines.push(`${set}: ${from}`);
   for (const line of skipped) lines.push(`skipped ${line}`);
   process.stdout.write(`${lines.join('\n')}\n`);

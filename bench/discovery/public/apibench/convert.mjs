@@ -1,6 +1,6 @@
 // Gorilla APIBench (github.com/ShishirPatil/gorilla, data/, Apache-2.0) as a discovery-benchmark
 // set: the model APIs of TorchHub, TensorFlow Hub and Hugging Face (data/api/*_api.jsonl), one
-// server per hub, one tool per distinct API call, and the instructions of the evaluation split
+// server per hub, one tool per model an API call loads, and the instructions of the evaluation split
 // (data/apibench/*_eval.json) labelled with the tool whose call the instruction was written for.
 // See PROVENANCE.md.
 //
@@ -59,16 +59,16 @@ export function convert(repo) {
   const queries = [];
   const dropped = { callNotInPool: 0, noInstruction: 0, duplicate: 0 };
   for (const hub of HUBS) {
+    // One tool per model: the calls that load the same model (hub.load and hub.KerasLayer of one
+    // handle, pipeline(model=X) and from_pretrained(X)) are one tool, described by its first listing.
     const toolOfCall = new Map();
     const tools = [];
-    const used = new Set();
+    const names = new Set();
     for (const api of jsonLines(gitShow(repo, commit, hub.apis))) {
-      const call = norm(api.api_call);
-      if (toolOfCall.has(call)) continue; // the same call listed again (TF Hub lists many): the first listing describes it
-      let name = nameOfCall(api.api_call);
-      for (let n = 2; used.has(name); n++) name = mcpName(`${nameOfCall(api.api_call).slice(0, 60)}_${n}`);
-      used.add(name);
-      toolOfCall.set(call, name);
+      const name = nameOfCall(api.api_call);
+      toolOfCall.set(norm(api.api_call), name);
+      if (names.has(name)) continue;
+      names.add(name);
       tools.push({ name, description: describeApi(api), inputSchema: objectSchema(paramsOf(api.api_arguments)) });
     }
     servers.push({
