@@ -4,10 +4,16 @@
 // never tuned on). Reports recall@1/5/10 per split for a plain BM25 baseline and for each addition,
 // then the cost at scale: index build time and memory, p50/p99 search time at 5,000 tools.
 //
-//   npm run bench:discovery [-- --json] [-- --split tune|holdout] [-- --misses N]
+// `--set NAME` runs the same variants on a public retrieval set instead (bench/discovery/public/NAME:
+// its tools in the catalog format, its labelled queries with a tune/holdout split, provenance in its
+// PROVENANCE.md), adding all-tools@5 where queries need several tools; `--set all` prints one table,
+// plain BM25 beside the served ranking, over this set and every public one. Sets whose licence does not
+// allow redistributing them are converted from a git copy of their source at bench time.
+//
+//   npm run bench:discovery [-- --json] [-- --split tune|holdout] [-- --misses N] [-- --set NAME|all]
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import MiniSearch from 'minisearch';
 import { DEFAULT_FEATURES, ToolIndex, type IndexFeatures, type IndexedServer, type IndexedTool } from '../src/search/tool-index.js';
 import { metaTools } from '../src/search/meta-tools.js';
@@ -19,6 +25,8 @@ const args = process.argv.slice(2);
 const JSON_OUT = args.includes('--json');
 const MISSES = Number(args[args.indexOf('--misses') + 1] ?? 0) || 0;
 const ONLY_SPLIT = args.includes('--split') ? args[args.indexOf('--split') + 1] : undefined;
+const SET = args.includes('--set') ? (args[args.indexOf('--set') + 1] ?? 'own') : 'own';
+const PUBLIC = path.join(DATA, 'public');
 
 interface CatalogFile {
   server: string;
@@ -32,17 +40,26 @@ interface Query {
   server: string;
   tool: string;
   also?: Array<{ server: string; tool: string }> | string[];
+  /** Every labelled tool is needed (tool and also), not any one of them: counted by all-tools@5. */
+  multi?: boolean;
   split: 'tune' | 'holdout';
 }
 
 const keyOf = (server: string, tool: string): string => `${server}__${tool}`;
 
-function loadCatalog(): { tools: IndexedTool[]; servers: Map<string, IndexedServer> } {
-  const dir = path.join(DATA, 'catalog');
+function loadCatalog(dir = path.join(DATA, 'catalog')): { tools: IndexedTool[]; servers: Map<string, IndexedServer> } {
+  const files = fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.json'))
+    .sort()
+    .map((file) => JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as CatalogFile);
+  return catalogOf(files);
+}
+
+function catalogOf(files: readonly CatalogFile[]): { tools: IndexedTool[]; servers: Map<string, IndexedServer> } {
   const tools: IndexedTool[] = [];
   const servers = new Map<string, IndexedServer>();
-  for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
-    const data = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8')) as CatalogFile;
+  for (const data of files) {
     servers.set(data.server, { name: data.server, alias: data.server, instructions: data.instructions });
     for (const tool of data.tools) {
       tools.push({ key: keyOf(data.server, tool.name), server: data.server, name: tool.name, title: tool.title, description: tool.description, inputSchema: tool.inputSchema, source: tool });
@@ -51,9 +68,9 @@ function loadCatalog(): { tools: IndexedTool[]; servers: Map<string, IndexedServ
   return { tools, servers };
 }
 
-function loadQueries(): Query[] {
+function loadQueries(file = path.join(DATA, 'queries.jsonl')): Query[] {
   return fs
-    .readFileSync(path.join(DATA, 'queries.jsonl'), 'utf8')
+    .readFileSync(file, 'utf8')
     .split('\n')
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line) as Query);
@@ -129,19 +146,12 @@ function percentile(sorted: readonly number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
 }
 
-function main(): void {
-  const { tools, servers } = loadCatalog();
-  const queries = loadQueries();
-  const known = new Set(tools.map((t) => t.key));
-  const unknown = queries.filter((q) => !known.has(keyOf(q.server, q.tool)));
-  if (unknown.length > 0) throw new Error(`${unknown.length} queries label tools not in the catalog, e.g. ${unknown[0]?.id}`);
-  const splits = { tune: queries.filter((q) => q.split === 'tune'), holdout: queries.filter((q) => q.split === 'holdout') };
-
-  // Each variant adds one thing to the one above it; the last is what the daemon serves.
+/** Each variant adds one thing to the one above it; the first is plain BM25, the last is what the daemon serves. */
+function variantsOf(tools: readonly IndexedTool[], servers: Map<string, IndexedServer>): Array<[string, Searcher]> {
   const noSummary = { ...DEFAULT_FEATURES.fieldBoost, summary: 0 };
   const flat = { name: 1, title: 1, description: 1, summary: 0, params: 1, server: 1 };
   const none = { synonyms: false, serverBoost: 1, actionBoost: 1, nameCoverage: 0, fieldBoost: noSummary };
-  const variants: Array<[string, Searcher]> = [
+  return [
     ['plain BM25 (name, description, parameter names)', plainBm25(tools)],
     ['+ words split, stop words, stems, all fields', ours(tools, servers, { ...DEFAULT_FEATURES, ...none, fieldBoost: flat })],
     ['+ field weights', ours(tools, servers, { ...DEFAULT_FEATURES, ...none })],
@@ -151,6 +161,17 @@ function main(): void {
     ['+ first sentence as a field', ours(tools, servers, { ...DEFAULT_FEATURES, nameCoverage: 0 })],
     ['+ name coverage (served)', ours(tools, servers, DEFAULT_FEATURES)],
   ];
+}
+
+function main(): void {
+  const { tools, servers } = loadCatalog();
+  const queries = loadQueries();
+  const known = new Set(tools.map((t) => t.key));
+  const unknown = queries.filter((q) => !known.has(keyOf(q.server, q.tool)));
+  if (unknown.length > 0) throw new Error(`${unknown.length} queries label tools not in the catalog, e.g. ${unknown[0]?.id}`);
+  const splits = { tune: queries.filter((q) => q.split === 'tune'), holdout: queries.filter((q) => q.split === 'holdout') };
+
+  const variants = variantsOf(tools, servers);
   const rows = variants.map(([name, searcher]) => ({ name, tune: recall(searcher, splits.tune), holdout: recall(searcher, splits.holdout) }));
   const misses: string[] = [];
   // Misses are shown for the tune split only (unless asked otherwise): rules are examined there, never on the held-out part.
@@ -222,4 +243,159 @@ function main(): void {
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 
-main();
+interface LoadedSet {
+  name: string;
+  tools: IndexedTool[];
+  servers: Map<string, IndexedServer>;
+  queries: Query[];
+  /** Where the data came from: the committed files, or converted from a git copy of the source just now. */
+  from: string;
+}
+
+/** The sets under bench/discovery/public, by directory name. */
+function publicSets(): string[] {
+  return fs
+    .readdirSync(PUBLIC, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && fs.existsSync(path.join(PUBLIC, entry.name, 'convert.mjs')))
+    .map((entry) => entry.name)
+    .sort();
+}
+
+/**
+ * A set's tools and queries: this benchmark's own (`own`), or a public set's committed files, or, for a
+ * set whose licence does not allow redistributing it, its converter run now on a git copy of its source.
+ */
+async function loadSet(name: string): Promise<LoadedSet> {
+  if (name === 'own') return { name, ...loadCatalog(), queries: loadQueries(), from: 'bench/discovery' };
+  const dir = path.join(PUBLIC, name);
+  if (!fs.existsSync(path.join(dir, 'convert.mjs'))) throw new Error(`no set ${name}: expected own, all or one of ${publicSets().join(', ')}`);
+  if (fs.existsSync(path.join(dir, 'queries.jsonl'))) {
+    return { name, ...loadCatalog(path.join(dir, 'catalog')), queries: loadQueries(path.join(dir, 'queries.jsonl')), from: `bench/discovery/public/${name}` };
+  }
+  const converter = (await import(pathToFileURL(path.join(dir, 'convert.mjs')).href)) as { load: () => { servers: CatalogFile[]; queries: Query[]; repo: string } };
+  const converted = converter.load();
+  return { name, ...catalogOf(converted.servers), queries: converted.queries, from: `converted from ${converted.repo}` };
+}
+
+function checkLabels(set: LoadedSet): void {
+  const known = new Set(set.tools.map((t) => t.key));
+  const unknown = set.queries.filter((q) => [...accepted(q)].some((key) => !known.has(key)));
+  if (unknown.length > 0) throw new Error(`${set.name}: ${unknown.length} queries label tools not in the catalog, e.g. ${unknown[0]?.id}`);
+}
+
+/** Over the queries that need several tools: the share with every one of them in the top 5. */
+function allTools(searcher: Searcher, queries: readonly Query[]): { n: number; all5: number } {
+  const multi = queries.filter((q) => q.multi === true);
+  let hits = 0;
+  for (const query of multi) {
+    const got = new Set(searcher(query.query, 5));
+    if ([...accepted(query)].every((key) => got.has(key))) hits++;
+  }
+  return { n: multi.length, all5: multi.length === 0 ? NaN : hits / multi.length };
+}
+
+interface SetRow {
+  name: string;
+  tune: Recall & { all5: number };
+  holdout: Recall & { all5: number };
+}
+
+function measure(set: LoadedSet, variants: Array<[string, Searcher]>): SetRow[] {
+  const splits = { tune: set.queries.filter((q) => q.split === 'tune'), holdout: set.queries.filter((q) => q.split === 'holdout') };
+  return variants.map(([name, searcher]) => ({
+    name,
+    tune: { ...recall(searcher, splits.tune), all5: allTools(searcher, splits.tune).all5 },
+    holdout: { ...recall(searcher, splits.holdout), all5: allTools(searcher, splits.holdout).all5 },
+  }));
+}
+
+const pct = (x: number): string => (Number.isNaN(x) ? '–' : `${(x * 100).toFixed(1)} %`);
+
+function describeSet(set: LoadedSet): { servers: number; tools: number; tune: number; holdout: number; multi: number } {
+  const tune = set.queries.filter((q) => q.split === 'tune').length;
+  return { servers: set.servers.size, tools: set.tools.length, tune, holdout: set.queries.length - tune, multi: set.queries.filter((q) => q.multi === true).length };
+}
+
+/** `--set NAME`: every variant on one public set, recall per split and all-tools@5 where queries need several tools. */
+async function runSet(name: string): Promise<void> {
+  const set = await loadSet(name);
+  checkLabels(set);
+  const rows = measure(set, variantsOf(set.tools, set.servers));
+  const info = describeSet(set);
+  const misses: string[] = [];
+  if (MISSES > 0) {
+    const variants = variantsOf(set.tools, set.servers);
+    const shown = variants[Number(process.env.BENCH_VARIANT ?? variants.length - 1)]![1];
+    recall(shown, set.queries.filter((q) => q.split === (ONLY_SPLIT === 'holdout' ? 'holdout' : 'tune')), misses);
+  }
+  if (JSON_OUT) {
+    process.stdout.write(`${JSON.stringify({ set: name, from: set.from, ...info, recall: rows }, null, 2)}\n`);
+    return;
+  }
+  const multi = info.multi > 0;
+  const lines = [
+    `set ${name} (${set.from}): ${info.tools} tools of ${info.servers} servers; queries: ${info.tune} tune, ${info.holdout} held out${multi ? ` (${info.multi} need several tools)` : ''}`,
+    '',
+    `| variant | tune R@1 | R@5 | R@10 |${multi ? ' all@5 |' : ''} holdout R@1 | R@5 | R@10 |${multi ? ' all@5 |' : ''}`,
+    `|---|---:|---:|---:|${multi ? '---:|' : ''}---:|---:|---:|${multi ? '---:|' : ''}`,
+    ...rows.map(
+      (r) =>
+        `| ${r.name} | ${pct(r.tune.r1)} | ${pct(r.tune.r5)} | ${pct(r.tune.r10)} |${multi ? ` ${pct(r.tune.all5)} |` : ''} ${pct(r.holdout.r1)} | ${pct(r.holdout.r5)} | ${pct(r.holdout.r10)} |${multi ? ` ${pct(r.holdout.all5)} |` : ''}`,
+    ),
+  ];
+  if (misses.length > 0) lines.push('', `misses (top 5) of the served variant:`, ...misses.slice(0, MISSES));
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+/** `--set all`: plain BM25 beside the served ranking on this benchmark's own set and every public one. */
+async function runAll(): Promise<void> {
+  const results: Array<{ set: string; from: string; info: ReturnType<typeof describeSet>; rows: SetRow[]; top5: { bm25Only: number; servedOnly: number } }> = [];
+  const skipped: string[] = [];
+  for (const name of ['own', ...publicSets()]) {
+    let set: LoadedSet;
+    try {
+      set = await loadSet(name);
+    } catch (err) {
+      skipped.push(`${name}: ${(err as Error).message}`);
+      continue;
+    }
+    checkLabels(set);
+    const variants = variantsOf(set.tools, set.servers);
+    const pair: Array<[string, Searcher]> = [
+      ['plain BM25', variants[0]![1]],
+      ['served', variants[variants.length - 1]![1]],
+    ];
+    // Per request: the right tool in BM25's top 5 and not in the served ranking's, and the reverse.
+    const top5 = { bm25Only: 0, servedOnly: 0 };
+    for (const query of set.queries) {
+      const want = accepted(query);
+      const [bm25, served] = pair.map(([, searcher]) => searcher(query.query, 5).some((key) => want.has(key)));
+      if (bm25 === true && served === false) top5.bm25Only++;
+      if (bm25 === false && served === true) top5.servedOnly++;
+    }
+    results.push({ set: name, from: set.from, info: describeSet(set), rows: measure(set, pair), top5 });
+  }
+  if (JSON_OUT) {
+    process.stdout.write(`${JSON.stringify({ sets: results, skipped }, null, 2)}\n`);
+    return;
+  }
+  const lines = [
+    '| set | tools | queries (tune / holdout) | ranking | tune R@1 | R@5 | R@10 | all@5 | holdout R@1 | R@5 | R@10 | all@5 |',
+    '|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const { set, info, rows } of results) {
+    for (const [i, r] of rows.entries()) {
+      const head = i === 0 ? `| ${set} | ${info.tools} | ${info.tune} / ${info.holdout} |` : '| | | |';
+      lines.push(`${head} ${r.name} | ${pct(r.tune.r1)} | ${pct(r.tune.r5)} | ${pct(r.tune.r10)} | ${pct(r.tune.all5)} | ${pct(r.holdout.r1)} | ${pct(r.holdout.r5)} | ${pct(r.holdout.r10)} | ${pct(r.holdout.all5)} |`);
+    }
+  }
+  lines.push('', 'all@5: share of the queries that need several tools with every one of them in the top 5 (– where a set has none).');
+  lines.push(`requests (both splits) with a right tool in BM25's top 5 and not in the served ranking's / the reverse: ${results.map(({ set, top5 }) => `${set} ${top5.bm25Only} / ${top5.servedOnly}`).join(', ')}`);
+  for (const { set, from } of results) if (!from.startsWith('bench/')) lines.push(`${set}: ${from}`);
+  for (const line of skipped) lines.push(`skipped ${line}`);
+  process.stdout.write(`${lines.join('\n')}\n`);
+}
+
+if (SET === 'own') main();
+else if (SET === 'all') await runAll();
+else await runSet(SET);
