@@ -2,6 +2,7 @@
 // (bench/discovery/catalog, provenance in bench/discovery/PROVENANCE.md) and requests in a user's
 // words labelled with the tool that serves them (bench/discovery/queries.jsonl; a third held out,
 // never tuned on). Reports recall@1/5/10 per split for a plain BM25 baseline and for each addition,
+// then the multi-step requests (bench/discovery/multistep.jsonl: all-tools@5 and step recall@5),
 // then the cost at scale: index build time and memory, p50/p99 search time at 5,000 tools.
 //
 // `--set NAME` runs the same variants on a public retrieval set instead (bench/discovery/public/NAME:
@@ -17,6 +18,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import MiniSearch from 'minisearch';
 import { DEFAULT_FEATURES, ToolIndex, type IndexFeatures, type IndexedServer, type IndexedTool } from '../src/search/tool-index.js';
 import { metaTools } from '../src/search/meta-tools.js';
+import { searchRequest } from '../src/search/merge.js';
+import { loadMultistep, stepRecall, type StepRecall } from './bench-multistep.js';
 import { estimateToolTokens } from '../src/catalog/token-estimate.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -103,6 +106,12 @@ function ours(tools: readonly IndexedTool[], servers: Map<string, IndexedServer>
   return (query, limit) => index.search(query, { limit }).map((hit) => hit.key);
 }
 
+/** What find_tools does with one `query`: split into clauses when it reads as several steps, each searched, merged (src/search/merge.ts). */
+function served(index: ToolIndex): (query: string, limit: number | undefined) => string[] {
+  const searcher = { search: (text: string, limit: number, context?: string) => index.search(text, { limit, context }), key: (hit: { key: string }) => hit.key };
+  return (query, limit) => searchRequest({ query, limit }, searcher).map((hit) => hit.key);
+}
+
 interface Recall {
   n: number;
   r1: number;
@@ -159,7 +168,8 @@ function variantsOf(tools: readonly IndexedTool[], servers: Map<string, IndexedS
     ['+ action of the request', ours(tools, servers, { ...DEFAULT_FEATURES, ...none, serverBoost: DEFAULT_FEATURES.serverBoost, actionBoost: DEFAULT_FEATURES.actionBoost })],
     ['+ noun synonyms', ours(tools, servers, { ...DEFAULT_FEATURES, fieldBoost: noSummary, nameCoverage: 0 })],
     ['+ first sentence as a field', ours(tools, servers, { ...DEFAULT_FEATURES, nameCoverage: 0 })],
-    ['+ name coverage (served)', ours(tools, servers, DEFAULT_FEATURES)],
+    ['+ name coverage (one query unsplit)', ours(tools, servers, DEFAULT_FEATURES)],
+    ['+ long requests split into clauses (served)', served(ToolIndex.build(tools, servers))],
   ];
 }
 
@@ -172,11 +182,24 @@ function main(): void {
   const splits = { tune: queries.filter((q) => q.split === 'tune'), holdout: queries.filter((q) => q.split === 'holdout') };
 
   const variants = variantsOf(tools, servers);
+  const servedSearch = served(ToolIndex.build(tools, servers));
   const rows = variants.map(([name, searcher]) => ({ name, tune: recall(searcher, splits.tune), holdout: recall(searcher, splits.holdout) }));
+  // Multi-step requests: the whole request searched by plain BM25 and by the index, then split.
+  const multi = loadMultistep(DATA, known);
+  const multiSplits = { tune: multi.filter((q) => q.split === 'tune'), holdout: multi.filter((q) => q.split === 'holdout') };
+  const multiVariants: Array<[string, (query: string) => string[], number]> = [
+    ['plain BM25, whole request', (query) => variants[0]![1](query, 5), 5],
+    ['served ranking, whole request (no splitting)', (query) => variants[variants.length - 2]![1](query, 5), 5],
+    ['split into clauses, merged (served)', (query) => servedSearch(query, 5), 5],
+    ["split, at find_tools' default limit (3 per clause)", (query) => servedSearch(query, undefined), 20],
+  ];
+  const multiRows = multiVariants.map(([name, rank, k]) => ({ name, k, tune: stepRecall(rank, multiSplits.tune, k), holdout: stepRecall(rank, multiSplits.holdout, k) }));
   const misses: string[] = [];
   // Misses are shown for the tune split only (unless asked otherwise): rules are examined there, never on the held-out part.
   const shownVariant = Number(process.env.BENCH_VARIANT ?? variants.length - 1);
   if (MISSES > 0) recall(variants[shownVariant]![1], ONLY_SPLIT === 'holdout' ? splits.holdout : splits.tune, misses);
+  const multiMisses: string[] = [];
+  if (MISSES > 0) stepRecall((query) => servedSearch(query, 5), ONLY_SPLIT === 'holdout' ? multiSplits.holdout : multiSplits.tune, 5, multiMisses);
 
   // Cost at 5,000 tools.
   const big = scaled(tools, servers, 5_000);
@@ -193,15 +216,21 @@ function main(): void {
   }
   global.gc?.();
   const heapMb = (process.memoryUsage().heapUsed - heapBefore) / 1024 / 1024;
-  const times: number[] = [];
-  for (let round = 0; round < 5; round++) {
-    for (const query of queries) {
-      const t0 = performance.now();
-      index.search(query.query, { limit: 5 });
-      times.push(performance.now() - t0);
+  // Timed as find_tools searches: a request that splits into clauses costs a search per clause and one whole.
+  const bigSearch = served(index);
+  const timed = (texts: readonly string[]): number[] => {
+    const times: number[] = [];
+    for (let round = 0; round < 5; round++) {
+      for (const text of texts) {
+        const t0 = performance.now();
+        bigSearch(text, undefined);
+        times.push(performance.now() - t0);
+      }
     }
-  }
-  times.sort((a, b) => a - b);
+    return times.sort((a, b) => a - b);
+  };
+  const times = timed(queries.map((query) => query.query));
+  const multiTimes = timed(multi.map((request) => request.query));
   builds.sort((a, b) => a - b);
   const cost = {
     tools: big.tools.length,
@@ -210,6 +239,8 @@ function main(): void {
     indexHeapMb: Math.round(heapMb * 10) / 10,
     searchMsP50: Math.round(percentile(times, 0.5) * 1000) / 1000,
     searchMsP99: Math.round(percentile(times, 0.99) * 1000) / 1000,
+    multiStepMsP50: Math.round(percentile(multiTimes, 0.5) * 1000) / 1000,
+    multiStepMsP99: Math.round(percentile(multiTimes, 0.99) * 1000) / 1000,
   };
   // What a session's tool list costs in the model's context: every tool, or the two search tools.
   const fullTokens = tools.reduce((sum, tool) => sum + estimateToolTokens({ name: tool.key, description: tool.description, inputSchema: tool.inputSchema ?? {} }), 0);
@@ -222,6 +253,7 @@ function main(): void {
     catalog: { servers: servers.size, tools: tools.length },
     queries: { tune: splits.tune.length, holdout: splits.holdout.length },
     recall: rows,
+    multiStep: { tune: multiSplits.tune.length, holdout: multiSplits.holdout.length, rows: multiRows },
     cost,
   };
   if (JSON_OUT) {
@@ -229,6 +261,7 @@ function main(): void {
     return;
   }
   const pct = (x: number): string => `${(x * 100).toFixed(1)} %`;
+  const avg = (a: StepRecall, b: StepRecall): string => ((a.returned * a.n + b.returned * b.n) / (a.n + b.n)).toFixed(1);
   const lines = [
     `catalog: ${tools.length} tools of ${servers.size} servers; queries: ${splits.tune.length} tune, ${splits.holdout.length} held out`,
     '',
@@ -236,10 +269,17 @@ function main(): void {
     '|---|---:|---:|---:|---:|---:|---:|',
     ...rows.map((r) => `| ${r.name} | ${pct(r.tune.r1)} | ${pct(r.tune.r5)} | ${pct(r.tune.r10)} | ${pct(r.holdout.r1)} | ${pct(r.holdout.r5)} | ${pct(r.holdout.r10)} |`),
     '',
+    `multi-step requests: ${multiSplits.tune.length} tune (${multiRows[0]!.tune.steps} steps), ${multiSplits.holdout.length} held out (${multiRows[0]!.holdout.steps} steps)`,
+    '',
+    '| variant | tune all-tools@k | step recall@k | holdout all-tools@k | step recall@k | tools returned |',
+    '|---|---:|---:|---:|---:|---:|',
+    ...multiRows.map((r) => `| ${r.name}${r.k === 5 ? '' : ' (k = all returned)'} | ${pct(r.tune.all)} | ${pct(r.tune.recall)} | ${pct(r.holdout.all)} | ${pct(r.holdout.recall)} | ${avg(r.tune, r.holdout)} |`),
+    '',
     `initial tool list: every tool ~${fullTokens.toLocaleString('en-US')} tokens; search mode ~${searchTokens.toLocaleString('en-US')} tokens (find_tools + call_tool)`,
-    `at ${cost.tools} tools: first index build ${cost.firstBuildMs} ms, rebuild after a list change ${cost.buildMsMedian} ms (median of 5; unchanged definitions keep their terms), index heap ~${cost.indexHeapMb} MB, search p50 ${cost.searchMsP50} ms, p99 ${cost.searchMsP99} ms`,
+    `at ${cost.tools} tools: first index build ${cost.firstBuildMs} ms, rebuild after a list change ${cost.buildMsMedian} ms (median of 5; unchanged definitions keep their terms), index heap ~${cost.indexHeapMb} MB, search p50 ${cost.searchMsP50} ms, p99 ${cost.searchMsP99} ms (single requests); multi-step requests p50 ${cost.multiStepMsP50} ms, p99 ${cost.multiStepMsP99} ms`,
   ];
   if (misses.length > 0) lines.push('', `misses (top 5) of the served variant:`, ...misses.slice(0, MISSES));
+  if (multiMisses.length > 0) lines.push('', 'multi-step requests missing a step (top 5, served):', ...multiMisses.slice(0, MISSES));
   process.stdout.write(`${lines.join('\n')}\n`);
 }
 

@@ -15,6 +15,13 @@ export interface SearchSource {
   server(name: string): { readonly alias: string; readonly instructions: string | undefined };
 }
 
+/** A search's bounds: how many, one server's tools only, and the request a clause is part of (tool-index.ts). */
+export interface SearchOptions {
+  readonly limit: number;
+  readonly server?: string | undefined;
+  readonly context?: string | undefined;
+}
+
 export interface SearchHit {
   readonly name: string;
   readonly server: string;
@@ -59,13 +66,13 @@ export class CatalogSearch {
   }
 
   /** The view's best tools for a request in a person's words. */
-  search(view: View, query: string, options: { readonly limit: number; readonly server?: string | undefined }): SearchHit[] {
+  search(view: View, query: string, options: SearchOptions): SearchHit[] {
     const index = this.current();
     const inView = (key: string): string | undefined => {
       const route = index.routes.get(key);
       return route === undefined ? undefined : view.toolNames.get(`${route.server}\u0000${route.original}`);
     };
-    const hits = index.tools.search(query, { limit: options.limit, server: options.server, allow: (key) => inView(key) !== undefined });
+    const hits = index.tools.search(query, { limit: options.limit, server: options.server, context: options.context, allow: (key) => inView(key) !== undefined });
     const out: SearchHit[] = [];
     for (const hit of hits) {
       const name = inView(hit.key);

@@ -10,7 +10,7 @@ import { SHOW_ALL, applyBudget, type ToolCost, type ViewPolicy } from './view-po
 import { ServerVisibility } from './server-visibility.js';
 import { estimateToolTokens } from './token-estimate.js';
 import type { CatalogReview, Reviewed } from './review.js';
-import { CatalogSearch, searchListing, type SearchHit } from './catalog-search.js';
+import { CatalogSearch, searchListing, type SearchHit, type SearchOptions } from './catalog-search.js';
 import { viewCapabilities, type Route, type View, type ViewChange, type ViewScope } from './view.js';
 
 interface ServerEntry {
@@ -357,7 +357,7 @@ export class Catalog {
   }
 
   /** The view's best tools for a request in a person's words (catalog-search.ts). */
-  search(view: View, query: string, options: { readonly limit: number; readonly server?: string | undefined }): SearchHit[] {
+  search(view: View, query: string, options: SearchOptions): SearchHit[] {
     return this.searchIndex.search(view, query, options);
   }
 

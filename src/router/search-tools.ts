@@ -12,7 +12,8 @@ import {
 import { RAW_SPANS, RAW_TEXT, type RawCarrier } from '../wire/request-splice.js';
 import type { Catalog } from '../catalog/catalog.js';
 import type { View } from '../catalog/view.js';
-import { CALL_TOOL, DEFAULT_FIND_LIMIT, FIND_TOOLS, MAX_BROWSE, MAX_FIND_LIMIT, MAX_KEYWORDS, MAX_QUERIES } from '../search/meta-tools.js';
+import { CALL_TOOL, FIND_TOOLS, MAX_BROWSE, MAX_FIND_LIMIT, MAX_KEYWORDS, MAX_QUERIES } from '../search/meta-tools.js';
+import { searchRequest } from '../search/merge.js';
 import type { SearchHit } from '../catalog/catalog-search.js';
 import type { Session } from '../session/session.js';
 import type { ClientRequest } from '../session/client-request.js';
@@ -37,9 +38,10 @@ export function isMetaTool(name: unknown): boolean {
 
 /**
  * The matches for find_tools' arguments in a view. Needs no session: the stateless era's
- * requests carry their view in who they are and the URL, and search the same way.
+ * requests carry their view in who they are and the URL, and search the same way. A long `query`
+ * of several steps is searched per step too (search/merge.ts).
  */
-export function findTools(catalog: Catalog, view: View, args: unknown): FoundTool[] {
+export function findTools(catalog: Pick<Catalog, 'search'>, view: View, args: unknown): FoundTool[] {
   if (!isObject(args)) throw new SwitchboardError(ErrorCode.InvalidParams, `${FIND_TOOLS} needs arguments {query, keywords?, queries?, limit?, server?}`);
   const { query, keywords, queries, limit, server } = args;
   if (query !== undefined && (typeof query !== 'string' || query.trim() === '')) throw new SwitchboardError(ErrorCode.InvalidParams, `${FIND_TOOLS}: "query" must be a non-empty string`);
@@ -49,46 +51,16 @@ export function findTools(catalog: Catalog, view: View, args: unknown): FoundToo
     throw new SwitchboardError(ErrorCode.InvalidParams, `${FIND_TOOLS}: "limit" must be an integer from 1 to ${MAX_FIND_LIMIT}`);
   }
   if (server !== undefined && typeof server !== 'string') throw new SwitchboardError(ErrorCode.InvalidParams, `${FIND_TOOLS}: "server" must be a string`);
-  const texts = [...(typeof query === 'string' ? [query] : []), ...steps].map((text) => `${text.slice(0, MAX_QUERY_CHARS)} ${extra.join(' ')}`.trim());
-  if (texts.length === 0) {
+  const clip = (text: string): string => text.slice(0, MAX_QUERY_CHARS);
+  if (query === undefined && steps.length === 0) {
     if (typeof server === 'string') return browse(view, server);
     throw new SwitchboardError(ErrorCode.InvalidParams, `${FIND_TOOLS}: give "query" (or "queries"), or "server" alone to list its tools`);
   }
-  if (texts.length === 1) return catalog.search(view, texts[0]!, { limit: limit ?? DEFAULT_FIND_LIMIT, server }).map(found);
-  return fused(texts.map((text) => catalog.search(view, text, { limit: MAX_FIND_LIMIT, server })), limit ?? Math.min(MAX_FIND_LIMIT, 3 * texts.length)).map(found);
-}
-
-/** Reciprocal rank fusion constant: how little the first ranks outweigh the next ones. */
-const RRF_K = 60;
-
-/**
- * One list from the hits of several intents: the best hit of each intent first (in the order the
- * intents were given), so a task of five steps gets its five tools, then the rest by reciprocal
- * rank fusion (a tool several intents rank high comes before one a single intent ranks high).
- */
-function fused(lists: readonly SearchHit[][], limit: number): SearchHit[] {
-  const scores = new Map<string, { hit: SearchHit; score: number }>();
-  for (const hits of lists) {
-    hits.forEach((hit, rank) => {
-      const entry = scores.get(hit.name);
-      if (entry === undefined) scores.set(hit.name, { hit, score: 1 / (RRF_K + rank + 1) });
-      else entry.score += 1 / (RRF_K + rank + 1);
-    });
-  }
-  const out: SearchHit[] = [];
-  const taken = new Set<string>();
-  for (const hits of lists) {
-    const best = hits.find((hit) => !taken.has(hit.name));
-    if (best === undefined || out.length >= limit) continue;
-    out.push(best);
-    taken.add(best.name);
-  }
-  const rest = [...scores.values()].filter((entry) => !taken.has(entry.hit.name)).sort((a, b) => b.score - a.score);
-  for (const { hit } of rest) {
-    if (out.length >= limit) break;
-    out.push(hit);
-  }
-  return out;
+  const searcher = {
+    search: (text: string, max: number, context?: string): SearchHit[] => catalog.search(view, text, { limit: max, server, context }),
+    key: (hit: SearchHit): string => hit.name,
+  };
+  return searchRequest({ query: typeof query === 'string' ? clip(query) : undefined, queries: steps.map(clip), keywords: extra, limit }, searcher).map(found);
 }
 
 /** A server's tools in the view, in brief: the name and the description's first sentence, no schema. */

@@ -57,6 +57,11 @@ export interface SearchOptions {
   readonly allow?: ((key: string) => boolean) | undefined;
   /** Only tools of this server (its key under mcpServers). */
   readonly server?: string | undefined;
+  /**
+   * The whole request when the query is one clause of it: a server the request names ("in neon:
+   * list the tables, then run a query") is named for every clause.
+   */
+  readonly context?: string | undefined;
 }
 
 /**
@@ -178,7 +183,7 @@ export class ToolIndex {
     if (this.features.synonyms) for (const term of expand(original, words(query))) if (!weights.has(term)) weights.set(term, this.features.synonymWeight);
     const { allow, server } = options;
     const queryWords = words(query);
-    const named = this.features.serverBoost === 1 ? undefined : this.namedServers(queryWords);
+    const named = this.features.serverBoost === 1 ? undefined : this.namedServers(options.context === undefined ? queryWords : [...queryWords, ...words(options.context)]);
     const action = this.features.actionBoost === 1 ? undefined : requestAction(query);
     const coverage = this.features.nameCoverage;
     const hits = this.bm25.search({
