@@ -248,7 +248,7 @@ export const I18N_RANK = new RegExp([
   'má přednost|má prioritu|nadřazen|are prioritate|are întâietate|prevalează|elsőbbség|felülírja|prioritást élvez|har företräde|går före|prioriteras|har forrang|går forud|on ensisijainen|etusija|menee edelle|ohittaa',
   'öncelikli|önceliği|öncelik taşır|üstündür|geçersiz kılar|ưu tiên cao hơn|ưu tiên hơn|được ưu tiên|lebih diutamakan|diutamakan|prioritas',
   'приоритет|важнее|выше запроса|превалирует|преобладает|пріоритет|важливіш|вище за|υπερισχύει|προτεραιότητα|προηγείται',
-  'لها الأولوية|أولوية على|الأولوية على|تتقدم على|تعلو على|גוברת על|עדיפות על|קודמת ל|से ऊपर|प्राथमिकता|सर्वोपरि|มีผลเหนือ|สําคัญกว่า|มาก่อน|ลําดับความสําคัญ',
+  'لها الأولوية|أولوية على|الأولوية على|تتقدم على|تعلو على|גוברת על|עדיפות על|קודמת ל|से ऊपर|को प्राथमिकता|पर प्राथमिकता|प्राथमिकता दी|प्राथमिकता दें|सर्वोपरि|มีผลเหนือ|สําคัญกว่า|มาก่อน|ลําดับความสําคัญ',
   // CJK: a rank over something (优先于, より優先, 보다 우선), not a preference (优先使用 "preferably use",
   // 優先して "first", 우선 "first of all"), which tools use to steer between their own options.
   CJK_RANK,

@@ -163,10 +163,10 @@ function judgeSentence(t: string, at: number, ctx: DirectiveContext, next: strin
   }
   // In another language: a rank stated over the user, or over other tools' documentation or the
   // model's instructions, is never a tool's business (as "above user" in English).
-  if (foreign && I18N_RANK.test(p) && (I18N_USER.test(p) || I18N_OTHERS.test(p)) && !USER_CHOICE_PREVAILS.test(p)) {
+  if (foreign && I18N_RANK.test(p) && (I18N_USER.test(p) || I18N_OTHERS.test(p)) && !USER_CHOICE_PREVAILS.test(p) && !REPORTED_CLAIM.test(p)) {
     return { ...span, action: 'block', id: 'directive.priority', reason: "claims priority over the user's request or the model's instructions" };
   }
-  if (foreign && I18N_USER_OVERRIDDEN.test(p) && !readsAsEnglish(p)) {
+  if (foreign && I18N_USER_OVERRIDDEN.test(p) && !readsAsEnglish(p) && !REPORTED_CLAIM.test(p)) {
     return { ...span, action: 'block', id: 'directive.overrides-user', reason: "tells the model to act whatever the user asks" };
   }
   // An order about every reply of the conversation, in another language (English: ANSWER_SCOPE below).
@@ -286,6 +286,8 @@ function judgeSentence(t: string, at: number, ctx: DirectiveContext, next: strin
 const NO_REFS: readonly ToolRef[] = [];
 const PASS_IT_ON = /\b(?:pass|send|include|paste|attach|upload|post|put|append|forward) (?:it|them|this|that|the (?:output|result|contents?))\b/;
 /** It is the user's own choice that prevails ("si el usuario elige un idioma, prevalece su elección"): a tool deferring to them. */
+/** A rank reported as someone's claim (a scanner describing what it detects), not made: "tvrzení, že", "という主張". */
+const REPORTED_CLAIM = /tvrzení|prétendant|prétend(?:ent)? (?:que|primer)|という主張|との主張|声称|宣称|자처하는|라는 주장|behauptung|behaupten|afirmación de que|afirman que|alegan|twierdzenie|twierdz\S* że|iddia/;
 const USER_CHOICE_PREVAILS = /(?:prevalece|prevalecerá|prévaut|prevale|hat vorrang|geht vor|heeft voorrang|ma pierwszeństwo|имеет приоритет|öncelikli)[^.!?]{0,25}(?:elección|elecci|wahl|choix|escolha|scelta|keuze|wybór|выбор|seçim)/;
 /** Rules that protect the user: "whatever the user asks, confirm before deleting". */
 const PROTECTIVE = /\b(?:confirm|confirmation|ask (?:the user|them|first)|double-check|check with the user|wait for|until (?:receiving|you receive|the user)|must not (?:invoke|run|call|execute)|do not (?:automatically )?(?:invoke|call)|never (?:delete|remove|drop|overwrite|run|execute|send)|do not (?:delete|remove|drop|overwrite|run|execute|send)|safety|safely|warn)\b/;

@@ -141,8 +141,12 @@ const CREDENTIAL_TAIL = /(?:certificates?|keys|secrets?|credentials?|passwords?|
 
 /** Words that present what follows as examples of text, not as something to do. */
 const DATA_FRAME =
-  /\b(?:such as|e\.?g\.?|for example|like|including|includes?|detects?|detected|flags?|matches|catches|finds|patterns?|phrases?|indicators?|examples?|strings?|markers?|bait|suites?|samples?|requests? to|attempts? to|instructions? to|tries to|asking to)\b/;
-const QUOTE_PAIRS: ReadonlyArray<readonly [string, string]> = [['"', '"'], ['\u201c', '\u201d'], ['`', '`']];
+  /\b(?:such as|e\.?g\.?|for example|like|including|includes?|detects?|detected|flags?|matches|catches|finds|patterns?|phrases?|indicators?|examples?|strings?|markers?|bait|suites?|samples?|requests? to|attempts? to|instructions? to|tries to|asking to|injections?|z\. ?b\.|muster|por ejemplo|p\. ?ej\.|patrones|par exemple|motifs?|per esempio|ad esempio|modelli|např\.?|například|vzory|injekc\S*)\b|例如|诸如|比如|注入|のような|といった|パターン|文言|インジェクション|예를 들어|같은 문구|패턴|인젝션/;
+const FRAME_AFTER = /^[^\n。.]{0,4}?(?:のような|のように|といった|などの|같은|등의|之类|等)/;
+/** Quote marks of the languages tool text is written in; a straight single quote is handled apart (apostrophes). */
+const QUOTE_PAIRS: ReadonlyArray<readonly [string, string]> = [
+  ['"', '"'], ['\u201c', '\u201d'], ['`', '`'], ['\u2018', '\u2019'], ['\u201e', '\u201c'], ['\u00ab', '\u00bb'], ['\u300c', '\u300d'], ['\u300e', '\u300f'],
+];
 
 /**
  * A security tool documents the attacks it detects by quoting them: a block-class hit inside
@@ -158,9 +162,11 @@ function quotedAsData(skel: string, hits: Hit[]): Hit[] {
     // The frame may be a list's lead-in ("Built-in suites:\n- `dan`: \"...\""): back to a paragraph or sentence end.
     const before = skel.slice(Math.max(0, framedFrom - 200), framedFrom);
     const frame = listFrame(before.slice(Math.max(before.lastIndexOf('\n\n'), lastSentenceEnd(before)) + 1));
-    // Unquoted, only a frame right before the match counts ("requests to read `~/.ssh`"). A frame
+    // Unquoted, only a frame right before the match counts ("requests to read `~/.ssh`", "claims that a
+    // document outranks ..."). A frame
     // that itself orders ("must include `cat ~/.gitconfig`") presents nothing as an example.
-    const framed = quote !== undefined ? DATA_FRAME.test(frame) && !OBLIGATION.test(frame) : /\b(?:requests?|attempts?|instructions?|tries|asking) to $/.test(frame);
+    // Japanese, Korean and Chinese put the frame after the quote (「...」のような文言).
+    const framed = quote !== undefined ? (DATA_FRAME.test(frame) || FRAME_AFTER.test(skel.slice(h.end, h.end + 16))) && !OBLIGATION.test(frame) : /\b(?:requests?|attempts?|instructions?|tries|asking) to $|\b(?:claims?|claiming|pretends?|pretending) (?:that |to )?(?:[\p{L}\p{N}-]+ ){0,3}$/u.test(frame);
     if (!framed) return h;
     return { ...h, action: 'flag', severity: 'low', id: `${h.id}:quoted`, reason: h.action === 'block' ? `${h.reason} (quoted as an example)` : h.reason };
   });
@@ -177,6 +183,14 @@ function enclosingQuote(text: string, start: number, end: number): number | unde
     if (open === close && count(text, open, lineStart, at) % 2 === 1) continue;
     const closeAt = text.indexOf(close, Math.max(at + 1, end - 1));
     if (closeAt >= end - 1 && closeAt !== -1 && !text.slice(at + 1, start).includes(close)) return at;
+  }
+  // 'like this': a straight single quote opens after a non-letter and closes before one, so the
+  // apostrophes of "user's" and "don't" inside or around it are neither.
+  const open = text.slice(lineStart, start + 1).search(/(?<![\p{L}\p{N}])'(?=[^']*$)/u);
+  if (open >= 0) {
+    const at = lineStart + open;
+    const close = /'(?![\p{L}\p{N}])/u.exec(text.slice(Math.max(at + 1, end - 1)));
+    if (close && !/'(?![\p{L}\p{N}])/u.test(text.slice(at + 1, start))) return at;
   }
   return undefined;
 }
