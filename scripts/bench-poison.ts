@@ -100,18 +100,22 @@ interface RealServer {
  * benchmark (bench/poison/real), split by server in alternation into a part the rules may be
  * checked against by name and a part that is only counted.
  */
-type RealSet = 'catalog' | 'real-tune' | 'real-heldout' | 'fresh-tune' | 'fresh-heldout';
+type RealSet = 'catalog' | 'real-tune' | 'real-heldout' | 'fresh-tune' | 'fresh-heldout' | 'more-tune' | 'more-heldout';
 
 function realSets(): Map<RealSet, RealServer[]> {
   const more = realCatalog('bench/poison/real');
   // 60 servers collected later (bench/poison/real-fresh), split the same way.
   const fresh = realCatalog('bench/poison/real-fresh');
+  // And 77 more (bench/poison/real-more).
+  const moreStill = realCatalog('bench/poison/real-more');
   return new Map<RealSet, RealServer[]>([
     ['catalog', realCatalog('bench/discovery/catalog')],
     ['real-tune', more.filter((_, i) => i % 2 === 0)],
     ['real-heldout', more.filter((_, i) => i % 2 === 1)],
     ['fresh-tune', fresh.filter((_, i) => i % 2 === 0)],
     ['fresh-heldout', fresh.filter((_, i) => i % 2 === 1)],
+    ['more-tune', moreStill.filter((_, i) => i % 2 === 0)],
+    ['more-heldout', moreStill.filter((_, i) => i % 2 === 1)],
   ]);
 }
 
@@ -272,7 +276,7 @@ async function main(): Promise<void> {
   for (const o of flagged) {
     lines.push(`- flag ${o.server}/${o.tool}: ${o.findings.filter((f) => f.action === 'flag').map((f) => `${f.rule} at ${f.field}: ${f.reason}`).join('; ')}`);
   }
-  for (const set of ['real-tune', 'real-heldout', 'fresh-tune', 'fresh-heldout'] as const) {
+  for (const set of ['real-tune', 'real-heldout', 'fresh-tune', 'fresh-heldout', 'more-tune', 'more-heldout'] as const) {
     const mine = moreOutcomes.filter((o) => setOf.get(o.server) === set);
     const held = mine.filter((o) => o.blocked);
     lines.push('', `## More real tools, ${set} (${mine.length} of ${sets.get(set)!.length} servers, judged among all ${everyServer.length} real servers)`, '');

@@ -23,10 +23,12 @@ const NOT_A_TOOL = new Set(['this', 'that', 'the', 'same', 'other', 'any', 'each
 const CALL_BEFORE = /\b(?:call|calls|calling|invoke|invoking|invokes|trigger|triggering|execute|executing)\s+(?:the\s+)?[`'"]?$/;
 /**
  * A plain word right after a verb: not after "the" ("trigger the alert" is a noun, "trigger alert" a
- * tool), and not after a verb that is itself a noun ("use the run window").
+ * tool), not after a verb that is itself a noun ("use the run window"), and after a determiner only
+ * as a call ("any find call"; "any session" is a session, though with hundreds of servers some tool
+ * is called `session`).
  */
 const PLAIN_AFTER_VERB =
-  /(?<!\b(?:the|a|an) )\b(?:run|use|using|uses|unlock|enable|activate|issue|instead of|rather than|via|through|call|calling|invoke|invoking|trigger|triggering|execute|executing|running|send to|sent to|any|every|each)\s+[`'"]?([a-z][a-z0-9]{2,40})\b/g;
+  /(?<!\b(?:the|a|an) )\b(?:run|use|using|uses|unlock|enable|activate|issue|instead of|rather than|via|through|call|calling|invoke|invoking|trigger|triggering|execute|executing|running|send to|sent to|(?:any|every|each)(?=\s+[`'"]?[a-z][a-z0-9]{2,40}[`'"]?\s+(?:calls?|invocations?|requests?)\b))\s+[`'"]?([a-z][a-z0-9]{2,40})\b/g;
 const NAME_END = /^[`'"]?(?:\s*(?:[,.;:!?)]|$)|\s+(?:to|with|for|on|first|before|after|and|then|tool|function|once|again|instead|now|or|as|calls?|invocations?|requests?)\b)/;
 /** For names the catalog knows: the verbs that use a tool by its plain name ("unlock transfer", "first issue refund"). */
 const KNOWN_BEFORE = /\b(?:run|use|using|uses|unlock|enable|activate|issue|instead of|rather than|via|through|calling|invoking|any|every|each)\s+(?:the\s+)?[`'"]?$/;
@@ -97,6 +99,8 @@ export function markedKnownRefs(sentence: string, offset: number, ctx: Directive
   for (let m = marker.exec(sentence); m !== null; m = marker.exec(sentence)) {
     const name = m[1]!;
     if (NOT_A_TOOL.has(name) || ctx.own.has(name) || ctx.params.has(name) || ctx.acronyms.has(name)) continue;
+    // A Latin word after another ("scheduled job") is a phrase in that language, not a name alone.
+    if (marker === LATIN_WORD && /[a-z0-9] $/.test(sentence.slice(Math.max(0, m.index - 2), m.index))) continue;
     const owners = ctx.index.toolOwners(name);
     if (owners.length === 0 || owners.some((o) => o.server === ctx.server)) continue;
     const start = offset + m.index + m[0].indexOf(name);
