@@ -15,6 +15,11 @@ const LAYERS = [
   ['session', '^src/session/'],
   ['catalog/upstream', '^src/(catalog|upstream)/'],
   ['search', '^src/search/'],
+  // Auth by side (src/auth/README.md): inbound/ is who a client calling us is (tokens, OAuth
+  // verification, identities), outbound/ the proxy as the OAuth client of a remote server. Both
+  // read only config, jsonrpc and log, so they sit under the transports and the upstreams that
+  // ask them; the view an identity is granted needs the catalog and stays with the transports
+  // (transport/access.ts).
   ['auth', '^src/auth/'],
   // Tracing is asked by the transports (HTTP spans), the router (MCP spans) and the upstreams
   // (context out), so it sits under all of them and reads only config, wire and jsonrpc.
@@ -38,6 +43,20 @@ for (let i = 1; i < LAYERS.length; i++) {
 module.exports = {
   forbidden: [
     ...upward,
+    {
+      name: 'auth-sides-apart',
+      comment: 'auth/inbound (clients calling us) and auth/outbound (us calling remote servers) share nothing: each changes alone',
+      severity: 'error',
+      from: { path: '^src/auth/(inbound|outbound)/' },
+      to: { path: '^src/auth/', pathNot: '^src/auth/$1/' },
+    },
+    {
+      name: 'auth-by-side',
+      comment: 'every auth module belongs to a side: src/auth/inbound/ or src/auth/outbound/',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^src/auth/[^/]+$' },
+    },
     {
       name: 'no-circular',
       comment: 'an import cycle (type-only imports included) ties modules that should change apart',

@@ -36,7 +36,10 @@
 // state), proxy.ts (the proxy process), judge.ts (what an answer must look like), worker.ts and
 // messages.ts (attackers and their sessions), stream-book.ts and open-sse.ts (SSE and WebSocket
 // sessions), attacks/ (one module per door), control.ts (the control group), health.ts, run.ts
-// (the run from start to end) and report.ts; scripts/fuzz-lib.ts holds the generic helpers.
+// (the run from start to end) and report.ts; scripts/fuzz/lib/ holds the generic helpers, one
+// concern a file: time.ts, rng.ts (the seeded PRNG), junk.ts (generators), answers.ts (what an
+// answer must look like), http.ts (requests with a hard deadline), raw.ts (raw TCP and WebSocket
+// frames) and stats.ts (counters and findings).
 import fs from 'node:fs';
 import path from 'node:path';
 import { CLI, ROOT, optionsProblem, parseOptions } from './fuzz/options.js';

@@ -4,7 +4,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { HttpClient, Stats, now } from '../fuzz-lib.js';
+import { HttpClient } from './lib/http.js';
+import { Stats } from './lib/stats.js';
+import { now } from './lib/time.js';
 import { DEADLINE_MS, type FuzzOptions } from './options.js';
 import { ProxyProcess } from './proxy.js';
 

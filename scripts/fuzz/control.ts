@@ -3,7 +3,11 @@
 // correct answer within DEADLINE_MS.
 import http from 'node:http';
 import WebSocket from 'ws';
-import { HttpClient, bodyMessages, isJsonRpcMessage, now, sleep, tagText, type Json, type Rng } from '../fuzz-lib.js';
+import { bodyMessages, isJsonRpcMessage, type Json } from './lib/answers.js';
+import { HttpClient } from './lib/http.js';
+import { tagText } from './lib/junk.js';
+import type { Rng } from './lib/rng.js';
+import { now, sleep } from './lib/time.js';
 import { DEADLINE_MS } from './options.js';
 import { J, RPC_HEADERS, echoProblem, keyOf, responses, type Id } from './judge.js';
 import { call } from './messages.js';

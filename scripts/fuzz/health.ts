@@ -1,5 +1,6 @@
 // /healthz must answer 200 within 5 s all through the run; polled every 250 ms.
-import { HttpClient, sleep } from '../fuzz-lib.js';
+import { HttpClient } from './lib/http.js';
+import { sleep } from './lib/time.js';
 import type { RunContext } from './context.js';
 
 export class HealthProbe {

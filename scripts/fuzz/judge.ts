@@ -1,9 +1,8 @@
 // Judging attacker answers: every reply to an attacker request goes through `judge`, which counts
 // its outcome and records each invariant it breaks (see the list at the top of scripts/fuzz.ts).
-import {
-  bodyMessages, describe, isJsonRpcMessage, isLoopbackOrigin, jsonRpcError, looksLikeStack, printable, routeOf, sseEvents,
-  type HttpResult, type HttpSpec, type Json,
-} from '../fuzz-lib.js';
+import { bodyMessages, isJsonRpcMessage, isLoopbackOrigin, jsonRpcError, looksLikeStack, routeOf, type Json } from './lib/answers.js';
+import { describe, printable, type HttpResult, type HttpSpec } from './lib/http.js';
+import { sseEvents } from '../sse-client.js';
 import { DEADLINE_MS, SERVERS } from './options.js';
 import type { RunContext } from './context.js';
 

@@ -1,6 +1,8 @@
 // JSON-RPC messages attackers send that the proxy must answer correctly (with what the answer must
 // be), and junk answers to the proxy's own requests.
-import { deepJson, junkValue, tagText, type Json, type Rng } from '../fuzz-lib.js';
+import type { Json } from './lib/answers.js';
+import { deepJson, junkValue, tagText } from './lib/junk.js';
+import type { Rng } from './lib/rng.js';
 import { J, type Expect, type Id } from './judge.js';
 import type { Excluded } from './options.js';
 

@@ -1,6 +1,6 @@
 // The client side of a legacy SSE session (GET /sse), for the SSE attacks and the SSE control.
 import http from 'node:http';
-import { sseEvents } from '../fuzz-lib.js';
+import { sseEvents } from '../sse-client.js';
 import { DEADLINE_MS } from './options.js';
 
 export interface SseStream {

@@ -4,7 +4,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { HttpClient, now, sleep, type Stats } from '../fuzz-lib.js';
+import { HttpClient } from './lib/http.js';
+import type { Stats } from './lib/stats.js';
+import { now, sleep } from './lib/time.js';
 import { descendants, freePort, isAlive } from '../bench-lib.js';
 import {
   CLI, FIXTURE, GARBAGE, GARBAGE_HUGE_BYTES, GARBAGE_TIMEOUT_MS, MAX_BODY_BYTES, MAX_LINE_BYTES, type FuzzOptions,

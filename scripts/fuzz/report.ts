@@ -1,6 +1,6 @@
 // The final report on stdout: attacker outcomes by kind, the control group, health, the proxy's
 // end state and log, notes, and the invariant violations that count.
-import type { Violation } from '../fuzz-lib.js';
+import type { Violation } from './lib/stats.js';
 import type { LegResult } from '../hostile-legs.js';
 import type { RunContext } from './context.js';
 import type { Control } from './control.js';

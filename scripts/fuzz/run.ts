@@ -1,7 +1,8 @@
 // One fuzz run from start to end: the proxy and the control group come up, workers draw attacks
 // until the window closes, then the after-run checks, a clean stop, and the report.
 import fs from 'node:fs';
-import { Rng, now, sleep } from '../fuzz-lib.js';
+import { Rng } from './lib/rng.js';
+import { now, sleep } from './lib/time.js';
 import { rssMb } from '../bench-lib.js';
 import { slowClientLeg } from '../hostile-legs.js';
 import { ATTACKS, attackStuckReader, type AttackEntry } from './attacks/index.js';

@@ -1,9 +1,9 @@
 // Stream sessions (legacy SSE and WebSocket) carry many requests over one connection: the Book
 // tracks what must come back on one, and streamMessage makes the messages sent on them.
-import {
-  badEnvelope, deepJson, invalidJson, isJsonRpcMessage, jsonRpcError, junkValue, looksLikeStack, now, sleep, tagText,
-  type Json, type Rng,
-} from '../fuzz-lib.js';
+import { isJsonRpcMessage, jsonRpcError, looksLikeStack, type Json } from './lib/answers.js';
+import { badEnvelope, deepJson, invalidJson, junkValue, tagText } from './lib/junk.js';
+import type { Rng } from './lib/rng.js';
+import { now, sleep } from './lib/time.js';
 import { DEADLINE_MS, END_GRACE_MS, PROTOCOL_VERSIONS, type Excluded } from './options.js';
 import { J, checkMessage, echoProblem, keyOf, type Id } from './judge.js';
 import { call, junkReply, newId, validRequest, type ToolTarget } from './messages.js';

@@ -1,6 +1,7 @@
 // One attacker: its own random sequence (forked from the seed by its index) and the Streamable
 // HTTP sessions it keeps open, reuses, and deletes.
-import { Rng, describe, type HttpResult, type HttpSpec } from '../fuzz-lib.js';
+import { describe, type HttpResult, type HttpSpec } from './lib/http.js';
+import { Rng } from './lib/rng.js';
 import { PROTOCOL_VERSIONS } from './options.js';
 import { J, RPC_HEADERS, judge, keyOf, type Expect } from './judge.js';
 import type { RunContext } from './context.js';

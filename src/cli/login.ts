@@ -7,7 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { parseArgs } from 'node:util';
 import { loadConfig, parsePort } from '../config/load.js';
 import type { ServerConfig } from '../config/types.js';
-import { signIn } from '../upstream/remote/oauth-client.js';
+import { signIn } from '../auth/outbound/oauth-client.js';
 import { UsageError } from './flags.js';
 
 export const LOGIN_OPTIONS = {

@@ -13,8 +13,8 @@ import { LegacySse } from './legacy-sse.js';
 import { WebSocketDoor } from './websocket.js';
 import { originPolicy, refusal, type OriginPolicy } from './origin.js';
 import { AccessControl, RESOURCE_METADATA_PATH, sendUnauthorized, unauthorizedUpgrade } from './access.js';
-import type { AuthResult } from './auth.js';
-import { OAUTH_PRINCIPAL_PREFIX } from '../auth/oauth-access.js';
+import type { AuthResult } from '../auth/inbound/authenticator.js';
+import { OAUTH_PRINCIPAL_PREFIX } from '../auth/inbound/oauth-access.js';
 import { sendError, sendText } from './http-util.js';
 import { Throttle } from '../throttle.js';
 

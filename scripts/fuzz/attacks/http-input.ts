@@ -1,9 +1,8 @@
 // Attacks on Streamable HTTP with malformed input: broken JSON and envelopes, batches, deep
 // nesting, oversized bodies, invalid UTF-8, odd headers, methods, paths and lengths.
-import {
-  FOREIGN_ORIGINS, LOOPBACK_ORIGINS, badEnvelope, bodyMessages, deepJson, describe, invalidJson, invalidUtf8, jsonRpcError,
-  junkValue, randomPath, type HttpSpec, type Json,
-} from '../../fuzz-lib.js';
+import { FOREIGN_ORIGINS, LOOPBACK_ORIGINS, bodyMessages, jsonRpcError, type Json } from '../lib/answers.js';
+import { describe, type HttpSpec } from '../lib/http.js';
+import { badEnvelope, deepJson, invalidJson, invalidUtf8, junkValue, randomPath } from '../lib/junk.js';
 import { MAX_BODY_BYTES } from '../options.js';
 import { J, RPC_HEADERS, echoProblem, judge, keyOf, responses, type Expect, type Id } from '../judge.js';
 import { newId, validRequest } from '../messages.js';

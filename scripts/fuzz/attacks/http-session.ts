@@ -1,9 +1,9 @@
 // Attacks inside (or against) Streamable HTTP sessions: GET streams and resumption, DELETE,
 // valid-but-weird JSON-RPC, calls to both children, foreign Origins, and session churn.
-import {
-  FOREIGN_ORIGINS, LOOPBACK_ORIGINS, bodyMessages, describe, junkValue, lastEventId, routeOf, sleep, tagText,
-  type HttpSpec, type Json,
-} from '../../fuzz-lib.js';
+import { FOREIGN_ORIGINS, LOOPBACK_ORIGINS, bodyMessages, routeOf, type Json } from '../lib/answers.js';
+import { describe, type HttpSpec } from '../lib/http.js';
+import { junkValue, lastEventId, tagText } from '../lib/junk.js';
+import { sleep } from '../lib/time.js';
 import { GARBAGE_TIMEOUT_MS, SERVERS } from '../options.js';
 import { J, RPC_HEADERS, judge, keyOf, responses, type Expect, type Id } from '../judge.js';
 import { call, newId } from '../messages.js';

@@ -1,9 +1,8 @@
 // Attacks on legacy SSE sessions (GET /sse, then POSTs to its endpoint): malformed and valid
 // messages, wrong sessions, oversized bodies; and a reader that stops reading.
-import {
-  FOREIGN_ORIGINS, LOOPBACK_ORIGINS, describe, isJsonRpcMessage, isLoopbackOrigin, now, sleep,
-  type HttpResult, type HttpSpec, type Json,
-} from '../../fuzz-lib.js';
+import { FOREIGN_ORIGINS, LOOPBACK_ORIGINS, isJsonRpcMessage, isLoopbackOrigin, type Json } from '../lib/answers.js';
+import { describe, type HttpResult, type HttpSpec } from '../lib/http.js';
+import { now, sleep } from '../lib/time.js';
 import { DEADLINE_MS, MAX_BODY_BYTES } from '../options.js';
 import { J, judge, type Expect, type Id } from '../judge.js';
 import { call, type ToolTarget } from '../messages.js';

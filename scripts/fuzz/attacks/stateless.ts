@@ -1,7 +1,7 @@
 // Attacks on the stateless era (2026-07-28) of Streamable HTTP: envelopes with a field missing or
 // mangled, headers that disagree with the body, removed methods, forged requestStates, and a valid
 // call now and then, which must still be answered with its own echo.
-import type { HttpSpec } from '../../fuzz-lib.js';
+import type { HttpSpec } from '../lib/http.js';
 import { J, RPC_HEADERS, judge, type Expect } from '../judge.js';
 import type { Worker } from '../worker.js';
 

@@ -1,6 +1,9 @@
 // Attacks over raw TCP: bytes that are not HTTP, requests cut short, pipelining, request
 // smuggling and malformed framing, slowloris, and a client that hangs up before its answer.
-import { invalidUtf8, looksLikeStack, printable, rawExchange, rawStatuses } from '../../fuzz-lib.js';
+import { looksLikeStack } from '../lib/answers.js';
+import { printable } from '../lib/http.js';
+import { invalidUtf8 } from '../lib/junk.js';
+import { rawExchange, rawStatuses } from '../lib/raw.js';
 import { DEADLINE_MS } from '../options.js';
 import { J } from '../judge.js';
 import { call, newId } from '../messages.js';

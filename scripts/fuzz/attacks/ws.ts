@@ -1,9 +1,10 @@
 // Attacks on WebSocket: sessions through the `ws` client (malformed messages, fragments, pings,
 // cancellations, frames that must close the connection), hand-made frames, and bad upgrades.
 import WebSocket from 'ws';
-import {
-  FOREIGN_ORIGINS, LOOPBACK_ORIGINS, invalidUtf8, isLoopbackOrigin, now, rawExchange, rawStatuses, sleep, wsFrame, wsHandshake,
-} from '../../fuzz-lib.js';
+import { FOREIGN_ORIGINS, LOOPBACK_ORIGINS, isLoopbackOrigin } from '../lib/answers.js';
+import { invalidUtf8 } from '../lib/junk.js';
+import { rawExchange, rawStatuses, wsFrame, wsHandshake } from '../lib/raw.js';
+import { now, sleep } from '../lib/time.js';
 import { DEADLINE_MS, MAX_BODY_BYTES, PROTOCOL_VERSIONS } from '../options.js';
 import { J } from '../judge.js';
 import type { ToolTarget } from '../messages.js';

@@ -10,7 +10,7 @@ import { ErrorCode, type JsonObject, type JsonRpcId } from '../../jsonrpc/messag
 import type { ChildExit, ChildTransport, TransportEvents, WriteOutcome } from '../transport.js';
 import { StderrTail } from '../stderr-tail.js';
 import type { ByteBudget } from './sse-reader.js';
-import { LoginRequired, StoredOAuthClient, accessToken, refreshDelay } from './oauth-client.js';
+import { LoginRequired, StoredOAuthClient, accessToken, refreshDelay } from '../../auth/outbound/oauth-client.js';
 import { initializeVersion } from './protocol-version.js';
 import { HttpClient, type RemoteResponse } from './http-client.js';
 import type { Outgoing, RemoteLink } from './link.js';

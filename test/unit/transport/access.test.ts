@@ -5,7 +5,7 @@ import { AccessControl } from '../../../src/transport/access.js';
 import { AGGREGATE_SCOPE, serverScope } from '../../../src/catalog/view.js';
 import { silentLogger } from '../../../src/log.js';
 import { showsServer, type ViewPolicy } from '../../../src/catalog/view-policy.js';
-import type { Identity } from '../../../src/transport/auth.js';
+import type { Identity } from '../../../src/auth/inbound/authenticator.js';
 
 const env = { PATH: path.dirname(process.execPath) };
 

@@ -1,8 +1,8 @@
 import * as crypto from 'node:crypto';
 import path from 'node:path';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { resolveConfig } from '../../../src/config/load.js';
-import { Authenticator, isAuthEnabled, parseBearer, wwwAuthenticate } from '../../../src/transport/auth.js';
+import { resolveConfig } from '../../../../src/config/load.js';
+import { Authenticator, isAuthEnabled, parseBearer, wwwAuthenticate } from '../../../../src/auth/inbound/authenticator.js';
 
 // Counts comparisons, to check that every known token is visited whichever one matches.
 vi.mock('node:crypto', async (importOriginal) => {

@@ -2,7 +2,7 @@
 // second), per unfamiliar token shape, with slots kept for sources that signed in before, and
 // after a provider failure only those sources probing it, one at a time.
 import { describe, expect, it } from 'vitest';
-import { VerificationGate, sourceKey, tokenShape, type GateLimits, type GateTicket } from '../../../src/auth/verification-gate.js';
+import { VerificationGate, sourceKey, tokenShape, type GateLimits, type GateTicket } from '../../../../src/auth/inbound/verification-gate.js';
 
 const LIMITS: GateLimits = { total: 10, reserved: 4, perSource: 3, perSourceBurst: 5, perSourcePerSecond: 1, perUnknownShape: 2, unknownShapes: 4, backoffMs: 10_000 };
 

@@ -1,6 +1,6 @@
 // The authorization server's metadata (RFC 8414, OpenID Connect Discovery 1.0): where its keys and
 // introspection endpoint are. Read once at start and again after failures, never per request.
-import { isObject } from '../jsonrpc/messages.js';
+import { isObject } from '../../jsonrpc/messages.js';
 import { fetchJson } from './http-json.js';
 
 export interface IssuerMetadata {

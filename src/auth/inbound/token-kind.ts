@@ -2,7 +2,7 @@
 // tokens (every OpenID provider) and others with the same keys and issuer, and an ID token's `aud`
 // is the client id, which is what some providers' access tokens carry too (Entra ID v2). A token
 // of another kind must not open a session, whatever its signature says.
-import type { JsonObject } from '../jsonrpc/messages.js';
+import type { JsonObject } from '../../jsonrpc/messages.js';
 
 /** Header `typ` values of an access token: RFC 9068 §2.1 `at+jwt`, or the generic `JWT` most providers write. */
 const ACCESS_HEADER_TYPES = new Set(['at+jwt', 'jwt']);

@@ -1,7 +1,7 @@
 // The claims providers spell differently: scopes as `scope` or `scp`, groups as a flat, nested or
 // namespaced claim.
 import { describe, expect, it } from 'vitest';
-import { claimValues, scopesOf } from '../../../src/auth/token-claims.js';
+import { claimValues, scopesOf } from '../../../../src/auth/inbound/token-claims.js';
 
 describe('scopesOf', () => {
   it('reads RFC 9068 scope, Entra ID scp (a string) and Okta scp (an array)', () => {

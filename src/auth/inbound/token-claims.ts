@@ -1,6 +1,6 @@
 // Reading the claims providers disagree on: scopes (`scope` as a string, or `scp` as a string or a
 // list) and the claim that names groups or roles, which may sit in a nested object.
-import { isObject, type JsonObject } from '../jsonrpc/messages.js';
+import { isObject, type JsonObject } from '../../jsonrpc/messages.js';
 
 /** RFC 9068 `scope` (space-separated), else `scp` (Entra ID: a string; Okta: an array). */
 export function scopesOf(claims: JsonObject): ReadonlySet<string> {

@@ -5,10 +5,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OAuthVerifier } from '../../../src/auth/oauth-verifier.js';
-import { Secret } from '../../../src/config/secret.js';
-import type { OAuthConfig } from '../../../src/config/types.js';
-import { silentLogger } from '../../../src/log.js';
+import { OAuthVerifier } from '../../../../src/auth/inbound/oauth-verifier.js';
+import { Secret } from '../../../../src/config/secret.js';
+import type { OAuthConfig } from '../../../../src/config/types.js';
+import { silentLogger } from '../../../../src/log.js';
 
 const ISSUER = 'https://idp.example.com';
 const answers: Record<string, Record<string, unknown>> = {

@@ -2,7 +2,7 @@
 // keys are told apart by their header type, their own kind claims, and the claims only ID tokens
 // carry. Samples follow what each provider issues (claims trimmed to the ones that matter).
 import { describe, expect, it } from 'vitest';
-import { notAnAccessToken } from '../../../src/auth/token-kind.js';
+import { notAnAccessToken } from '../../../../src/auth/inbound/token-kind.js';
 
 const base = { iss: 'https://idp.example.com', sub: 'u1', aud: 'api', exp: 2_000_000_000, iat: 1_900_000_000 };
 

@@ -4,8 +4,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LoginRequired, StoredOAuthClient, accessToken } from '../../../src/upstream/remote/oauth-client.js';
-import type { RemoteOAuthConfig } from '../../../src/config/types.js';
+import { LoginRequired, StoredOAuthClient, accessToken } from '../../../../src/auth/outbound/oauth-client.js';
+import type { RemoteOAuthConfig } from '../../../../src/config/types.js';
 
 const URL_A = 'https://tools.example.com/mcp';
 let dir: string;

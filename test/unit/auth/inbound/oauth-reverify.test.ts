@@ -2,12 +2,12 @@
 // then verified again: the end of that trust is not the end of the token, so the request that
 // meets it is verified afresh rather than refused as expired. The clock is moved with a fake Date.
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { OAuthAccess, type OAuthAdmission } from '../../../src/auth/oauth-access.js';
-import { OAuthVerifier } from '../../../src/auth/oauth-verifier.js';
-import { Secret } from '../../../src/config/secret.js';
-import type { OAuthConfig } from '../../../src/config/types.js';
-import { silentLogger } from '../../../src/log.js';
-import { startIdp, type TestIdp } from '../../fixtures/oidc-idp.js';
+import { OAuthAccess, type OAuthAdmission } from '../../../../src/auth/inbound/oauth-access.js';
+import { OAuthVerifier } from '../../../../src/auth/inbound/oauth-verifier.js';
+import { Secret } from '../../../../src/config/secret.js';
+import type { OAuthConfig } from '../../../../src/config/types.js';
+import { silentLogger } from '../../../../src/log.js';
+import { startIdp, type TestIdp } from '../../../fixtures/oidc-idp.js';
 
 const RESOURCE = { base: 'https://tools.example.com', url: 'https://tools.example.com/mcp' };
 let idp: TestIdp;

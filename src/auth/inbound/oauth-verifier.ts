@@ -5,10 +5,10 @@
 import { createHash } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type { JWTHeaderParameters, JWTPayload, createRemoteJWKSet } from 'jose';
-import { isLoopbackHost } from '../config/listen.js';
-import type { OAuthConfig } from '../config/types.js';
-import { isObject, type JsonObject } from '../jsonrpc/messages.js';
-import type { Logger } from '../log.js';
+import { isLoopbackHost } from '../../config/listen.js';
+import type { OAuthConfig } from '../../config/types.js';
+import { isObject, type JsonObject } from '../../jsonrpc/messages.js';
+import type { Logger } from '../../log.js';
 import { boundedFetch, fetchJson } from './http-json.js';
 import { fetchIssuerMetadata, type IssuerMetadata } from './issuer-metadata.js';
 import { claimValues, scopesOf } from './token-claims.js';

@@ -1,7 +1,7 @@
 // Whether a verified access token admits a request: meant for this server (RFC 8707 audience),
 // carrying the required scopes, and whose identity it is, with the profile its groups or roles map to.
-import type { OAuthConfig } from '../config/types.js';
-import type { Logger } from '../log.js';
+import type { OAuthConfig } from '../../config/types.js';
+import type { Logger } from '../../log.js';
 import type { Identity } from './identity.js';
 import { OAuthVerifier, type Verification, type VerifiedToken, type VerifierOptions } from './oauth-verifier.js';
 

@@ -3,13 +3,13 @@
 // to OAuth verification when an authorization server is configured. No HTTP server code.
 
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { SwitchboardConfig } from '../config/types.js';
-import { silentLogger, type Logger } from '../log.js';
-import type { Identity } from '../auth/identity.js';
-import { OAuthAccess, type RequestResource } from '../auth/oauth-access.js';
+import type { SwitchboardConfig } from '../../config/types.js';
+import { silentLogger, type Logger } from '../../log.js';
+import type { Identity } from './identity.js';
+import { OAuthAccess, type RequestResource } from './oauth-access.js';
 
-export type { Identity } from '../auth/identity.js';
-export type { RequestResource } from '../auth/oauth-access.js';
+export type { Identity } from './identity.js';
+export type { RequestResource } from './oauth-access.js';
 
 /**
  * `missing`: no Authorization header. `malformed`: not `Bearer <b64token>`. `unknown`: a
