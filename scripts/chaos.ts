@@ -7,7 +7,7 @@
 //   flags (or env): --duration S (CHAOS_DURATION, 300; --short: 30), --sessions N (CHAOS_SESSIONS, 50;
 //   --short: 20), --reload-every MS (CHAOS_RELOAD_MS, 30000; --short: 10000; 0: never): rewrite the
 //   config (server c redefined, so restarted; a spare server d added or removed) and SIGHUP the proxy;
-//   --short: 20), --kill-every MS (CHAOS_KILL_MS, 2000), --timeout MS (CHAOS_TIMEOUT_MS, client-side
+//   --kill-every MS (CHAOS_KILL_MS, 2000), --timeout MS (CHAOS_TIMEOUT_MS, client-side
 //   deadline per request, 30000; --short: 8000), --seed N (CHAOS_SEED), CHAOS_LOG_LEVEL (proxy log, warn)
 //
 // Exit status 1 when a request was never answered or misrouted, a process outlived the proxy, the

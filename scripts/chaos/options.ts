@@ -43,7 +43,7 @@ export function parseOptions(args: readonly string[] = process.argv.slice(2), en
     if (m === null) usage(`unexpected argument ${arg}`);
     const [, name, inline] = m as unknown as [string, string, string | undefined];
     if (name === 'short' || name === 'json') flags.set(name, 'true');
-    else if (['duration', 'sessions', 'kill-every', 'timeout', 'seed'].includes(name)) {
+    else if (['duration', 'sessions', 'kill-every', 'reload-every', 'timeout', 'seed'].includes(name)) {
       const value = inline ?? args[++i];
       if (value === undefined) usage(`--${name} needs a value`);
       flags.set(name, value as string);
