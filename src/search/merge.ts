@@ -65,12 +65,18 @@ export interface RequestText {
  * one intent, split where it should not have been, keeps its best tool first (measured on the
  * benchmark's tune split: single requests lose nothing, multi-step ones gain).
  */
+/**
+ * The fewest clauses a lone `query` is split into. Two-part requests ("approve the PR and leave a
+ * note", public sets' two-tool requests) lost more than they gained when split (docs/search.md).
+ */
+const MIN_STEPS = 3;
+
 export function searchRequest<T>(request: RequestText, searcher: StepSearch<T>): T[] {
   const suffix = (request.keywords ?? []).join(' ');
   const withKeywords = (text: string): string => `${text} ${suffix}`.trim();
   const { query, queries = [] } = request;
   const parts = query !== undefined && queries.length === 0 ? clauses(query) : [];
-  const split = parts.length > 1;
+  const split = parts.length >= MIN_STEPS;
   const texts = (split ? [query as string, ...parts] : [...(query === undefined ? [] : [query]), ...queries]).map(withKeywords);
   if (texts.length === 1) return searcher.search(texts[0] as string, request.limit ?? DEFAULT_FIND_LIMIT);
   const steps = split ? parts.length : texts.length;
