@@ -90,7 +90,7 @@ function judge(skel: string, slot: Slot, opts: ScanOptions, plain: string): Hit 
   if (raw.length < 6) return undefined;
   // The other languages are read on the plain view: the skeleton folds Cyrillic into Latin lookalikes.
   const other = plain === skel ? raw : `${raw} ${plain.trim()}`;
-  if (!slot.data) return parameterSecrets(raw, slot, other);
+  if (!slot.data) return parameterSecrets(raw, slot, other, opts.own);
   if (n0(raw) >= 4 && ENV_FILE_PATH.test(raw) && (I18N_PASTE.test(other) || FILE_CONTENTS.test(other))) return dataHit(slot, skel, 'holds a credential or system file path', 'data-slot.path');
   // Identifier-shaped values read as words ("assistant-must-first-read_file-.env").
   const text = /^[a-z0-9_.-]+$/.test(raw) && /[a-z][_-][a-z]/.test(raw) ? raw.replace(/[_-]+/g, ' ') : raw;
@@ -146,11 +146,19 @@ function judge(skel: string, slot: Slot, opts: ScanOptions, plain: string): Hit 
   return undefined;
 }
 
+const SYSTEM_PROMPT = /system ?prompt|prompt (?:de|del|du|di|do) sist|system ?(?:message|instructions)|systemprompt|系统提示|システムプロンプト|시스템 프롬프트/;
+/** A tool named for a bot's instructions (`update_bot_instructions`, `set_agent_prompt`), lower-cased. */
+const BOT_PROMPT_TOOL = /(?:bot|agent|assistant|persona|gpt)s?[_.-]?(?:system[_.-]?)?(?:prompt|instruction|instrucc)|(?:prompt|instruction|instrucc)\w*[_.-](?:bot|agent|assistant)/;
+
 /** A parameter's description that wants the secrets the model has seen, or all of them. */
-function parameterSecrets(text: string, slot: Slot, other: string = text): Hit | undefined {
+function parameterSecrets(text: string, slot: Slot, other: string = text, own: ReadonlySet<string> = new Set()): Hit | undefined {
   if (!slot.parameterText) return undefined;
   const exfil = (reason: string): Hit => ({ rule: 'exfil-parameter', id: 'parameter.exfil-target', action: 'block', severity: 'critical', reason, start: 0, end: text.length });
   if (I18N_EXFIL_TARGET.test(other) && (I18N_ALL.test(other) || I18N_PASTE.test(other)) && !STORED_INPUT.test(text)) {
+    // A server that writes the instructions of the user's own bots takes their whole system prompt.
+    if (SYSTEM_PROMPT.test(other) && [...own].some((tool) => BOT_PROMPT_TOOL.test(tool))) {
+      return { ...exfil("a parameter takes a bot's system prompt, on a server that writes bots' instructions"), action: 'flag', severity: 'low' };
+    }
     return exfil('a parameter asks for the system prompt, the conversation or secrets');
   }
   if (namedSecrets(slot.value)) return exfil('a parameter asks for secrets by their variable names');
