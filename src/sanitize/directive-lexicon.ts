@@ -74,8 +74,11 @@ export const OUTSIDE_ADDRESS =
 export const HARM =
   /\b(?:delete|remove|wipe|erase|purge|drop|truncate|destroy|void|cancel|refund|revoke|disable|deactivate|transfer|withdraw|wire|overwrite|reset|force[- ]?push|terminate|kill|shut ?down|grant|escalate|(?:make|add) [a-z' ]{0,30}(?:admin|owner|collaborator|maintainer)|publish|tweet|post|email|mail|message|dm|notify|forward|upload|exfiltrate|enumerate|dump|list (?:all |every |the )?(?:databases|db|users|tables|repos|repositories|secrets|keys|buckets|accounts|members|employees|customers|contacts|files in)|curl|wget|send)\b/;
 /** Taking stock of what is there: the reconnaissance a poisoned prerequisite asks for. */
-export const RECON =
-  /\b(?:enumerate|dump|(?:list|collect|gather|catalog) (?:all |every |each |the )?(?:of the )?(?:databases|dbs|users|tables|repos|repositories|secrets|keys|buckets|accounts|members|employees|customers|contacts|admins|hosts|servers|processes|credentials))\b/;
+/** What a survey takes stock of; "enumerate offers across SKUs" is the tool's own data. */
+const RECON_OBJECT = 'databases|dbs|users|tables|repos|repositories|secrets|keys|buckets|accounts|members|employees|customers|contacts|admins|hosts|servers|processes|credentials';
+export const RECON = new RegExp(
+  `\\b(?:(?:enumerate|dump)(?: (?:all|every|each|the|of|installed|available|existing|local|remote|[a-z]+'s))*(?: [a-z-]+){0,2}? (?:${RECON_OBJECT}|env|environment|variables|files|directories|ports|services|permissions|roles|history)|(?:enumerate|dump) (?:it|them|everything|all)|(?:list|collect|gather|catalog) (?:all |every |each |the )?(?:of the )?(?:${RECON_OBJECT}))\\b`,
+);
 /** Secrets that are not the user's own key for this tool: someone else's, all of them, the environment. */
 export const OTHERS_SECRET =
   /\b(?:all|any|every|each|admin|administrator|root|stored|saved|other|system|the user's|users'|everyone's|customer|service account)(?: [a-z]+){0,2} (?:api[ _-]?keys?|tokens?|secrets?|passwords?|password hash(?:es)?|credentials|private keys?|cookies|recovery codes?)\b|\b(?:the|your|process|shell|whole|entire|full) environment\b|\benvironment variables\b|\bprintenv\b|\bprocess\.env\b|\bos\.environ\b|\bhistory \||\b(?:shell|bash|zsh|command) history\b/;
