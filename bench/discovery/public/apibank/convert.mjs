@@ -5,45 +5,12 @@
 // steps, not the request). See PROVENANCE.md.
 //
 //   node bench/discovery/public/apibank/convert.mjs [--repo PATH] [--out DIR]
-import { gitList, gitShow, loader, objectSchema, runIfMain, splitOf } from '../lib.mjs';
+import { gitList, gitShow, loader, objectSchema, parseCsv, runIfMain, splitOf } from '../lib.mjs';
 
 export const SET = 'apibank';
 export const SOURCE = { repo: 'AlibabaResearch/DAMO-ConvAI', commit: '483554eae102996f5ec1f4feab4e78ef29c2a394', license: 'Apache-2.0 (api-bank/LICENSE)' };
 const SERVER = 'apibank';
 const STEPS = new Set(['ToolSearcher', 'GetUserToken']);
-
-/** RFC 4180 CSV: quoted fields with doubled quotes and line breaks. */
-function parseCsv(text) {
-  const rows = [];
-  let row = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(field);
-      field = '';
-    } else if (c === '\n' || c === '\r') {
-      if (c === '\r' && text[i + 1] === '\n') i++;
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-    } else field += c;
-  }
-  if (field !== '' || row.length > 0) {
-    row.push(field);
-    rows.push(row);
-  }
-  return rows;
-}
 
 /** `description = "..."` and the `input_parameters = {...}` entries of an API's Python class text. */
 function parseApiInfo(info) {

@@ -4,45 +4,12 @@
 // queries. See PROVENANCE.md.
 //
 //   node bench/discovery/public/metatool/convert.mjs [--repo PATH] [--out DIR]
-import { gitShow, loader, mcpName, runIfMain, sample, splitOf } from '../lib.mjs';
+import { gitShow, loader, mcpName, parseCsv, runIfMain, sample, splitOf } from '../lib.mjs';
 
 export const SET = 'metatool';
 export const SOURCE = { repo: 'HowieHwong/MetaTool', commit: '35e81bb7576826e980c80fed8f8c0a2b4a1e6fbb', license: 'MIT' };
 const SINGLE_SAMPLE = 1500;
 const SERVER = 'metatool';
-
-/** RFC 4180 CSV: quoted fields with doubled quotes and line breaks. */
-function parseCsv(text) {
-  const rows = [];
-  let row = [];
-  let field = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else field += c;
-    } else if (c === '"') quoted = true;
-    else if (c === ',') {
-      row.push(field);
-      field = '';
-    } else if (c === '\n' || c === '\r') {
-      if (c === '\r' && text[i + 1] === '\n') i++;
-      row.push(field);
-      rows.push(row);
-      row = [];
-      field = '';
-    } else field += c;
-  }
-  if (field !== '' || row.length > 0) {
-    row.push(field);
-    rows.push(row);
-  }
-  return rows;
-}
 
 export function convert(repo) {
   const { commit } = SOURCE;
