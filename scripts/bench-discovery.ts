@@ -119,6 +119,22 @@ interface Recall {
   r10: number;
 }
 
+/** Words of four letters or more, plural s dropped: enough to tell whether a request uses its tool's words. */
+function contentWords(text: string): Set<string> {
+  const spaced = text.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+  return new Set((spaced.match(/[a-z]{4,}/g) ?? []).map((w) => w.replace(/s$/, '')));
+}
+
+/** Whether the request shares a word with a right tool's name, title or description. */
+function sharesAWord(query: Query, byKey: ReadonlyMap<string, IndexedTool>): boolean {
+  const asked = contentWords(query.query);
+  return [...accepted(query)].some((key) => {
+    const tool = byKey.get(key);
+    const words = contentWords(`${tool?.name ?? ''} ${tool?.title ?? ''} ${tool?.description ?? ''}`);
+    return [...asked].some((w) => words.has(w));
+  });
+}
+
 function recall(searcher: Searcher, queries: readonly Query[], misses?: string[]): Recall {
   let r1 = 0;
   let r5 = 0;
@@ -184,6 +200,14 @@ function main(): void {
   const variants = variantsOf(tools, servers);
   const servedSearch = served(ToolIndex.build(tools, servers));
   const rows = variants.map(([name, searcher]) => ({ name, tune: recall(searcher, splits.tune), holdout: recall(searcher, splits.holdout) }));
+  // By kind: a request that shares a word with its tool, and one that names its domain without any.
+  const byKey = new Map(tools.map((t) => [t.key, t]));
+  const kinds = (['shares a word', 'no word shared'] as const).map((kind) => {
+    const of = (list: readonly Query[]) => list.filter((q) => sharesAWord(q, byKey) === (kind === 'shares a word'));
+    const at5 = (searcher: Searcher, list: readonly Query[]) => (list.length === 0 ? 0 : recall(searcher, list).r5);
+    const [bm25, servedRanking] = [variants[0]![1], variants[variants.length - 1]![1]];
+    return { kind, tune: of(splits.tune).length, holdout: of(splits.holdout).length, bm25: [at5(bm25, of(splits.tune)), at5(bm25, of(splits.holdout))], served: [at5(servedRanking, of(splits.tune)), at5(servedRanking, of(splits.holdout))] };
+  });
   // Multi-step requests: the whole request searched by plain BM25 and by the index, then split.
   const multi = loadMultistep(DATA, known);
   const multiSplits = { tune: multi.filter((q) => q.split === 'tune'), holdout: multi.filter((q) => q.split === 'holdout') };
@@ -268,6 +292,10 @@ function main(): void {
     '| variant | tune R@1 | R@5 | R@10 | holdout R@1 | R@5 | R@10 |',
     '|---|---:|---:|---:|---:|---:|---:|',
     ...rows.map((r) => `| ${r.name} | ${pct(r.tune.r1)} | ${pct(r.tune.r5)} | ${pct(r.tune.r10)} | ${pct(r.holdout.r1)} | ${pct(r.holdout.r5)} | ${pct(r.holdout.r10)} |`),
+    '',
+    '| kind of request | tune / holdout | BM25 R@5 tune | holdout | served R@5 tune | holdout |',
+    '|---|---:|---:|---:|---:|---:|',
+    ...kinds.map((k) => `| ${k.kind} with its tool | ${k.tune} / ${k.holdout} | ${pct(k.bm25[0]!)} | ${pct(k.bm25[1]!)} | ${pct(k.served[0]!)} | ${pct(k.served[1]!)} |`),
     '',
     `multi-step requests: ${multiSplits.tune.length} tune (${multiRows[0]!.tune.steps} steps), ${multiSplits.holdout.length} held out (${multiRows[0]!.holdout.steps} steps)`,
     '',
