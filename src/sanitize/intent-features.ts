@@ -1,6 +1,7 @@
 // What the learned second opinion reads of a tool: its prose and data strings, each as hashed word,
 // word-pair and letter features. The training script (scripts/train-intent.ts) uses these same
 // functions, so the shipped weights and the features they score can never drift apart.
+import { pointerSegment } from './hash.js';
 import type { CatalogIndexLike } from './types.js';
 
 /** Where a string sits: top-level title or description, a schema's prose, a data slot, a property name. */
@@ -19,8 +20,6 @@ export interface IntentField {
 /** Nested schemas deeper than this are not read: the rules already withhold what they cannot read. */
 const MAX_DEPTH = 6;
 
-const escapeSegment = (s: string): string => s.replace(/~/g, '~0').replace(/\//g, '~1');
-
 /** Every prose and data string of a tool definition, in a fixed order. */
 export function intentFields(tool: unknown): IntentField[] {
   const out: IntentField[] = [];
@@ -35,7 +34,7 @@ export function intentFields(tool: unknown): IntentField[] {
   const walk = (schema: unknown, at: string, depth: number): void => {
     if (typeof schema !== 'object' || schema === null || depth > MAX_DEPTH) return;
     const s = schema as Record<string, unknown>;
-    for (const k of ['description', 'title', '$comment']) if (typeof s[k] === 'string') push('pdesc', s[k], `${at}/${escapeSegment(k)}`);
+    for (const k of ['description', 'title', '$comment']) if (typeof s[k] === 'string') push('pdesc', s[k], `${at}/${pointerSegment(k)}`);
     for (const k of ['default', 'const']) if (typeof s[k] === 'string') push('data', s[k], `${at}/${k}`);
     for (const k of ['enum', 'examples']) {
       const list = s[k];
@@ -44,7 +43,7 @@ export function intentFields(tool: unknown): IntentField[] {
     const props = s['properties'];
     if (typeof props === 'object' && props !== null && !Array.isArray(props)) {
       for (const [name, p] of Object.entries(props)) {
-        const member = `${at}/properties/${escapeSegment(name)}`;
+        const member = `${at}/properties/${pointerSegment(name)}`;
         push('pname', name, member);
         walk(p, member, depth + 1);
       }

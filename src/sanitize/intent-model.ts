@@ -87,7 +87,8 @@ export function intentFindings(tool: unknown, ctx: IntentContext, model: IntentM
   if (model === null) return [];
   const out: Finding[] = [];
   for (const field of intentFields(tool)) {
-    const elsewhere = namesOtherServersTool(field.raw, ctx.server, ctx.own, ctx.index);
+    // A data slot is a candidate by where it sits; only prose needs the catalog asked about its names.
+    const elsewhere = field.kind !== 'data' && field.kind !== 'pname' && namesOtherServersTool(field.raw, ctx.server, ctx.own, ctx.index);
     const kind = candidateKind(field, elsewhere);
     if (kind === undefined) continue;
     const threshold = kind === 'prose' ? model.proseThreshold : model.threshold;
