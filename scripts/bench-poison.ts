@@ -222,6 +222,9 @@ async function main(): Promise<void> {
   const real = realCatalog();
   const cases = [...(await fixtureCorpus()), ...corpusDir('tune'), ...corpusDir('heldout')];
   const rows: { part: string; cls: string; caught: number; total: number; missed: string[] }[] = [];
+  // Held-out detection by the batch a case came from (its id without the number): each batch had
+  // its own writer, so a weak batch is a voice the sanitizer does not yet read.
+  const byBatch = new Map<string, { caught: number; total: number }>();
   for (const part of ['tune', 'heldout'] as const) {
     const byClass = new Map<string, Case[]>();
     for (const c of cases.filter((x) => x.part === part)) {
@@ -236,6 +239,13 @@ async function main(): Promise<void> {
       for (const c of list) {
         const r = judgeCase(current, c, real);
         // For poison "caught" is withheld; for benign cases it is served (a flag is allowed).
+        if (part === 'heldout') {
+          const batch = `${c.id.replace(/-\d+$/, '')} (${cls})`;
+          const b = byBatch.get(batch) ?? { caught: 0, total: 0 };
+          b.total++;
+          if (r.blocked !== benign) b.caught++;
+          byBatch.set(batch, b);
+        }
         if (r.blocked !== benign) caught++;
         else missed.push(benign ? `${c.id} ${r.findings.filter((f) => f.action === 'block').map((f) => `${f.rule}: ${f.reason}`).join('; ')}` : c.id);
       }
@@ -268,6 +278,8 @@ async function main(): Promise<void> {
     const total = poison.reduce((a, r) => a + r.total, 0);
     lines.push(`| ${part} | **all poison** | ${caught} | ${total} | ${pct(caught, total)} |`);
   }
+  lines.push('', '## Held-out by batch', '', '| batch | caught | of | rate |', '|---|---:|---:|---:|');
+  for (const [batch, b] of [...byBatch].sort(([x], [y]) => x.localeCompare(y))) lines.push(`| ${batch} | ${b.caught} | ${b.total} | ${pct(b.caught, b.total)} |`);
   lines.push('', `## Real tools (${outcomes.length} of ${real.length} servers)`, '');
   lines.push(`withheld: ${withheld.length}; served with a flag: ${flagged.length}`);
   for (const o of withheld) {
