@@ -15,6 +15,8 @@ const ADDRESSED = /\b(?:you|your|yours|please|must|always|never|do not|don't|mak
 /** The model named as the one addressed, or an order to drop what it was told. */
 const TO_THE_MODEL =
   /\b(?:assistants?|models?|ai|llms?|agents?|claude|chatgpt) ?[:,]|^(?:assistant|llm|ai agent|agent) |\b(?:the model|ai agents?|llms?|ai assistants?)\b|\b(?:ignore|disregard|forget|override) (?:all |any |the |your |previous |prior |above )(?![^.!?]{0,30}\b(?:for|in|on) (?:this|the|that|each|every) (?:line|file|project|block|folder|directory|repo|repository|workspace)\b)/;
+const KEY_TO_THE_MODEL =
+  /^(?:assistant|llm|ai|agent|model|the model|claude|chatgpt) (?:must|should|shall|will|always|never|please|ignore|send|include|add|read|call|use|forward|copy|attach|paste|put)\b|\b(?:dear|hey|attention|note to(?: the)?) (?:assistant|llm|ai|agent|model)s?\b|\b(?:ignore|disregard|forget|override) (?:all|any|the|your|previous|prior|above)\b/;
 /** Speaking as the system or waiving the user's confirmation. */
 const AUTHORITY =
   /\b(?:system|admin|administrator|developer|operator|security team) (?:note|notice|message|override|directive|instruction)s? ?:|\[(?:system|admin)\]|^(?:system|assistant) ?:|\b(?:pre-?approved|auto-?approved|already (?:approved|authori[sz]ed)|no (?:user )?confirmation|skip (?:the )?confirmation|confirmation (?:is )?(?:not needed|not required|waived)|without (?:asking|confirmation|confirming|the user))\b/;
@@ -135,7 +137,9 @@ function judge(skel: string, slot: Slot, opts: ScanOptions, plain: string): Hit 
   if (n >= 4 && I18N_CONCEAL.test(other)) return hit('asks the model to keep something from the user', 'data-slot.conceal');
   if (n < 4) return undefined;
   // Prose from here on: four words or more besides any address.
-  if (TO_THE_MODEL.test(text)) return hit('holds a sentence addressed to the model', 'data-slot.addressed');
+  // In a property name "llm" is as often what the value is for (`retellLlmDynamicVariables`): a
+  // name speaks to the model only by an order or by calling it.
+  if (slot.cls === 'key' ? KEY_TO_THE_MODEL.test(text) : TO_THE_MODEL.test(text)) return hit('holds a sentence addressed to the model', 'data-slot.addressed');
   if (slot.cls !== 'key' && (OUTSIDE_ADDRESS.test(text) || PHONE.test(text))) return hit('holds an outside address inside a sentence', 'data-slot.outside');
   if (slot.cls !== 'key' && !isTitle(slot) && MOVE_TO.test(prose) && !exampleQuery(slot, text)) return hit('asks for data to be sent somewhere', 'data-slot.move');
   if (SECRET.test(text) && (ADDRESSED.test(text) || (slot.cls === 'key' && ASKING.test(text)))) return hit('asks for secrets', 'data-slot.secret');

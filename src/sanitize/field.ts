@@ -65,6 +65,8 @@ export function knownQuiet(cls: Slot['cls'], parameterText: boolean, value: stri
   return key !== undefined && quietValues.has(key);
 }
 
+const NAMES_A_PERSON = /\b(?:user|users|owner|human|customer|admin|they|approved|consented|agreed)\b/;
+
 export function sanitizeField(slot: Slot, opts: FieldOptions): FieldOutcome {
   const value = slot.value;
   const quietKey = quietKeyOf(slot.cls, slot.parameterText, value, slot.data);
@@ -81,7 +83,9 @@ export function sanitizeField(slot: Slot, opts: FieldOptions): FieldOutcome {
   if (slot.data || slot.parameterText) hits = withDataSlotHits(hits, shadow.skel, slot, scanOpts, shadow.plain);
   // `getAllEnvVars: boolean` names what a switch does: only a text parameter can carry secrets out
   // (a name that orders the model, names another tool or an address is judged whatever its type).
-  if (slot.scalar) hits = hits.map((h) => (h.action === 'block' && h.rule === 'exfil-parameter' ? { ...h, action: 'flag', severity: 'low', reason: `${h.reason} (a boolean or number parameter)` } : h));
+  // `suppressConfirmations: boolean` switches off the tool's own prompts; a switch that says the
+  // user has already agreed is still a claim.
+  if (slot.scalar) hits = hits.map((h) => (h.action === 'block' && (h.rule === 'exfil-parameter' || (h.id === 'override.consent' && !NAMES_A_PERSON.test(shadow.skel))) ? { ...h, action: 'flag', severity: 'low', reason: `${h.reason} (a boolean or number parameter)` } : h));
   if (!identifier && stripped.removals.length > 0) {
     // Invisibles between letters read as spaces too ("ignore<ZWSP>all<ZWSP>previous"): the same
     // length, so offsets still point into the original; the reading with more to withhold wins.

@@ -48,7 +48,7 @@ const IDENTIFIER_PATTERN = PARAMETER_PATTERNS.filter((p) => p.id === 'parameter.
 const PROPERTY_NAME_PATTERNS = [...IDENTIFIER_PATTERN, ...SECRET_NAME_PATTERNS];
 
 export function scan(view: { skel: string; plain: string }, opts: ScanOptions): Hit[] {
-  const hits = ownSubjects(view.skel, [...staticHits(view, opts.parameter, opts.identifier, opts.propertyName === true)], opts.own);
+  const hits = ownOptions(view.skel, ownSubjects(view.skel, [...staticHits(view, opts.parameter, opts.identifier, opts.propertyName === true)], opts.own), opts);
   for (const h of crossServer(view.skel, opts.index, opts.server, opts.own, opts.params)) {
     hits.push({ ...h, id: h.rule, severity: h.action === 'block' ? 'critical' : 'info' });
   }
@@ -107,14 +107,42 @@ function staticScan(view: { skel: string; plain: string }, parameter: boolean, i
  */
 const OWN_SUBJECT = new Set(['clipboard', 'history', 'transcript', 'transcripts', 'terminal', 'recording', 'screenshot']);
 
+const PROMPT_JUDGE = /(?:scan|analy[sz]e|moderate|classify|detect|screen|guard)[_.-]?(?:[a-z]+[_.-])?(?:prompts?|messages?|conversations?|chats?)$/;
+
 function ownSubjects(skel: string, hits: Hit[], own: ReadonlySet<string>): Hit[] {
   if (own.size === 0 || !hits.some((h) => h.action === 'block' && (h.rule === 'conversation-exfil' || h.rule === 'exfil-parameter'))) return hits;
+  // A server whose tools scan or moderate prompts takes the conversation as what it judges.
+  const judgesPrompts = [...own].some((tool) => PROMPT_JUDGE.test(tool.toLowerCase()));
   return hits.map((h) => {
     if (h.action !== 'block' || (h.rule !== 'conversation-exfil' && h.rule !== 'exfil-parameter')) return h;
     const words = skel.slice(h.start, h.end).split(/[^a-z]+/).filter((w) => OWN_SUBJECT.has(w));
-    const mine = [...own].some((tool) => words.some((w) => tool.toLowerCase().includes(w)));
+    const mine = (judgesPrompts && h.rule === 'exfil-parameter') || [...own].some((tool) => words.some((w) => tool.toLowerCase().includes(w)));
     return mine ? { ...h, action: 'flag', severity: 'low', reason: `${h.reason} (the server's own subject)` } : h;
   });
+}
+
+/**
+ * "Suppress confirmations: `{..., "suppressConfirmations": true}`" names one of the tool's own
+ * parameters, an option of its API, not a waiver: a waiver whose words are exactly a parameter's
+ * name is read again without them (another claim in the same text still counts). A property name
+ * is judged as itself, so this never applies to one.
+ */
+function ownOptions(skel: string, hits: Hit[], opts: ScanOptions): Hit[] {
+  const params = opts.params;
+  if (!params || params.size === 0 || opts.propertyName === true || !hits.some((h) => h.id === 'override.consent')) return hits;
+  const squeezed = new Set([...params].map((n) => n.replace(/[_\s-]+/g, '')));
+  const kept: Hit[] = [];
+  for (const h of hits) {
+    if (h.id !== 'override.consent' || !squeezed.has(skel.slice(h.start, h.end).replace(/[_\s-]+/g, ''))) {
+      kept.push(h);
+      continue;
+    }
+    const pattern = PATTERNS.find((x) => x.id === h.id);
+    if (!pattern) continue;
+    const without = `${skel.slice(0, h.start)}${' '.repeat(h.end - h.start)}${skel.slice(h.end)}`;
+    run([pattern], without, kept);
+  }
+  return kept;
 }
 
 /** An identifier of a credential (`private key uuid`, `ssh key ids`) names it; it does not ask for it. */

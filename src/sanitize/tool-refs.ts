@@ -28,8 +28,9 @@ const CALL_BEFORE = /\b(?:call|calls|calling|invoke|invoking|invokes|trigger|tri
  * is called `session`).
  */
 const PLAIN_AFTER_VERB =
-  /(?<!\b(?:the|a|an) )\b(?:run|use|using|uses|unlock|enable|activate|issue|instead of|rather than|via|through|call|calling|invoke|invoking|trigger|triggering|execute|executing|running|send to|sent to|(?:any|every|each)(?=\s+[`'"]?[a-z][a-z0-9]{2,40}[`'"]?\s+(?:calls?|invocations?|requests?)\b))\s+[`'"]?([a-z][a-z0-9]{2,40})\b/g;
+  /(?<!\b(?:the|a|an|returns?|per|api|of|remaining|max|total) )\b(?:run|use|using|uses|unlock|enable|activate|issue|instead of|rather than|via|through|call|calling|invoke|invoking|trigger|triggering|execute|executing|running|send to|sent to|(?:any|every|each)(?=\s+[`'"]?[a-z][a-z0-9]{2,40}[`'"]?\s+(?:calls?|invocations?|requests?)\b))\s+[`'"]?([a-z][a-z0-9]{2,40})\b/g;
 const NAME_END = /^[`'"]?(?:\s*(?:[,.;:!?)]|$)|\s+(?:to|with|for|on|first|before|after|and|then|tool|function|once|again|instead|now|or|as|calls?|invocations?|requests?)\b)/;
+const NAME_END_OF_USE = /^[`'"]?(?:\s*(?:[.;:!?)]|$)|\s+(?:to|first|before|after|then|tool|function|instead|now)\b)/;
 /** For names the catalog knows: the verbs that use a tool by its plain name ("unlock transfer", "first issue refund"). */
 const KNOWN_BEFORE = /\b(?:run|use|using|uses|unlock|enable|activate|issue|instead of|rather than|via|through|calling|invoking|any|every|each)\s+(?:the\s+)?[`'"]?$/;
 const TOOL_AFTER = /^[`'"]?\s*(?:tool|function)\b(?! calls?| options?| use| usage| results?| outputs?)/;
@@ -66,6 +67,9 @@ export function toolRefs(sentence: string, offset: number, ctx: DirectiveContext
       const end = offset + m.index + m[0].length;
       // "use query format" names a format; "unlock transfer, then..." names a tool.
       if (!NAME_END.test(sentence.slice(end - offset, end - offset + 12))) continue;
+      // "fetch it using project and build name": after a preposition-like verb a plain word in a
+      // list is a field; a tool there ends the clause or is used for something.
+      if (/^(?:using|uses|via|through)\b/.test(m[0]) && !NAME_END_OF_USE.test(sentence.slice(end - offset, end - offset + 12))) continue;
       const start = end - word.length;
       consider(refs, sentence, offset, ctx, word, start, start + word.length, false);
     }
@@ -118,7 +122,8 @@ const TOOL_ADJECTIVE = new Set([
 ]);
 
 export const OTHER_SCRIPT = /[\u0370-\u03ff\u0400-\u04ff\u0590-\u05ff\u0600-\u06ff\u0900-\u097f\u0e00-\u0e7f\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]{2}/;
-const LATIN_WORD = /(?<![a-z0-9_-])([a-z][a-z0-9]{2,40})(?![a-z0-9_-])/g;
+// `status=running` is a field and its value, `a.b` a path: neither is a tool named alone.
+const LATIN_WORD = /(?<![a-z0-9_.=-])([a-z][a-z0-9]{2,40})(?![a-z0-9_=-]|\.[a-z])/g;
 
 const CALLED_CUE = /tool|function|call|invoke|trigger|execute/;
 /** Prefixes models and hosts write before a tool's name (`functions.send_email`, `mcp__send_email`). */
