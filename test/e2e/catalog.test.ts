@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { RunningSwitchboard } from '../../src/index.js';
-import { connect, fixture, startProxy, textOf } from './helpers.js';
+import { connect, fixture, startProxy, textOf, waitFor } from './helpers.js';
 
 const LONG = 'a_really_long_tool_name_that_goes_on_and_on_past_any_host_limit_of_sixty_four_chars';
 
@@ -124,18 +124,16 @@ describe('catalog through the proxy', () => {
     expect(got).toEqual(['fixture://alpha/static']);
     await subscriber.unsubscribeResource({ uri: 'fixture://alpha/static' });
     await bystander.callTool({ name: 'alpha__touch', arguments: { uri: 'fixture://alpha/static' } });
-    await new Promise((r) => setTimeout(r, 200));
-    expect(got).toHaveLength(1);
-    expect(stray).toEqual([]);
+    // A barrier instead of a pause: both sessions subscribe to a second URI, touched after the first.
+    // Each session's notifications come in order on its stream, so once the marker has reached both,
+    // an update for the first URI would have reached them before it.
+    const marker = 'fixture://alpha/item/marker';
+    await Promise.all([subscriber.subscribeResource({ uri: marker }), bystander.subscribeResource({ uri: marker })]);
+    await bystander.callTool({ name: 'alpha__touch', arguments: { uri: marker } });
+    await waitFor(() => got.includes(marker) && stray.includes(marker), 5_000, 'the marker update in both sessions');
+    expect(got).toEqual(['fixture://alpha/static', marker]);
+    expect(stray).toEqual([marker]);
     await subscriber.close();
     await bystander.close();
   });
 });
-
-async function waitFor(condition: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}

@@ -106,6 +106,48 @@ export async function waitFor<T>(condition: () => T | Promise<T>, timeoutMs = 10
 }
 
 /**
+ * The text of a proxy's log file once every line written before this call has reached it. The log
+ * is written asynchronously but in order, so a session opened now under a unique client name (which
+ * "session opened" records) is a marker that lands after all of them. Returns the marker's client
+ * for the caller to close.
+ */
+export async function logThrough(proxy: RunningSwitchboard, logFile: string, token?: string): Promise<{ text: string; client: Client }> {
+  const name = `log-marker-${Math.random().toString(36).slice(2)}`;
+  const client = await connect(proxy, { name, ...(token === undefined ? {} : { token }) });
+  const text = await waitFor(() => {
+    const read = fs.readFileSync(logFile, 'utf8');
+    return read.includes(name) ? read : undefined;
+  }, 10_000, 'the marker session in the log');
+  return { text, client };
+}
+
+/**
+ * Asserts that something does NOT happen within `ms`: polls `happened` (truthy: it did, and says
+ * what) until the window closes. Absence has no event to wait for, so the window is fixed; pick it
+ * as long as the thing would take if it were going to happen, and prefer an ordering barrier (a
+ * later event on the same stream that would have come after it) where one exists.
+ */
+export async function expectNothingWithin(ms: number, what: string, happened: () => unknown): Promise<void> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const seen = happened();
+    if (seen) throw new Error(`${what} happened within ${ms} ms: ${typeof seen === 'string' ? seen : JSON.stringify(seen)}`);
+    if (Date.now() >= deadline) return;
+    await new Promise((resolve) => setTimeout(resolve, Math.min(50, Math.max(1, deadline - Date.now()))));
+  }
+}
+
+/**
+ * Lets a product timer run out (a cooldown, a rate window) that the behaviour under test is defined
+ * by. Not a wait for an event: the time itself is the condition, and it only ever grows, so a
+ * loaded machine makes the wait longer, never too short. `rule` names the timer for the reader.
+ */
+export async function outlast(ms: number, rule: string): Promise<void> {
+  void rule;
+  await new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
  * An `onprogress` for a call and a promise of its first progress. A call that has reported progress
  * is running in its server: a test that needs a call in flight waits for that, not for some time.
  */

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSwitchboard } from '../../src/index.js';
 import { MAX_PENDING_SERVER_REQUESTS } from '../../src/router/child-messages.js';
-import { PROTOCOL_VERSION, connect, fixture, rawPost, startProxy, textOf } from './helpers.js';
+import { PROTOCOL_VERSION, connect, fixture, rawPost, outlast, startProxy, textOf, waitFor } from './helpers.js';
 
 let dir: string;
 beforeAll(() => {
@@ -67,16 +67,25 @@ describe('list_changed flood with changing definitions', () => {
     let closed = false;
     try {
       const client = await connect(proxy);
-      const started = Date.now();
-      expect(textOf(await client.callTool({ name: 'fx__churn', arguments: { ms: 2000, perTick: 20 } }))).toBe('churning');
+      // Answered when the flood is over, with the last version it defined.
+      let churned: string | undefined;
+      const churn = client.callTool({ name: 'fx__churn', arguments: { ms: 2000, perTick: 20, wait: true } }, undefined, { timeout: 60_000 }).then((result) => (churned = textOf(result)));
       // Calls keep being answered while the child floods.
       // At least six of them, however long each takes on a busy machine.
       let calls = 0;
-      while (calls < 6 || Date.now() - started < 2200) {
+      while (calls < 6 || churned === undefined) {
         expect(textOf(await client.callTool({ name: 'fx__echo', arguments: { text: 'still here' } }))).toBe('still here');
         calls += 1;
       }
-      await new Promise((resolve) => setTimeout(resolve, 600));
+      const last = /^churned (\d+)$/.exec(await churn)?.[1];
+      expect(last).toBeDefined();
+      // The flood is over once the proxy has re-listed its last version (the pacer's trailing pass):
+      // no list_changed is left to re-list for. The tool is withheld from clients, so read the listing.
+      await waitFor(
+        () => proxy.core.upstreams.primaryOf('fx')?.lists.tools.some((tool) => tool.name === 'churned' && String(tool.description).startsWith(`Version ${last}.`)),
+        10_000,
+        `the proxy to list version ${last} of the churned tool`,
+      );
       // ~2,000 ticks of 20 list_changed each: one re-list per 200 ms at most, plus the initial listing.
       const lists = Number(textOf(await client.callTool({ name: 'fx__list_count', arguments: {} })));
       expect(lists).toBeGreaterThan(1);
@@ -108,8 +117,8 @@ describe('stderr flood', () => {
       const flood = client.callTool({ name: 'fx__stderr_flood', arguments: { mb: 40, lineBytes: 80 } }, undefined, { timeout: 60_000 });
       expect(textOf(await client.callTool({ name: 'fx__echo', arguments: { text: 'during' } }))).toBe('during');
       expect(textOf(await flood)).toBe('flooded');
-      // The next window's first line says how many were left out.
-      await new Promise((resolve) => setTimeout(resolve, 1100));
+      // The next window's first line says how many were left out: let the flood's window (1 s) end.
+      await outlast(1100, 'the stderr log window');
       const long = await client.callTool({ name: 'fx__stderr_flood', arguments: { mb: 0.1, lineBytes: 10_000 } });
       expect(textOf(long)).toBe('flooded');
       const seconds = (Date.now() - started) / 1000;

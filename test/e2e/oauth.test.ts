@@ -11,13 +11,12 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { SignJWT, decodeJwt, decodeProtectedHeader, generateKeyPair } from 'jose';
 import http from 'node:http';
-import { setTimeout as sleep } from 'node:timers/promises';
 import WebSocket from 'ws';
 import { SSEClientTransport } from '@modelcontextprotocol/sdk/client/sse.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { resolveConfig, type RunningSwitchboard } from '../../src/index.js';
 import { HeadlessOAuthClientProvider, startIdp, type TestIdp } from '../fixtures/oidc-idp.js';
-import { ACCEPT_BOTH, PROTOCOL_VERSION, ROOT, connect, fixture, listAllTools, startProxy, textOf, waitFor } from './helpers.js';
+import { ACCEPT_BOTH, PROTOCOL_VERSION, ROOT, connect, fixture, listAllTools, logThrough, outlast, startProxy, textOf, waitFor } from './helpers.js';
 
 const STATIC = `ci-${randomBytes(18).toString('base64url')}`;
 
@@ -176,8 +175,9 @@ describe('auth.oauth: access tokens from an OpenID provider', () => {
     expect((await post(before)).status).toBe(200);
     const fetches = idp.jwksFetches;
     await idp.rotateKeys({ dropOld: true });
-    // Keys are refetched for an unknown key id at most once per jwksCooldownMs (1 s here).
-    await sleep(1100);
+    // Keys are refetched for an unknown key id at most once per jwksCooldownMs (1 s here), counted
+    // from the last fetch, which came before this line.
+    await outlast(1100, 'jwksCooldownMs');
     const after = await tokenFor('rita');
     expect(decodeProtectedHeader(after).kid).not.toBe(decodeProtectedHeader(before).kid);
     expect((await post(after)).status).toBe(200);
@@ -300,8 +300,8 @@ describe('auth.oauth: access tokens from an OpenID provider', () => {
   });
 
   it('never writes a token into its log, and names the identity there', async () => {
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const log = fs.readFileSync(logFile, 'utf8');
+    const { text: log, client } = await logThrough(proxy, logFile, STATIC);
+    clients.push(client);
     expect(log).toContain('oauth:alice');
     for (const token of [...tokensSeen, STATIC]) {
       expect(log).not.toContain(token);
@@ -328,7 +328,8 @@ describe('auth.oauth: access tokens from an OpenID provider', () => {
   it('answers 503 with Retry-After, not 401, while the provider cannot be reached to check a new key', async () => {
     const token = await idp.sign(claims({ sub: 'late' }), { kid: 'a-key-nobody-published' });
     await idp.close();
-    await sleep(1100);
+    // Within the cooldown the proxy would not ask the provider at all (and answer 401).
+    await outlast(1100, 'jwksCooldownMs');
     const reply = await post(token);
     expect(reply.status).toBe(503);
     expect(reply.headers.get('retry-after')).toBe('10');

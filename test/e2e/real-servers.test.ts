@@ -13,7 +13,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { RunningSwitchboard } from '../../src/index.js';
-import { ROOT, connect, listAllTools, startProxy, textOf } from './helpers.js';
+import { ROOT, connect, listAllTools, startProxy, textOf, waitFor } from './helpers.js';
 
 const EVERYTHING_BIN = path.join(ROOT, 'node_modules/.bin/mcp-server-everything');
 const FILE_TEXT = 'hello from the filesystem server\nsecond line ✓\n';
@@ -198,9 +198,11 @@ describe('real MCP servers behind the proxy', () => {
       // Meanwhile B keeps the same child busy, including a long operation of its own without progress.
       const bLong = b.callTool({ name: 'everything__trigger-long-running-operation', arguments: { duration: 1, steps: 2 } });
       const bEchoes: string[] = [];
+      // Paced by A's progress, not by the clock: B's echoes go between A's notifications, so a
+      // progress routed by the wrong token would meet B with calls in flight.
       for (let i = 0; i < 5; i += 1) {
+        if (i > 0 && i < steps) await waitFor(() => aProgress.length >= i, 10_000, `A's progress ${i}`);
         bEchoes.push(textOf(await b.callTool({ name: 'everything__echo', arguments: { message: `B ${i}` } })));
-        await new Promise((resolve) => setTimeout(resolve, 150));
       }
       const [result, bResult] = await Promise.all([long, bLong]);
       expect(textOf(result)).toContain('Long running operation completed');

@@ -121,7 +121,7 @@ describe('remote upstreams beside stdio children', () => {
     });
     // The bystander's call keeps it "involved" with the server: only the stream says whose request it is.
     const busy = bystander.callTool({ name: 'web__trigger-long-running-operation', arguments: { duration: 2, steps: 2 } }, undefined, { timeout: 20_000 });
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    await waitFor(() => proxy.core.inflightRequests() > 0, 5_000, "the bystander's call in flight");
     const result = await asker.callTool({ name: 'web__trigger-sampling-request', arguments: { prompt: 'whose?', maxTokens: 10 } });
     expect(textOf(result)).toContain('sampled for the asker');
     expect(asked).toEqual(['asker']);

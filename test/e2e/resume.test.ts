@@ -91,13 +91,19 @@ describe('resumable streams and batches', () => {
     const primingId = priming[0]?.id as string;
     expect(primingId).toMatch(/^g_\d+$/);
     // While our GET stream is gone, another session changes the tool list.
+    // The other session listens too: the proxy tells every session of the view in one pass, so once
+    // the other has its list_changed, ours has been stored for the resume.
     const other = await session('2025-11-25');
+    const otherAbort = new AbortController();
+    const otherGet = await fetch(`${proxy.url}/mcp`, { signal: otherAbort.signal, headers: { ...other, accept: 'text/event-stream' } });
+    expect(otherGet.status).toBe(200);
+    const otherEvents = readEvents(otherGet, (e) => e.some((x) => x.data.includes('list_changed')), otherAbort);
     await fetch(`${proxy.url}/mcp`, {
       method: 'POST',
       headers: { ...other, 'content-type': 'application/json', accept: ACCEPT_BOTH },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'fx__add_tool', arguments: { name: 'while_away' } } }),
     }).then((r) => r.text());
-    await new Promise((r) => setTimeout(r, 300));
+    expect((await otherEvents).some((e) => e.data.includes('notifications/tools/list_changed'))).toBe(true);
     const again = new AbortController();
     const resumed = await fetch(`${proxy.url}/mcp`, { signal: again.signal, headers: { ...headers, accept: 'text/event-stream', 'last-event-id': primingId } });
     const events = await readEvents(resumed, (e) => e.some((x) => x.data.includes('list_changed')), again);

@@ -1,7 +1,7 @@
 // Edge cases of the HTTP front door: hostile URLs, cancelled and orphaned requests, held requests.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningSwitchboard } from '../../src/index.js';
-import { fixture, rawPost, rawSession, responseOf, startProxy, textOf, connect } from './helpers.js';
+import { fixture, rawPost, rawSession, responseOf, startProxy, textOf, connect, listAllTools, waitFor } from './helpers.js';
 
 const call = (id: number, name: string, args: Record<string, unknown> = {}) => ({
   jsonrpc: '2.0',
@@ -23,6 +23,10 @@ describe('HTTP front door edge cases', () => {
   });
   afterAll(async () => proxy?.close());
 
+  /** Waits until the proxy holds request `id` of the session open, i.e. it has reached its server. */
+  const inFlight = (sessionId: string, id: number): Promise<boolean> =>
+    waitFor(() => proxy.core.sessions.get(sessionId)?.inflight.has(id), 5_000, `request ${id} in flight`);
+
   it('survives a malformed %-escape in the path, with or without a foreign Origin', async () => {
     expect((await fetch(`${proxy.url}/s/%zz/mcp`)).status).toBe(404);
     expect((await fetch(`${proxy.url}/s/%zz/mcp`, { headers: { origin: 'https://evil.example' } })).status).toBe(403);
@@ -32,7 +36,7 @@ describe('HTTP front door edge cases', () => {
   it('closes a cancelled request stream at once, without an answer, and frees its id', async () => {
     const sessionId = await rawSession(proxy);
     const pending = rawPost(proxy, call(5, 'fx__hang'), { sessionId });
-    await new Promise((r) => setTimeout(r, 100));
+    await inFlight(sessionId, 5);
     const cancel = await rawPost(proxy, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 5 } }, { sessionId });
     expect(cancel.status).toBe(202);
     const reply = await pending;
@@ -45,7 +49,7 @@ describe('HTTP front door edge cases', () => {
   it('answers an open request with an error when its session is deleted', async () => {
     const sessionId = await rawSession(proxy);
     const pending = rawPost(proxy, call(1, 'fx__hang'), { sessionId });
-    await new Promise((r) => setTimeout(r, 100));
+    await inFlight(sessionId, 1);
     const del = await fetch(`${proxy.url}/mcp`, { method: 'DELETE', headers: { 'mcp-session-id': sessionId } });
     expect(del.status).toBe(200);
     const response = responseOf(await pending);
@@ -59,7 +63,7 @@ describe('HTTP front door edge cases', () => {
     const sessionId = await rawSession(proxy);
     // Held: phoenix is down for 1.5 s.
     const held = rawPost(proxy, call(9, 'phoenix__add_tool', { name: 'should_not_exist' }), { sessionId });
-    await new Promise((r) => setTimeout(r, 100));
+    await waitFor(() => (proxy.core.upstreams.primaryOf('phoenix')?.heldCount ?? 0) > 0, 5_000, 'the call held while phoenix restarts');
     await rawPost(proxy, { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 9 } }, { sessionId });
     await held;
     // Once back, the server never ran the cancelled call.
@@ -67,8 +71,14 @@ describe('HTTP front door edge cases', () => {
     expect(tools.tools.map((t) => t.name)).toContain('phoenix__echo');
     const echo = await client.callTool({ name: 'phoenix__echo', arguments: { text: 'back' } });
     expect(textOf(echo)).toBe('back');
-    await new Promise((r) => setTimeout(r, 300)); // a list_changed re-list would have landed by now
-    expect((await client.listTools()).tools.map((t) => t.name)).not.toContain('phoenix__should_not_exist');
+    // A barrier instead of a pause: the child runs calls in order, so had the cancelled call run, its
+    // tool would be in the same re-list that brings a tool added after it.
+    await client.callTool({ name: 'phoenix__add_tool', arguments: { name: 'added_after' } });
+    const after = await waitFor(async () => {
+      const names = (await listAllTools(client)).map((t) => t.name);
+      return names.includes('phoenix__added_after') ? names : undefined;
+    }, 10_000, 'the re-list after a later add_tool');
+    expect(after).not.toContain('phoenix__should_not_exist');
     await client.close();
   });
 
@@ -107,8 +117,9 @@ describe('HTTP front door edge cases', () => {
 
   it('will not resume a request stream that never sent an event id', async () => {
     const sessionId = await rawSession(proxy);
-    const pending = rawPost(proxy, call(3, 'fx__slow', { ms: 300, steps: 1 }), { sessionId });
-    await new Promise((r) => setTimeout(r, 50));
+    // Long enough that the stream is still open when the GET below asks to resume it.
+    const pending = rawPost(proxy, call(3, 'fx__slow', { ms: 1000, steps: 1 }), { sessionId });
+    await inFlight(sessionId, 3);
     const streams = await fetch(`${proxy.url}/mcp`, {
       headers: { 'mcp-session-id': sessionId, 'mcp-protocol-version': '2025-06-18', accept: 'text/event-stream', 'last-event-id': 'r2_0' },
     });

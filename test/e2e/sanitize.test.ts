@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ResourceListChangedNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { RunningSwitchboard } from '../../src/index.js';
-import { ROOT, connect, listAllTools, rawPost, rawSession, responseOf, startProxy, textOf, waitFor, runCli, type CliOutcome } from './helpers.js';
+import { ROOT, connect, expectNothingWithin, listAllTools, rawPost, rawSession, responseOf, startProxy, textOf, waitFor, runCli, type CliOutcome } from './helpers.js';
 import { CLEAN_TOOLS, CONTROL_TOOLS, POISONED_TOOL, ROLES, SEND_EMAIL, SHADOWING_TOOL, STRIPPED_DESCRIPTION, STRIPPED_TOOL } from '../fixtures/poison-tools.mjs';
 
 const POISON = path.join(ROOT, 'test/fixtures/poison-server.mjs');
@@ -190,7 +190,9 @@ describe('a catalog with poisoned tools', () => {
     const listed = Number(textOf(await client.callTool({ name: 'evil__list_count', arguments: {} })));
     await client.callTool({ name: 'evil__relist', arguments: {} });
     await waitFor(async () => Number(textOf(await client.callTool({ name: 'evil__list_count', arguments: {} }))) > listed, 5000, 'a second listing');
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    // Nothing to wait for: a listing that finds nothing new writes nothing, and findings are
+    // appended in the background. The window is what an append takes on a busy machine.
+    await expectNothingWithin(1_000, 'a new sanitization record', () => readLog(files.log).length !== first.length);
     const second = readLog(files.log);
     expect(second.length).toBe(first.length);
     expectWellFormed(second);
@@ -325,13 +327,21 @@ describe('rug pulls', () => {
       await client.callTool({ name: 'mail__redescribe_tool', arguments: { name: 'send_email', description: attack } });
       await waitFor(async () => !(await names()).has('mail__send_email'), 5000, 'send_email withheld');
       await waitFor(() => fs.readFileSync(pins, 'utf8').includes('"blockedBy"'), 5000, 'the pending change with its other rules');
+      const heldBy = () => proxy.core.catalog.reviewOf('mail')?.withheld.find((entry) => entry.entity === 'tool' && entry.name === 'send_email')?.rules;
+      expect(heldBy()).toContain('rug-pull');
       const approved = await cli(['approve', 'mail', '-c', file]);
       expect(approved).toMatchObject({ code: 0, stderr: '' });
       expect(approved.stdout).toContain('approved 1 tool of server mail: send_email');
       expect(approved.stdout).not.toContain('serves them again');
       expect(approved.stdout).toMatch(/still withheld by other sanitizer rules[^\n]*\n\s+send_email\s+\S*(credential-exfil|instruction-override)/);
-      // ...and it is: the approval re-pinned it, the other rules still hold it back.
-      await new Promise((resolve) => setTimeout(resolve, 1500));
+      // ...and it is: the approval re-pinned it, the other rules still hold it back. The proxy reads the
+      // pin file when it changes and reviews again: wait for that review (the rug pull gone from the
+      // rules), then look at the list.
+      const rules = await waitFor(() => {
+        const now = heldBy();
+        return now !== undefined && !now.includes('rug-pull') ? now : undefined;
+      }, 10_000, 'the approval applied by the proxy');
+      expect(rules.length).toBeGreaterThan(0);
       expect((await names()).has('mail__send_email')).toBe(false);
       await client.close();
     } finally {

@@ -316,8 +316,9 @@ describe('parked stateless requests', () => {
 
   it("give a retry after the server's timeout that timeout, and one after the grace a clear error", async () => {
     const [first, second] = await Promise.all([parked('fx__sample', 'a1'), parked('fy__sample', 'b1')]);
-    // Past the server's 1 s timeout: the child's request timed out while parked.
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    // Past the server's 1 s timeout: the child's request timed out while parked (the proxy answered
+    // it with the timeout error, so nothing is in flight any more).
+    await waitFor(() => quick.core.inflightRequests() === 0, 10_000, "the server's timeout of both parked calls");
     const timedOut = responseOf(await sample('fx__sample', 'a2', first));
     expect(timedOut.id).toBe('a2');
     expect(timedOut.error.code).toBe(-32001);
