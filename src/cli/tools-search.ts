@@ -18,9 +18,10 @@ export function searchView(core: SwitchboardCore, profile: string | undefined, q
   const resolved = resolveViewFilter(undefined, new URLSearchParams(profile === undefined ? {} : { profile }), core.config);
   if (!resolved.ok) throw new UsageError(resolved.error.message);
   const view = core.catalog.current(narrowScope(AGGREGATE_SCOPE, resolved.filter));
-  const found = findTools(core.catalog, view, { query, limit });
-  // The same hits again for their scores: find_tools does not show them to the model.
-  const scores = new Map(core.catalog.search(view, query, { limit }).map((hit) => [hit.name, hit.score]));
+  // A tool's best score in any step searched (the whole request, or one of its clauses): find_tools
+  // does not show scores to the model.
+  const scores = new Map<string, number>();
+  const found = findTools(core.catalog, view, { query, limit }, (hit) => scores.set(hit.name, Math.max(scores.get(hit.name) ?? 0, hit.score)));
   return { query, profile, tools: found.map((tool) => ({ ...tool, score: Math.round((scores.get(tool.name) ?? 0) * 100) / 100 })) };
 }
 

@@ -41,7 +41,8 @@ export function isMetaTool(name: unknown): boolean {
  * requests carry their view in who they are and the URL, and search the same way. A long `query`
  * of several steps is searched per step too (search/merge.ts).
  */
-export function findTools(catalog: Pick<Catalog, 'search'>, view: View, args: unknown): FoundTool[] {
+/** `onHit` sees every hit of every step searched (the CLI shows the scores the model is not shown). */
+export function findTools(catalog: Pick<Catalog, 'search'>, view: View, args: unknown, onHit?: (hit: SearchHit) => void): FoundTool[] {
   if (!isObject(args)) throw new SwitchboardError(ErrorCode.InvalidParams, `${FIND_TOOLS} needs arguments {query, keywords?, queries?, limit?, server?}`);
   const { query, keywords, queries, limit, server } = args;
   if (query !== undefined && (typeof query !== 'string' || query.trim() === '')) throw new SwitchboardError(ErrorCode.InvalidParams, `${FIND_TOOLS}: "query" must be a non-empty string`);
@@ -57,7 +58,11 @@ export function findTools(catalog: Pick<Catalog, 'search'>, view: View, args: un
     throw new SwitchboardError(ErrorCode.InvalidParams, `${FIND_TOOLS}: give "query" (or "queries"), or "server" alone to list its tools`);
   }
   const searcher = {
-    search: (text: string, max: number, context?: string): SearchHit[] => catalog.search(view, text, { limit: max, server, context }),
+    search: (text: string, max: number, context?: string): SearchHit[] => {
+      const hits = catalog.search(view, text, { limit: max, server, context });
+      if (onHit) for (const hit of hits) onHit(hit);
+      return hits;
+    },
     key: (hit: SearchHit): string => hit.name,
   };
   return searchRequest({ query: typeof query === 'string' ? clip(query) : undefined, queries: steps.map(clip), keywords: extra, limit }, searcher).map(found);

@@ -249,11 +249,12 @@ describe('switchboard tools and check for a search-mode profile', () => {
 
 describe('switchboard tools --search', () => {
   it('prints what find_tools answers a session of the profile, with scores; JSON too; only the view', async () => {
-    const [text, json, narrow, usage] = await Promise.all([
+    const [text, json, narrow, usage, steps] = await Promise.all([
       cli(['tools', '-c', good, '--search', 'what is the process id of the fixture', '--limit', '3']),
       cli(['tools', '-c', good, '--search', 'echo text back', '--json']),
       cli(['tools', '-c', good, '--profile', 'reader', '--search', 'add a new tool', '--json', '--limit', '20']),
       cli(['tools', '-c', good, '--search', 'x', '--limit', '99']),
+      cli(['tools', '-c', good, '--search', 'echo the text back; then tell me the process id; then make the server crash', '--json', '--limit', '3']),
     ]);
     expect(text.code, text.stderr).toBe(0);
     expect(text.stdout).toMatch(/^TOOL\s+SERVER\s+SCORE\s+DESCRIPTION/);
@@ -266,6 +267,10 @@ describe('switchboard tools --search', () => {
     // The reader profile allows three tools: a search never shows a fourth.
     const allowed = ['alpha__echo', 'alpha__whoami', 'beta__echo'];
     for (const tool of (JSON.parse(narrow.stdout) as { tools: Array<{ name: string }> }).tools) expect(allowed).toContain(tool.name);
+    // A request of three steps is searched clause by clause: each tool shows the score its step gave it.
+    const stepped = (JSON.parse(steps.stdout) as { tools: Array<{ name: string; score: number }> }).tools;
+    expect(stepped.length).toBeGreaterThanOrEqual(3);
+    for (const tool of stepped) expect(tool.score, tool.name).toBeGreaterThan(0);
     expect(usage.code).toBe(2);
     expect(usage.stderr).toBe('switchboard: --limit expects a number from 1 to 20, got "99"\n');
   });
