@@ -1,6 +1,6 @@
 // Trains the sanitizer's learned second opinion and writes src/sanitize/intent-model.json.
 //
-//   npm run train:intent [-- --check]
+//   npm run train:intent [-- --check | --cross]
 //
 // Positives: the string each poisoned case of bench/poison/tune and bench/poison/next names in its
 // `where` (the field that carries the attack). Negatives: every other string of those cases (the
@@ -9,9 +9,10 @@
 // bench/discovery/catalog (weighted up). Logistic regression, AdaGrad, seeded: the same data gives the same file.
 // Thresholds, one for data slots and one for descriptions, are set on legitimate text: above the
 // highest score of any candidate field of the catalog's tools, of the even-numbered servers of
-// bench/poison/real, and of the hand-written legitimate definitions and sentences of
-// test/fixtures/poison-corpus (its odd half, the held-out sets and bench/poison/real-fresh are only
-// measured, by `npm run bench:poison`).
+// bench/poison/real, real-fresh and real-more (the odd-numbered ones and the held-out poison sets are
+// only measured, by `npm run bench:poison`), and of the hand-written legitimate definitions and
+// sentences of test/fixtures/poison-corpus.
+// --cross: each corpus batch (one writer) left out of training in turn, the model alone judged on it.
 // --check: train, and fail if the result differs from the committed file.
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -20,7 +21,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { deflateRawSync } from 'node:zlib';
 import { CatalogIndex } from '../src/sanitize/index.js';
 import { candidateKind, intentFeatures, intentFields, namesOtherServersTool, type IntentField } from '../src/sanitize/intent-features.js';
-import { modelFrom, type IntentModelFile } from '../src/sanitize/intent-model.js';
+import { intentFindings, modelFrom, type IntentModelFile } from '../src/sanitize/intent-model.js';
 import { INDEX as TEST_INDEX } from '../test/unit/sanitize/helpers.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -96,107 +97,173 @@ function fieldsWithRefs(tool: Tool, server: string, own: ReadonlySet<string>, in
   return intentFields(tool).map((field) => ({ field, elsewhere: namesOtherServersTool(field.raw, server, own, index) }));
 }
 
-const samples: Sample[] = [];
-let unresolved = 0;
-let positives = 0;
-for (const c of [...casesOf('bench/poison/tune'), ...casesOf('bench/poison/next')]) {
-  const ctx = caseContext(c);
-  const fields = fieldsWithRefs(c.tool, ctx.server, ctx.own, ctx.index);
-  const target = c.class !== 'benign' && c.where !== undefined ? pointerOf(c.where) : undefined;
-  if (target !== undefined && !fields.some((f) => f.field.pointer === target)) {
-    unresolved++; // the attack sits in a structure rather than a string: left to the rules
-    continue;
-  }
-  for (const { field } of fields) {
-    const y = field.pointer === target ? 1 : 0;
-    positives += y;
-    samples.push({ features: intentFeatures(field, BITS), y, weight: 1 });
-  }
-}
+/** The batch a corpus file belongs to (its writer): `t10-benign.jsonl` -> `t10`, `written.jsonl` -> `written`. */
+const batchOf = (file: string): string => path.basename(file, '.jsonl').split('-')[0]!;
+const corpusFiles = [...jsonFiles('bench/poison/tune', '.jsonl'), ...jsonFiles('bench/poison/next', '.jsonl')];
+const corpus: { batch: string; c: Case }[] = corpusFiles.flatMap((f) =>
+  read(f).split('\n').filter((l) => l.trim() !== '').map((l) => ({ batch: batchOf(f), c: JSON.parse(l) as Case })),
+);
+
 const catalogIndex = new CatalogIndex(catalogNames);
-const calibration = realMore.filter((_, i) => i % 2 === 0);
-const everyReal = new CatalogIndex([...realCatalog, ...realMore].map((r) => ({ server: r.server, tools: r.tools.map((t) => t.name) })));
-for (const r of realCatalog) {
+// The even-numbered servers of each later collection (bench:poison's tune halves); the odd ones are only measured.
+const realFresh = serversOf('bench/poison/real-fresh');
+const realMoreStill = serversOf('bench/poison/real-more');
+const calibration = [realMore, realFresh, realMoreStill].flatMap((set) => set.filter((_, i) => i % 2 === 0));
+const everyReal = new CatalogIndex([...realCatalog, ...realMore, ...realFresh, ...realMoreStill].map((r) => ({ server: r.server, tools: r.tools.map((t) => t.name) })));
+/** Real tools' fields, the same for every training run. */
+const realSamples: Sample[] = realCatalog.flatMap((r) => {
   const own = new Set(r.tools.map((t) => t.name.toLowerCase()));
-  for (const t of r.tools) for (const { field } of fieldsWithRefs(t, r.server, own, catalogIndex)) samples.push({ features: intentFeatures(field, BITS), y: 0, weight: REAL_WEIGHT });
+  return r.tools.flatMap((t) => fieldsWithRefs(t, r.server, own, catalogIndex).map(({ field }) => ({ features: intentFeatures(field, BITS), y: 0 as const, weight: REAL_WEIGHT })));
+});
+
+/** The target field of a poisoned case, or undefined (benign, or an attack in a structure the rules judge). */
+function targetOf(c: Case, fields: { field: IntentField }[]): string | undefined | null {
+  const target = c.class !== 'benign' && c.where !== undefined ? pointerOf(c.where) : undefined;
+  if (target !== undefined && !fields.some((f) => f.field.pointer === target)) return null;
+  return target;
 }
 
-// Balanced classes: the few poisoned fields weigh as much as the many genuine ones.
-const classWeight = [samples.length / (2 * (samples.length - positives)), samples.length / (2 * positives)] as const;
-const weights = new Float64Array(1 << BITS);
-const squares = new Float64Array(1 << BITS).fill(1e-8);
-let seed = SEED;
-const random = (): number => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
-const dot = (f: Map<number, number>): number => {
-  let s = 0;
-  for (const [k, v] of f) s += weights[k]! * v;
-  return s;
-};
-const order = samples.map((_, i) => i);
-for (let epoch = 0; epoch < EPOCHS; epoch++) {
-  for (let i = order.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [order[i], order[j]] = [order[j]!, order[i]!];
-  }
-  for (const i of order) {
-    const s = samples[i]!;
-    const err = (1 / (1 + Math.exp(-dot(s.features))) - s.y) * classWeight[s.y] * s.weight;
-    for (const [k, v] of s.features) {
-      const g = err * v + L2 * weights[k]!;
-      squares[k]! += g * g;
-      weights[k]! -= (RATE / Math.sqrt(squares[k]!)) * g;
+function samplesOf(cases: readonly Case[]): { samples: Sample[]; positives: number; unresolved: number } {
+  const samples: Sample[] = [];
+  let positives = 0;
+  let unresolved = 0;
+  for (const c of cases) {
+    const ctx = caseContext(c);
+    const fields = fieldsWithRefs(c.tool, ctx.server, ctx.own, ctx.index);
+    const target = targetOf(c, fields);
+    if (target === null) {
+      unresolved++; // the attack sits in a structure rather than a string: left to the rules
+      continue;
+    }
+    for (const { field } of fields) {
+      const y = field.pointer === target ? 1 : 0;
+      positives += y;
+      samples.push({ features: intentFeatures(field, BITS), y, weight: 1 });
     }
   }
+  samples.push(...realSamples);
+  return { samples, positives, unresolved };
 }
 
-let largest = 0;
-for (const w of weights) largest = Math.max(largest, Math.abs(w));
-const scale = largest / 127;
-const quantized = new Int8Array(weights.length);
-for (let i = 0; i < weights.length; i++) quantized[i] = Math.round(weights[i]! / scale);
-const packed = deflateRawSync(Buffer.from(quantized.buffer), { level: 9 }).toString('base64');
+/** Logistic regression by AdaGrad, seeded; the weights quantized to int8 and packed. */
+function train(samples: readonly Sample[], positives: number): { scale: number; packed: string } {
+  // Balanced classes: the few poisoned fields weigh as much as the many genuine ones.
+  const classWeight = [samples.length / (2 * (samples.length - positives)), samples.length / (2 * positives)] as const;
+  const weights = new Float64Array(1 << BITS);
+  const squares = new Float64Array(1 << BITS).fill(1e-8);
+  let seed = SEED;
+  const random = (): number => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
+  const dot = (f: Map<number, number>): number => {
+    let s = 0;
+    for (const [k, v] of f) s += weights[k]! * v;
+    return s;
+  };
+  const order = samples.map((_, i) => i);
+  for (let epoch = 0; epoch < EPOCHS; epoch++) {
+    for (let i = order.length - 1; i > 0; i--) {
+      const j = Math.floor(random() * (i + 1));
+      [order[i], order[j]] = [order[j]!, order[i]!];
+    }
+    for (const i of order) {
+      const s = samples[i]!;
+      const err = (1 / (1 + Math.exp(-dot(s.features))) - s.y) * classWeight[s.y] * s.weight;
+      for (const [k, v] of s.features) {
+        const g = err * v + L2 * weights[k]!;
+        squares[k]! += g * g;
+        weights[k]! -= (RATE / Math.sqrt(squares[k]!)) * g;
+      }
+    }
+  }
+  let largest = 0;
+  for (const w of weights) largest = Math.max(largest, Math.abs(w));
+  const scale = largest / 127;
+  const quantized = new Int8Array(weights.length);
+  for (let i = 0; i < weights.length; i++) quantized[i] = Math.round(weights[i]! / scale);
+  return { scale, packed: deflateRawSync(Buffer.from(quantized.buffer), { level: 9 }).toString('base64') };
+}
 
-// Calibration, per kind of candidate: above the highest score of any real tool's field (the
-// catalog's tools and the even-numbered servers of bench/poison/real) and of the hand-written
-// legitimate definitions and sentences of test/fixtures/poison-corpus (never trained on: tools that
-// talk about the user, secrets and other tools for good reasons, which real catalogs hold too few of).
-const draft = modelFrom({ format: 2, bits: BITS, scale, threshold: Infinity, proseThreshold: Infinity, weights: packed, trained: {} });
-const highest = { data: -Infinity, prose: -Infinity };
-const highestAt = { data: '', prose: '' };
-function calibrateOn(id: string, tool: Tool, server: string, own: ReadonlySet<string>, index: CatalogIndex): void {
-  for (const { field, elsewhere } of fieldsWithRefs(tool, server, own, index)) {
-    const kind = candidateKind(field, elsewhere);
-    if (kind === undefined) continue;
-    const s = draft.score(field);
-    if (s > highest[kind]) [highest[kind], highestAt[kind]] = [s, `${id} ${field.pointer}`];
-  }
-}
-for (const [servers, index] of [[realCatalog, catalogIndex], [calibration, everyReal]] as const) {
-  for (const r of servers) {
-    const own = new Set(r.tools.map((t) => t.name.toLowerCase()));
-    for (const t of r.tools) calibrateOn(`${r.server}/${t.name}`, t, r.server, own, index);
-  }
-}
 const fixture = async <T>(file: string): Promise<T> => {
   read(`test/fixtures/poison-corpus/${file}`);
   return (await import(pathToFileURL(path.join(ROOT, 'test/fixtures/poison-corpus', file)).href)) as T;
 };
 const { BENIGN } = await fixture<{ BENIGN: { id: string; siblings?: string[]; tool: Tool }[] }>('benign.mjs');
 const { LEGIT, NEAR_MISSES } = await fixture<{ LEGIT: Record<string, string>; NEAR_MISSES: string[] }>('near-misses.mjs');
-for (const c of BENIGN) {
-  const ctx = caseContext({ id: c.id, class: 'benign', server: 'srv', siblings: c.siblings ?? [], tool: c.tool });
-  calibrateOn(c.id, c.tool, ctx.server, ctx.own, ctx.index);
+
+interface Calibrated {
+  threshold: number;
+  proseThreshold: number;
+  highest: { data: number; prose: number };
+  highestAt: { data: string; prose: string };
 }
-// The sentences as the sanitizer's tests judge them: the calculator's `add`, among a mail, a shell
-// and a GitHub server, as its description and as a parameter's.
-const own = new Set(['add', 'multiply']);
-for (const [i, text] of [...Object.values(LEGIT), ...NEAR_MISSES].entries()) {
-  calibrateOn(`sentence ${i}`, { name: 'add', description: text }, 'calc', own, TEST_INDEX);
-  calibrateOn(`sentence ${i}`, { name: 'add', inputSchema: { type: 'object', properties: { q: { type: 'string', description: text } } } }, 'calc', own, TEST_INDEX);
+
+// Calibration, per kind of candidate: above the highest score of any real tool's field (the
+// catalog's tools and the even-numbered servers of bench/poison/real) and of the hand-written
+// legitimate definitions and sentences of test/fixtures/poison-corpus (never trained on: tools that
+// talk about the user, secrets and other tools for good reasons, which real catalogs hold too few of).
+function calibrate(scale: number, packed: string): Calibrated {
+  const draft = modelFrom({ format: 2, bits: BITS, scale, threshold: Infinity, proseThreshold: Infinity, weights: packed, trained: {} });
+  const highest = { data: -Infinity, prose: -Infinity };
+  const highestAt = { data: '', prose: '' };
+  const calibrateOn = (id: string, tool: Tool, server: string, own: ReadonlySet<string>, index: CatalogIndex): void => {
+    for (const { field, elsewhere } of fieldsWithRefs(tool, server, own, index)) {
+      const kind = candidateKind(field, elsewhere);
+      if (kind === undefined) continue;
+      const s = draft.score(field);
+      if (s > highest[kind]) [highest[kind], highestAt[kind]] = [s, `${id} ${field.pointer}`];
+    }
+  };
+  for (const [servers, index] of [[realCatalog, catalogIndex], [calibration, everyReal]] as const) {
+    for (const r of servers) {
+      const own = new Set(r.tools.map((t) => t.name.toLowerCase()));
+      for (const t of r.tools) calibrateOn(`${r.server}/${t.name}`, t, r.server, own, index);
+    }
+  }
+  for (const c of BENIGN) {
+    const ctx = caseContext({ id: c.id, class: 'benign', server: 'srv', siblings: c.siblings ?? [], tool: c.tool });
+    calibrateOn(c.id, c.tool, ctx.server, ctx.own, ctx.index);
+  }
+  // The sentences as the sanitizer's tests judge them: the calculator's `add`, among a mail, a shell
+  // and a GitHub server, as its description and as a parameter's.
+  const own = new Set(['add', 'multiply']);
+  for (const [i, text] of [...Object.values(LEGIT), ...NEAR_MISSES].entries()) {
+    calibrateOn(`sentence ${i}`, { name: 'add', description: text }, 'calc', own, TEST_INDEX);
+    calibrateOn(`sentence ${i}`, { name: 'add', inputSchema: { type: 'object', properties: { q: { type: 'string', description: text } } } }, 'calc', own, TEST_INDEX);
+  }
+  const above = (score: number): number => Math.ceil((score + 0.005) * 100) / 100;
+  return { threshold: above(highest.data), proseThreshold: above(highest.prose), highest, highestAt };
 }
-const above = (score: number): number => Math.ceil((score + 0.005) * 100) / 100;
-const threshold = above(highest.data);
-const proseThreshold = above(highest.prose);
+
+if (process.argv.includes('--cross')) {
+  // How the model reads a writer it never saw: each batch in turn left out of training (the
+  // thresholds still set on legitimate text only), and the model alone judged on that batch.
+  const lines = ['| left out | poisoned | withheld by the model | benign | withheld by the model |', '|---|---:|---:|---:|---:|'];
+  const sum = { poisoned: 0, caught: 0, benign: 0, wrong: 0 };
+  for (const batch of [...new Set(corpus.map((x) => x.batch))]) {
+    const { samples, positives } = samplesOf(corpus.filter((x) => x.batch !== batch).map((x) => x.c));
+    const { scale, packed } = train(samples, positives);
+    const cal = calibrate(scale, packed);
+    const model = modelFrom({ format: 2, bits: BITS, scale, threshold: cal.threshold, proseThreshold: cal.proseThreshold, weights: packed, trained: {} });
+    const row = { poisoned: 0, caught: 0, benign: 0, wrong: 0 };
+    for (const { c } of corpus.filter((x) => x.batch === batch)) {
+      const ctx = caseContext(c);
+      const fired = intentFindings(c.tool, { server: ctx.server, own: ctx.own, index: ctx.index }, model).length > 0;
+      if (c.class === 'benign') [row.benign, row.wrong] = [row.benign + 1, row.wrong + (fired ? 1 : 0)];
+      else [row.poisoned, row.caught] = [row.poisoned + 1, row.caught + (fired ? 1 : 0)];
+    }
+    for (const k of Object.keys(sum) as (keyof typeof sum)[]) sum[k] += row[k];
+    const pct = (n: number, d: number): string => (d === 0 ? '-' : `${((100 * n) / d).toFixed(1)} %`);
+    lines.push(`| ${batch} | ${row.poisoned} | ${row.caught} (${pct(row.caught, row.poisoned)}) | ${row.benign} | ${row.wrong} (${pct(row.wrong, row.benign)}) |`);
+    if (batch === [...new Set(corpus.map((x) => x.batch))].at(-1)) {
+      lines.push(`| **all** | ${sum.poisoned} | ${sum.caught} (${pct(sum.caught, sum.poisoned)}) | ${sum.benign} | ${sum.wrong} (${pct(sum.wrong, sum.benign)}) |`);
+    }
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+  process.exit(0);
+}
+
+const { samples, positives, unresolved } = samplesOf(corpus.map((x) => x.c));
+const { scale, packed } = train(samples, positives);
+const { threshold, proseThreshold, highest, highestAt } = calibrate(scale, packed);
 
 const file: IntentModelFile = {
   format: 2,
