@@ -3,7 +3,7 @@
 import type { SwitchboardCore } from '../switchboard.js';
 import type { RecentFinding } from '../catalog/findings-feed.js';
 import type { ServerState } from '../upstream/server-handle.js';
-import type { TransportKind } from '../session/session.js';
+import type { TransportKind } from '../session/opening.js';
 import { SWITCHBOARD_INFO } from '../protocol.js';
 
 export interface ServerStatus {

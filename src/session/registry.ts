@@ -1,7 +1,8 @@
 // The live sessions: crypto-random ids, a bound on their number, lookup by view, idle expiry.
 import { randomBytes } from 'node:crypto';
 import type { ViewScope } from '../catalog/view.js';
-import { Session, type SessionChannel, type SessionGrant, type TransportKind } from './session.js';
+import { Session } from './session.js';
+import type { SessionChannel, SessionGrant, TransportKind } from './opening.js';
 import type { RequestStats } from './stats.js';
 import { INSTANCE_PATTERN } from '../config/schema.js';
 
@@ -84,7 +85,7 @@ export class SessionRegistry {
    */
   createStateless(grant: SessionGrant, channel: SessionChannel, protocolVersion: string, told: boolean): Session {
     const session = new Session(`stateless-${(this.statelessSerial += 1)}`, 'stateless', grant, channel, protocolVersion, this.options.stats);
-    session.statelessSlot = this.stateless.length;
+    session.takeStatelessSlot(this.stateless.length);
     this.stateless.push(session);
     // Only a listen is told of list changes; a single request needs no place in the fan-out.
     if (told) this.index(session);
@@ -111,7 +112,7 @@ export class SessionRegistry {
   /** Moves a session to another view (a reload changed what its identity may see). */
   rescope(session: Session, scope: ViewScope): void {
     this.unindex(session);
-    session.scope = scope;
+    session.replaceScope(scope);
     this.index(session);
   }
 
@@ -186,9 +187,9 @@ export class SessionRegistry {
     const last = this.stateless.pop() as Session;
     if (last !== session) {
       this.stateless[slot] = last;
-      last.statelessSlot = slot;
+      last.takeStatelessSlot(slot);
     }
-    session.statelessSlot = -1;
+    session.leaveStatelessSlot();
     return true;
   }
 

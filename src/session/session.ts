@@ -8,24 +8,7 @@ import type { Caller } from '../upstream/types.js';
 import { methodSlot, type RequestStats } from './stats.js';
 import { FoundTools } from './found-tools.js';
 import type { ClientRequest } from './client-request.js';
-
-/** How a transport carries messages to one client. */
-export interface SessionChannel {
-  /** `relatedTo`: the client request this message belongs to; a response also ends that request's stream. */
-  deliver(message: JsonRpcMessage, relatedTo: JsonRpcId | undefined, serialized?: Serialized): void;
-  /** The client cancelled a request: end the stream its answer would have used, without an answer. */
-  abandon(requestId: JsonRpcId): void;
-  /** The session ended on our side (DELETE, expiry, shutdown): answer what is open, release streams and sockets. */
-  close(reason: string): void;
-  /**
-   * A server needs a capability this client did not declare to go on with the request it is
-   * serving. Stateless requests answer it with -32021 (2026-07-28); sessions leave it to the server.
-   */
-  missingCapability?(capability: string): void;
-}
-
-/** How the client reached us; `stateless` is one request of the 2026-07-28 era, a session of its own. */
-export type TransportKind = 'streamable-http' | 'sse' | 'websocket' | 'stateless';
+import type { SessionChannel, SessionGrant, TransportKind } from './opening.js';
 
 /** RFC 5424 severities in MCP's order (server/utilities/logging.mdx), index = rank. */
 export const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
@@ -40,20 +23,6 @@ export interface ServerRequestRoute {
    * or an error when none will come, goes here instead of to the child, which asked no request.
    */
   readonly onAnswer?: (response: JsonRpcResponse) => void;
-}
-
-/** What a session was granted when it opened: its view, whose it is, and the URL query that narrowed it. */
-export interface SessionGrant {
-  readonly scope: ViewScope;
-  /** Who opened it (a token's name, or `anonymous`): only the same identity may use the session id. */
-  readonly principal: string;
-  /** The endpoint URL's query string (`tools=fs__*`), kept so a reload can re-resolve the view. */
-  readonly query: string;
-  /**
-   * The profile the identity had when the session opened, kept for identities a reload cannot
-   * look up (an access token's, whose claims only its token carries).
-   */
-  readonly profile?: string | undefined;
 }
 
 interface TaskRoute {
@@ -75,8 +44,8 @@ const MAX_TASKS_PER_SESSION = 1_000;
 
 export class Session implements Caller {
   readonly key: string;
-  /** The view; replaced only when a reload changes what this session's identity may see. */
-  scope: ViewScope;
+  // Written only by the session's own methods; the rest of the proxy reads them through the getters below.
+  private grantedScope: ViewScope;
   readonly principal: string;
   readonly query: string;
   /** SessionGrant.profile. */
@@ -88,10 +57,9 @@ export class Session implements Caller {
   private declaredInfo: Readonly<JsonObject> = DECLARED_NOTHING;
   private isInitialized = false;
   private wantedLogLevel: number | undefined;
-  lastActivity = Date.now();
-  closed = false;
-  /** Where the registry keeps this session among the stateless ones; -1 when it is not one of them. The registry's alone. */
-  statelessSlot = -1;
+  private lastActiveAt = Date.now();
+  private isClosed = false;
+  private slotAmongStateless = -1;
   /** Client request id -> the request forwarded for it; for cancellation and cleanup. */
   private readonly requests = new Map<JsonRpcId, Pending>();
   // The rest is made on first use: most sessions (every stateless request is one) never need it.
@@ -107,6 +75,23 @@ export class Session implements Caller {
   private nextServerRequestId = 1;
   /** Requests held while their server starts, by the client's id; created on first use (servers are mostly up). */
   private held: Map<JsonRpcId, ClientRequest> | undefined;
+
+  /** The view; replaced only when a reload changes what this session's identity may see (`replaceScope`). */
+  get scope(): ViewScope {
+    return this.grantedScope;
+  }
+  /** When the client last sent something (`touch`), ms since the epoch: idle expiry and eviction read it. */
+  get lastActivity(): number {
+    return this.lastActiveAt;
+  }
+  /** The channel is closed (`closeChannel`): nothing more is delivered. */
+  get closed(): boolean {
+    return this.isClosed;
+  }
+  /** Where the registry keeps this session among the stateless ones; -1 when it is not one of them. */
+  get statelessSlot(): number {
+    return this.slotAmongStateless;
+  }
 
   get protocolVersion(): string {
     return this.declaredVersion;
@@ -139,6 +124,27 @@ export class Session implements Caller {
 
   setLogLevel(rank: number | undefined): void {
     this.wantedLogLevel = rank;
+  }
+
+  /**
+   * A reload changed what this session's identity may see: the session now serves `scope`. Only the
+   * registry calls it, since it indexes sessions by their scope's key (`SessionRegistry.rescope`).
+   */
+  replaceScope(scope: ViewScope): void {
+    this.grantedScope = scope;
+  }
+
+  /**
+   * The registry keeps stateless sessions in an array and moves the last one into a freed slot; the
+   * session remembers its index so leaving costs no search. The registry's bookkeeping alone.
+   */
+  takeStatelessSlot(slot: number): void {
+    this.slotAmongStateless = slot;
+  }
+
+  /** The registry let go of this stateless session (it closed): it is in no slot any more. */
+  leaveStatelessSlot(): void {
+    this.slotAmongStateless = -1;
   }
 
   /** Search mode: tools this session found, listed after the search tools. */
@@ -239,7 +245,7 @@ export class Session implements Caller {
     private readonly stats: RequestStats,
   ) {
     this.key = id;
-    this.scope = grant.scope;
+    this.grantedScope = grant.scope;
     this.principal = grant.principal;
     this.query = grant.query;
     this.profile = grant.profile;
@@ -248,21 +254,21 @@ export class Session implements Caller {
 
   /** Messages from children and the proxy's notifications; requests are answered through `reply` (counted), not here. */
   deliver(message: JsonRpcMessage, relatedTo: JsonRpcId | undefined, serialized?: Serialized): void {
-    if (!this.closed) this.channel.deliver(message, relatedTo, serialized);
+    if (!this.isClosed) this.channel.deliver(message, relatedTo, serialized);
   }
 
   /** Answers `request` (a result or an error): counted, and its stream ends with it. */
   reply(request: ClientRequest, response: JsonRpcResponse, serialized?: Serialized): void {
     this.stats.answered(request.slot, response, request.receivedAt);
     request.tool?.record(response, this.stats.now() - request.receivedAt);
-    if (!this.closed) this.channel.deliver(response, request.id, serialized);
+    if (!this.isClosed) this.channel.deliver(response, request.id, serialized);
   }
 
   answered(entry: Pending, response: JsonRpcResponse, serialized?: Serialized): void {
     this.requests.delete(entry.downstreamId);
     this.stats.answered(methodSlot(entry.method), response, entry.receivedAt);
     entry.tool?.record(response, this.stats.now() - entry.receivedAt);
-    if (!this.closed) this.channel.deliver(response, entry.downstreamId, serialized);
+    if (!this.isClosed) this.channel.deliver(response, entry.downstreamId, serialized);
   }
 
   /** `request` was sent to a child (a pending entry that `answered` completes) or refused on the way (an error to answer with). */
@@ -273,7 +279,7 @@ export class Session implements Caller {
     }
     outcome.receivedAt = request.receivedAt;
     outcome.tool = request.tool;
-    if (this.closed) {
+    if (this.isClosed) {
       outcome.connection.cancel(outcome, 'session closed');
       this.stats.ended(request.slot, 'cancelled');
     } else this.requests.set(request.id, outcome);
@@ -356,14 +362,15 @@ export class Session implements Caller {
     this.channel.abandon(requestId);
   }
 
+  /** The client sent something: the session is not idle. */
   touch(): void {
-    this.lastActivity = Date.now();
+    this.lastActiveAt = Date.now();
   }
 
   /** Closes the channel; the caller (the registry) has already released upstream state. */
   closeChannel(reason: string): void {
-    if (this.closed) return;
-    this.closed = true;
+    if (this.isClosed) return;
+    this.isClosed = true;
     this.channel.close(reason);
   }
 }

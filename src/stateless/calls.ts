@@ -20,7 +20,8 @@ import {
   type JsonRpcResponse,
 } from '../jsonrpc/messages.js';
 import type { Serialized } from '../wire/result-bytes.js';
-import { DECLARED_NOTHING, LOG_LEVELS, type LogLevel, type Session, type SessionChannel, type SessionGrant } from '../session/session.js';
+import { DECLARED_NOTHING, LOG_LEVELS, type LogLevel, type Session } from '../session/session.js';
+import type { SessionChannel, SessionGrant } from '../session/opening.js';
 import type { SessionRegistry } from '../session/registry.js';
 import type { StatelessContext, ReplyStream } from './context.js';
 import type { Catalog } from '../catalog/catalog.js';

@@ -5,7 +5,8 @@
 import type { Logger } from '../log.js';
 import { ErrorCode, errorResponse, resultResponse, type JsonRpcRequest } from '../jsonrpc/messages.js';
 import type { Catalog } from '../catalog/catalog.js';
-import type { Session, SessionGrant } from '../session/session.js';
+import type { Session } from '../session/session.js';
+import type { SessionGrant } from '../session/opening.js';
 import type { SessionRegistry } from '../session/registry.js';
 import type { Router } from '../router/router.js';
 import type { Upstreams } from '../router/upstreams.js';

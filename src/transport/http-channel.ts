@@ -3,7 +3,7 @@ import type { ServerResponse } from 'node:http';
 import type { Logger } from '../log.js';
 import { ErrorCode, encode, isResponse, type JsonRpcId, type JsonRpcMessage } from '../jsonrpc/messages.js';
 import { ResultBytes, type Serialized } from '../wire/result-bytes.js';
-import type { SessionChannel } from '../session/session.js';
+import type { SessionChannel } from '../session/opening.js';
 import { SSE_HEADERS, replyHead } from './http-util.js';
 import { EventLog, eventId, sseFrame } from './event-log.js';
 

@@ -6,7 +6,6 @@ import { readFileSync } from 'node:fs';
 import type { Duplex } from 'node:stream';
 import type { Logger } from '../log.js';
 import { ErrorCode } from '../jsonrpc/messages.js';
-import { AGGREGATE_SCOPE, serverScope, type ViewScope } from '../catalog/view.js';
 import type { SwitchboardCore } from '../switchboard.js';
 import { StreamableHttp, KEEPALIVE_MS } from './streamable-http.js';
 import { LegacySse } from './legacy-sse.js';
@@ -16,36 +15,12 @@ import { AccessControl, RESOURCE_METADATA_PATH, sendUnauthorized, unauthorizedUp
 import type { AuthResult } from '../auth/inbound/authenticator.js';
 import { OAUTH_PRINCIPAL_PREFIX } from '../auth/inbound/oauth-access.js';
 import { sendError, sendText } from './http-util.js';
+import { EndpointTable, hasEndpointShape, isServerPath, pathOf, type Endpoint } from './endpoints.js';
 import { Throttle } from '../throttle.js';
+import { limitConnections, serverTimeouts } from './connection-limits.js';
 
 /** Unauthorized requests logged per reason per second (a stranger can send them at will). */
 const REFUSALS_LOGGED_PER_SECOND = 20;
-import { limitConnections, serverTimeouts } from './connection-limits.js';
-
-type EndpointKind = 'mcp' | 'sse' | 'messages' | 'ws';
-interface Endpoint {
-  readonly kind: EndpointKind;
-  readonly scope: ViewScope;
-  /** The path before the endpoint name: '' or '/s/<server>'. */
-  readonly base: string;
-}
-const ENDPOINT_KINDS = new Map<string, EndpointKind>([
-  ['mcp', 'mcp'],
-  ['sse', 'sse'],
-  ['messages', 'messages'],
-  ['ws', 'ws'],
-]);
-
-/** `/s/<name>/<endpoint>`: a per-server path, whether or not a server of that name exists. */
-function isServerPath(path: string): boolean {
-  return path.startsWith('/s/') && ENDPOINT_KINDS.has(path.slice(path.lastIndexOf('/') + 1));
-}
-
-function pathOf(url: string | undefined): string {
-  const raw = url ?? '/';
-  const query = raw.indexOf('?');
-  return query === -1 ? raw : raw.slice(0, query);
-}
 
 /**
  * A page or report served on the proxy's port by a layer above (ops/: /metrics, the status page):
@@ -79,7 +54,7 @@ export class HttpFrontDoor {
   readonly websocket: WebSocketDoor;
   private readonly policy: OriginPolicy;
   private readonly access: AccessControl;
-  private readonly scopes = new Map<string, ViewScope>();
+  private readonly endpoints: EndpointTable;
   private readonly mounted = new Map<string, MountedRoute>();
   private readonly keepAliveTimer: NodeJS.Timeout;
   /** Refusals logged per reason per second; the rest are counted. */
@@ -98,7 +73,7 @@ export class HttpFrontDoor {
     core.setBusyProbe((session) => session.transport !== 'streamable-http' || this.streamable.isBusy(session));
     this.keepAliveTimer = setInterval(() => this.legacySse.keepAlive(), KEEPALIVE_MS);
     this.keepAliveTimer.unref();
-    for (const name of core.catalog.serverNames()) this.scopes.set(name, serverScope(name));
+    this.endpoints = new EndpointTable(core.catalog.serverNames());
     const tls = core.config.listen.tls;
     const options = { keepAliveTimeout: 65_000, ...serverTimeouts(core.config.limits) };
     const handler = (req: IncomingMessage, res: ServerResponse): void => {
@@ -136,13 +111,12 @@ export class HttpFrontDoor {
   reload(): void {
     const config = this.core.config;
     this.access.reconfigure(config);
-    this.scopes.clear();
-    for (const name of this.core.catalog.serverNames()) this.scopes.set(name, serverScope(name));
+    this.endpoints.useServers(this.core.catalog.serverNames());
     for (const session of [...this.core.sessions.all()]) {
       // A single stateless request ends with its answer; it keeps the view it started with.
       if (session.transport === 'stateless' && !session.initialized) continue;
       const identity = this.access.identityOf(session);
-      const endpoint = session.scope.endpoint === AGGREGATE_SCOPE.endpoint ? AGGREGATE_SCOPE : this.scopes.get(session.scope.endpoint.slice(2));
+      const endpoint = this.endpoints.scopeOfEndpoint(session.scope.endpoint);
       const scope = identity === undefined || endpoint === undefined ? undefined : this.access.scopeFor(endpoint, identity.profile, session.query);
       if (scope === undefined || !scope.ok) {
         const why = identity === undefined ? (session.principal.startsWith(OAUTH_PRINCIPAL_PREFIX) ? 'the OAuth settings that mapped its identity changed' : 'its identity is no longer configured') : endpoint === undefined ? 'its server was removed' : scope?.ok === false ? scope.message : 'no view';
@@ -169,7 +143,7 @@ export class HttpFrontDoor {
     socket.on('error', () => socket.destroy());
     const path = pathOf(req.url);
     const refused = refusal(req, this.policy);
-    const endpoint = refused === undefined ? this.endpointFor(path) : undefined;
+    const endpoint = refused === undefined ? this.endpoints.find(path) : undefined;
     if (refused !== undefined || endpoint === undefined || endpoint.kind !== 'ws') {
       if (refused !== undefined) this.log.warn({ reason: refused, path }, 'WebSocket upgrade refused');
       const status = refused !== undefined ? '403 Forbidden' : '404 Not Found';
@@ -243,7 +217,7 @@ export class HttpFrontDoor {
       this.serveMounted(mounted, req, res, path);
       return;
     }
-    const endpoint = this.endpointFor(path);
+    const endpoint = this.endpoints.find(path);
     // A CORS preflight never carries credentials (Fetch spec), so it cannot be authenticated; it
     // is answered alike for every /s/<name>/ path, configured or not, and names no server.
     if (req.headers.origin !== undefined && (endpoint !== undefined || isServerPath(path))) {
@@ -330,7 +304,7 @@ export class HttpFrontDoor {
       sendText(res, 405, 'Method not allowed\n');
       return;
     }
-    const document = suffix === '' || this.endpointShape(suffix) ? this.access.resourceMetadata(req, suffix) : undefined;
+    const document = suffix === '' || hasEndpointShape(suffix) ? this.access.resourceMetadata(req, suffix) : undefined;
     if (document === undefined) {
       sendText(res, 404, 'Not found\n');
       return;
@@ -338,33 +312,6 @@ export class HttpFrontDoor {
     const body = JSON.stringify(document);
     res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), 'access-control-allow-origin': '*', 'cache-control': 'max-age=300' });
     res.end(req.method === 'HEAD' ? undefined : body);
-  }
-
-  /** `/mcp` and its siblings, or the same under `/s/<name>/`, whether or not that server exists. */
-  private endpointShape(path: string): boolean {
-    const slash = path.lastIndexOf('/');
-    return ENDPOINT_KINDS.has(path.slice(slash + 1)) && (slash === 0 || isServerPath(path));
-  }
-
-  /**
-   * `/mcp`, `/sse`, `/messages`, `/ws` serve every server; the same under `/s/<server>/` serve one
-   * server with its own names.
-   */
-  private endpointFor(path: string): Endpoint | undefined {
-    const slash = path.lastIndexOf('/');
-    const kind = ENDPOINT_KINDS.get(path.slice(slash + 1));
-    if (kind === undefined) return undefined;
-    const base = path.slice(0, slash);
-    if (base === '') return { kind, scope: AGGREGATE_SCOPE, base };
-    if (!base.startsWith('/s/')) return undefined;
-    let server: string;
-    try {
-      server = decodeURIComponent(base.slice(3));
-    } catch {
-      return undefined; // a malformed %-escape names no server
-    }
-    const scope = this.scopes.get(server);
-    return scope === undefined ? undefined : { kind, scope, base };
   }
 
   private serveMounted(route: MountedRoute, req: IncomingMessage, res: ServerResponse, path: string): void {

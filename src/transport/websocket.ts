@@ -8,7 +8,8 @@ import type { Serialized } from '../wire/result-bytes.js';
 import { parseMessageText } from '../wire/parse.js';
 import type { ViewScope } from '../catalog/view.js';
 import type { SwitchboardCore } from '../switchboard.js';
-import type { Session, SessionChannel, SessionGrant } from '../session/session.js';
+import type { Session } from '../session/session.js';
+import type { SessionChannel, SessionGrant } from '../session/opening.js';
 import { endAtExpiry } from './token-expiry.js';
 
 const LEGACY_VERSION = '2024-11-05';

@@ -9,7 +9,8 @@ import { AGGREGATE_SCOPE, type ViewScope } from '../../../src/catalog/view.js';
 import { resolveConfig } from '../../../src/config/load.js';
 import { classify, type JsonObject, type JsonRpcId, type JsonRpcMessage } from '../../../src/jsonrpc/messages.js';
 import { silentLogger } from '../../../src/log.js';
-import type { Session, SessionChannel } from '../../../src/session/session.js';
+import type { Session } from '../../../src/session/session.js';
+import type { SessionChannel } from '../../../src/session/opening.js';
 import { SwitchboardCore } from '../../../src/switchboard.js';
 import type { Serialized } from '../../../src/wire/result-bytes.js';
 

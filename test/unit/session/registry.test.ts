@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { SessionRegistry } from '../../../src/session/registry.js';
 import { RequestStats } from '../../../src/session/stats.js';
 import { AGGREGATE_SCOPE } from '../../../src/catalog/view.js';
-import type { Session, SessionChannel, SessionGrant } from '../../../src/session/session.js';
+import type { Session } from '../../../src/session/session.js';
+import type { SessionChannel, SessionGrant } from '../../../src/session/opening.js';
 
 const grant: SessionGrant = { scope: AGGREGATE_SCOPE, principal: 'anonymous', query: '' };
 const channel: SessionChannel = { deliver: () => {}, abandon: () => {}, close: () => {} };
