@@ -112,6 +112,8 @@ function judge(skel: string, slot: Slot, opts: ScanOptions, plain: string): Hit 
   const path = SYSTEM_PATH.exec(text);
   // A bare path is data when the parameter is about it (a kubeconfig default of `~/.kube/config`).
   if (path && (n >= 4 || !aboutPath(slot, text.slice(path.index).split(/[\s`'"]/)[0]!, opts.own))) return hit('holds a credential or system file path', 'data-slot.path');
+  // A property's name is read split into words, which takes a path apart (`token_from_~/.git-credentials`).
+  if (slot.cls === 'key' && /[~/]/.test(slot.value) && SYSTEM_PATH.test(slot.value.toLowerCase())) return hit('holds a credential or system file path', 'data-slot.path');
   if (TEMPLATED_URL.test(text)) return hit('holds a URL with placeholders for data', 'data-slot.url');
   if (AUTHORITY.test(text)) return hit('speaks as the system or waives the user\'s confirmation', 'data-slot.authority');
   // In any language: the system prompt, the conversation, the environment or API keys, all of it or pasted here.

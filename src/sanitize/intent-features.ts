@@ -69,13 +69,23 @@ const WORD = /[\p{L}\p{N}\p{M}_'’-]+/gu;
 const READ_CHARS = 4096;
 /** The fewest words a data slot needs before it can be prose addressed to someone. */
 const SENTENCE_WORDS = 3;
+/** The fewest words a property's name needs before it can be one. */
+const NAME_SENTENCE_WORDS = 5;
 /** Longer "words" are blobs (base64, hex, padding): their four-letter pieces say nothing. */
 const PIECE_WORD_CHARS = 24;
 
-/** Words of a string, NFKC and lower case; unspaced scripts as letter pairs. */
+/**
+ * Addresses read as what they are, not as their words: an attack's endpoint and a tool's
+ * documentation link differ in nothing the model should learn from (and corpora write attackers'
+ * hosts under reserved names, `.example` and the TEST-NET ranges, which real documentation uses too).
+ */
+const ADDRESS = /\bhttps?:\/\/[^\s<>"'`)\]]+|[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+|\b\d{1,3}(?:\.\d{1,3}){3}(?:\/\d{1,2}|:\d+)?\b|\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:example|test|invalid|localhost|local|internal|com|net|org|io|dev|ai|co|app|cloud|xyz|info|biz|me)\b(?![.-]?[a-z0-9])/giu;
+const ADDRESS_WORD = (m: string): string => (m.includes('://') ? ' xurl ' : m.includes('@') ? ' xmail ' : /^\d/.test(m) ? ' xip ' : ' xhost ');
+
+/** Words of a string, NFKC and lower case, an address as one word; unspaced scripts as letter pairs. */
 export function intentTokens(text: string): string[] {
   const out: string[] = [];
-  for (const m of text.slice(0, READ_CHARS).normalize('NFKC').toLowerCase().matchAll(WORD)) {
+  for (const m of text.slice(0, READ_CHARS).normalize('NFKC').replace(ADDRESS, ADDRESS_WORD).toLowerCase().matchAll(WORD)) {
     const w = m[0];
     if (UNSPACED.test(w)) {
       const chars = [...w];
@@ -168,6 +178,9 @@ export function namesParty(field: Pick<IntentField, 'text'>): boolean {
  */
 export function candidateKind(field: Pick<IntentField, 'kind' | 'text'>, namesOtherTool: boolean): 'data' | 'prose' | undefined {
   // A value of one or two words (`alreadyRead`, `read only`) says nothing to anyone.
-  if (field.kind === 'data' || field.kind === 'pname') return intentTokens(field.text).length >= SENTENCE_WORDS ? 'data' : undefined;
+  if (field.kind === 'data') return intentTokens(field.text).length >= SENTENCE_WORDS ? 'data' : undefined;
+  // APIs name members with several words (`approved_by_usernames`, `retell_llm_dynamic_variables`):
+  // a name is a sentence only when it is as long as one.
+  if (field.kind === 'pname') return intentTokens(field.text).length >= NAME_SENTENCE_WORDS ? 'data' : undefined;
   return namesOtherTool || namesParty(field) ? 'prose' : undefined;
 }

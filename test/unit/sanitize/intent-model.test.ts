@@ -35,7 +35,7 @@ describe('the learned second opinion', () => {
     expect(() => modelFrom(file)).toThrow(/do not match/);
   });
 
-  it('judges only candidates: data slots of three words or more, and descriptions naming a party or another server\'s tool', () => {
+  it('judges only candidates: data slots of three words or more, property names of five, and descriptions naming a party or another server\'s tool', () => {
     const tool = {
       name: 'add',
       description: 'Adds two numbers and returns the sum.',
@@ -44,6 +44,7 @@ describe('the learned second opinion', () => {
         properties: {
           mode: { type: 'string', enum: ['exact', 'rounded to cents'] },
           round_half_to_even: { type: 'boolean', description: 'Shown to the user.' },
+          round_half_to_the_even_cent: { type: 'boolean' },
         },
       },
     };
@@ -53,8 +54,9 @@ describe('the learned second opinion', () => {
       ['/inputSchema/properties/mode', 'none'],
       ['/inputSchema/properties/mode/enum/0', 'none'],
       ['/inputSchema/properties/mode/enum/1', 'data'],
-      ['/inputSchema/properties/round_half_to_even', 'data'],
+      ['/inputSchema/properties/round_half_to_even', 'none'],
       ['/inputSchema/properties/round_half_to_even/description', 'prose'],
+      ['/inputSchema/properties/round_half_to_the_even_cent', 'data'],
     ]);
     expect(candidateKind({ kind: 'desc', text: 'Adds two numbers.' }, true)).toBe('prose');
     // Every field scores far above any threshold, yet the plain description is never judged.
