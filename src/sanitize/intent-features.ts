@@ -1,7 +1,11 @@
 // What the learned second opinion reads of a tool: its prose and data strings, each as hashed word,
 // word-pair and letter features. The training script (scripts/train-intent.ts) uses these same
 // functions, so the shipped weights and the features they score can never drift apart.
+import { namesEveryReply } from './every-reply.js';
 import { pointerSegment } from './hash.js';
+import * as cue from './directive-lexicon.js';
+import * as concept from './overrule-lexicon.js';
+import { dismissesSystemInstructions, namesSystemInstructions } from './system-dismissed.js';
 import type { CatalogIndexLike } from './types.js';
 
 /** Where a string sits: top-level title or description, a schema's prose, a data slot, a property name. */
@@ -131,6 +135,14 @@ export function intentFeatures(field: Pick<IntentField, 'kind' | 'text'>, bits: 
       for (let j = 0; j + 4 <= padded.length; j++) add(`c:${padded.slice(j, j + 4)}`, 0.5);
     }
   }
+  // What the field speaks of, by concept and in every language the lexicons know, and each pair of
+  // concepts: the model weighs "the user" with "their choice" and "not asked" where the rules need
+  // two moves spelled in words they list.
+  const seen = conceptsOf(field.text);
+  for (let i = 0; i < seen.length; i++) {
+    add(`x:${seen[i]!}`, CONCEPT_WEIGHT);
+    for (let j = i + 1; j < seen.length; j++) add(`xx:${seen[i]!}+${seen[j]!}`, CONCEPT_WEIGHT);
+  }
   add(`k:${field.kind}`, 1);
   if (data && tokens.length >= 8) add('s:data-long', 1);
   let norm = 0;
@@ -138,6 +150,54 @@ export function intentFeatures(field: Pick<IntentField, 'kind' | 'text'>, bits: 
   norm = Math.sqrt(norm) || 1;
   for (const [k, v] of f) f.set(k, v / norm);
   return f;
+}
+
+const CONCEPT_WEIGHT = 3;
+const CONCEPTS: readonly (readonly [string, (text: string) => boolean])[] = [
+  ['user', (t) => concept.USER.test(t)],
+  ['choice', (t) => concept.CHOICE.test(t)],
+  ['void', (t) => concept.VOID.test(t)],
+  ['whatever', (t) => concept.WHATEVER.test(t)],
+  ['not-asked', (t) => concept.NOT_ASKED.test(t)],
+  ['decided-elsewhere', (t) => concept.SOMEONE_ELSE_DECIDED.test(t)],
+  ['persists', (t) => concept.PERSISTS.test(t)],
+  ['conceals', (t) => concept.CONCEALS.test(t)],
+  ['deceives', (t) => concept.DECEIVES.test(t)],
+  ['stop', (t) => concept.STOP_SAID.test(t)],
+  ['carries-on', (t) => concept.CARRIES_ON.test(t)],
+  ['conversation', (t) => concept.WHOLE_CONVERSATION.test(t)],
+  ['chat-demoted', (t) => concept.CHAT_DEMOTED.test(t)],
+  ['every-reply', (t) => concept.EVERY_REPLY_ANYWHERE.test(t) || namesEveryReply(t)],
+  ['system', (t) => namesSystemInstructions(t)],
+  ['system-dismissed', (t) => namesSystemInstructions(t) && dismissesSystemInstructions(t) !== null],
+  // How the field speaks (an order, a condition, a rank) and of what (secrets, outside, harm), in
+  // the directive analysis' words.
+  ['obligation', (t) => test(cue.OBLIGATION, t)],
+  ['imperative', (t) => test(cue.IMPERATIVE, t)],
+  ['prerequisite', (t) => test(cue.PREREQUISITE, t)],
+  ['standing', (t) => test(cue.STANDING, t) || test(cue.I18N_STANDING, t)],
+  ['argument-change', (t) => test(cue.ARGUMENT_CHANGE, t)],
+  ['rank', (t) => test(cue.PRIORITY, t) || test(cue.RANK_BY_MEANING, t) || test(cue.I18N_PRIORITY, t) || test(cue.I18N_RANK, t)],
+  ['above-user', (t) => test(cue.ABOVE_USER, t) || test(cue.USER_DEMOTED, t) || test(cue.OUTRANKED, t) || test(cue.OVERRIDES_USER, t)],
+  ['regardless', (t) => test(cue.I18N_REGARDLESS, t) || test(cue.I18N_IGNORE, t)],
+  ['i18n-order', (t) => test(cue.I18N_DIRECTIVE, t)],
+  ['secret', (t) => test(cue.SECRET, t) || test(cue.OTHERS_SECRET, t) || test(cue.I18N_EXFIL_TARGET, t)],
+  ['chat', (t) => test(cue.CONVERSATION, t) || test(cue.I18N_CONVERSATION, t)],
+  ['outside', (t) => test(cue.OUTSIDE, t) || test(cue.OUTSIDE_ADDRESS, t)],
+  ['harm', (t) => test(cue.HARM, t) || test(cue.RECON, t)],
+  ['every', (t) => test(cue.EVERY, t)],
+];
+
+/** A regex test that does not depend on a global regex's last position. */
+function test(re: RegExp, text: string): boolean {
+  re.lastIndex = 0;
+  return re.test(text);
+}
+
+/** The concepts a field's text speaks of, on the reading the lexicons are written for (NFKC, lower case). */
+function conceptsOf(text: string): string[] {
+  const reading = text.slice(0, READ_CHARS).normalize('NFKC').toLowerCase();
+  return CONCEPTS.filter(([, test]) => test(reading)).map(([name]) => name);
 }
 
 /** Runs of identifier characters; matched without backtracking, then checked for a name's shape. */

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { CatalogIndex, sanitizeEntity } from '../../../src/sanitize/index.js';
-import { candidateKind, intentFields } from '../../../src/sanitize/intent-features.js';
+import { candidateKind, featureHash, intentFeatures, intentFields } from '../../../src/sanitize/intent-features.js';
 import { intentFindings, modelFrom, shippedModel, type IntentModelFile } from '../../../src/sanitize/intent-model.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
@@ -88,6 +88,18 @@ describe('the learned second opinion', () => {
     const withModel = withheld(true);
     expect(withModel).toBeGreaterThan(rulesAlone);
     expect(withModel).toBe(cases.length);
+  });
+
+  it('reads what a field speaks of by concept, in any language the lexicons know, and each pair of them', () => {
+    const bucket = (key: string): number => featureHash(key) & ((1 << 18) - 1);
+    const has = (text: string, key: string): boolean => intentFeatures({ kind: 'desc', text }, 18).has(bucket(key));
+    // "The user was not asked" in German and in English: the same concept, whatever the words.
+    expect(has('Die Überweisung wird ohne Rückfrage beim Nutzer ausgeführt.', 'x:not-asked')).toBe(true);
+    expect(has('The transfer goes out without asking the user to confirm it.', 'x:not-asked')).toBe(true);
+    expect(has('Die Überweisung wird ohne Rückfrage beim Nutzer ausgeführt.', 'xx:user+not-asked')).toBe(true);
+    // A plain description speaks of neither.
+    expect(has('Returns the current exchange rate for two currencies.', 'x:not-asked')).toBe(false);
+    expect(has('Returns the current exchange rate for two currencies.', 'x:user')).toBe(false);
   });
 
   it('reports its verdict as the rule learned-intent, with the score, its threshold and the words behind it', () => {
