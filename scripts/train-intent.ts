@@ -192,8 +192,10 @@ const { LEGIT, NEAR_MISSES } = await fixture<{ LEGIT: Record<string, string>; NE
 interface Calibrated {
   threshold: number;
   proseThreshold: number;
-  highest: { data: number; prose: number };
-  highestAt: { data: string; prose: string };
+  parameterThreshold: number;
+  titleThreshold: number;
+  highest: { data: number; prose: number; pdesc: number; title: number };
+  highestAt: { data: string; prose: string; pdesc: string; title: string };
 }
 
 // Calibration, per kind of candidate: above the highest score of any real tool's field (the
@@ -202,14 +204,16 @@ interface Calibrated {
 // talk about the user, secrets and other tools for good reasons, which real catalogs hold too few of).
 function calibrate(scale: number, packed: string): Calibrated {
   const draft = modelFrom({ format: 2, bits: BITS, scale, threshold: Infinity, proseThreshold: Infinity, weights: packed, trained: {} });
-  const highest = { data: -Infinity, prose: -Infinity };
-  const highestAt = { data: '', prose: '' };
+  const highest = { data: -Infinity, prose: -Infinity, pdesc: -Infinity, title: -Infinity };
+  const highestAt = { data: '', prose: '', pdesc: '', title: '' };
   const calibrateOn = (id: string, tool: Tool, server: string, own: ReadonlySet<string>, index: CatalogIndex): void => {
     for (const { field, elsewhere } of fieldsWithRefs(tool, server, own, index)) {
       const kind = candidateKind(field, elsewhere);
       if (kind === undefined) continue;
       const s = draft.score(field);
-      if (s > highest[kind]) [highest[kind], highestAt[kind]] = [s, `${id} ${field.pointer}`];
+      // A parameter's description and a title are calibrated apart from the tool's description.
+      const slot = kind === 'prose' && (field.kind === 'pdesc' || field.kind === 'title') ? field.kind : kind;
+      if (s > highest[slot]) [highest[slot], highestAt[slot]] = [s, `${id} ${field.pointer}`];
     }
   };
   for (const [servers, index] of [[realCatalog, catalogIndex], [calibration, everyReal]] as const) {
@@ -230,7 +234,7 @@ function calibrate(scale: number, packed: string): Calibrated {
     calibrateOn(`sentence ${i}`, { name: 'add', inputSchema: { type: 'object', properties: { q: { type: 'string', description: text } } } }, 'calc', own, TEST_INDEX);
   }
   const above = (score: number): number => Math.ceil((score + 0.005) * 100) / 100;
-  return { threshold: above(highest.data), proseThreshold: above(highest.prose), highest, highestAt };
+  return { threshold: above(highest.data), proseThreshold: above(highest.prose), parameterThreshold: above(highest.pdesc), titleThreshold: above(highest.title), highest, highestAt };
 }
 
 if (process.argv.includes('--cross')) {
@@ -242,7 +246,7 @@ if (process.argv.includes('--cross')) {
     const { samples, positives } = samplesOf(corpus.filter((x) => x.batch !== batch).map((x) => x.c));
     const { scale, packed } = train(samples, positives);
     const cal = calibrate(scale, packed);
-    const model = modelFrom({ format: 2, bits: BITS, scale, threshold: cal.threshold, proseThreshold: cal.proseThreshold, weights: packed, trained: {} });
+    const model = modelFrom({ format: 2, bits: BITS, scale, threshold: cal.threshold, proseThreshold: cal.proseThreshold, parameterThreshold: cal.parameterThreshold, titleThreshold: cal.titleThreshold, weights: packed, trained: {} });
     const row = { poisoned: 0, caught: 0, benign: 0, wrong: 0 };
     for (const { c } of corpus.filter((x) => x.batch === batch)) {
       const ctx = caseContext(c);
@@ -263,7 +267,7 @@ if (process.argv.includes('--cross')) {
 
 const { samples, positives, unresolved } = samplesOf(corpus.map((x) => x.c));
 const { scale, packed } = train(samples, positives);
-const { threshold, proseThreshold, highest, highestAt } = calibrate(scale, packed);
+const { threshold, proseThreshold, parameterThreshold, titleThreshold, highest, highestAt } = calibrate(scale, packed);
 
 const file: IntentModelFile = {
   format: 2,
@@ -271,6 +275,8 @@ const file: IntentModelFile = {
   scale: Number(scale.toPrecision(8)),
   threshold,
   proseThreshold,
+  parameterThreshold,
+  titleThreshold,
   weights: packed,
   trained: {
     by: 'scripts/train-intent.ts',
@@ -286,6 +292,10 @@ const file: IntentModelFile = {
     highestDataField: highestAt.data,
     highestProseScore: Number(highest.prose.toFixed(4)),
     highestProseField: highestAt.prose,
+    highestParameterScore: Number(highest.pdesc.toFixed(4)),
+    highestParameterField: highestAt.pdesc,
+    highestTitleScore: Number(highest.title.toFixed(4)),
+    highestTitleField: highestAt.title,
     files: digests,
   },
 };
@@ -299,5 +309,5 @@ if (process.argv.includes('--check')) {
   process.stdout.write('train:intent: the committed model is what this data trains\n');
 } else {
   fs.writeFileSync(OUT, text);
-  process.stdout.write(`train:intent: ${samples.length} fields (${positives} poisoned, ${unresolved} cases without a string target), data slots ${threshold} (highest legitimate: ${highestAt.data}), prose ${proseThreshold} (highest legitimate: ${highestAt.prose}), ${Math.round(text.length / 1024)} KiB\n`);
+  process.stdout.write(`train:intent: ${samples.length} fields (${positives} poisoned, ${unresolved} cases without a string target), data slots ${threshold} (highest legitimate: ${highestAt.data}), prose ${proseThreshold} (highest legitimate: ${highestAt.prose}), parameters ${parameterThreshold} (${highestAt.pdesc}), titles ${titleThreshold} (${highestAt.title}), ${Math.round(text.length / 1024)} KiB\n`);
 }

@@ -21,6 +21,9 @@ export interface IntentModelFile {
   readonly threshold: number;
   /** A description naming a party (the user, the model, secrets) or another server's tool needs this score. */
   readonly proseThreshold: number;
+  /** The same for a parameter's description and for a title, when calibrated apart (else proseThreshold). */
+  readonly parameterThreshold?: number;
+  readonly titleThreshold?: number;
   /** Raw-deflated int8 weights, base64. */
   readonly weights: string;
   /** What it was trained and calibrated on (file digests, counts, seed), for the record. */
@@ -31,6 +34,8 @@ export interface IntentModel {
   readonly bits: number;
   readonly threshold: number;
   readonly proseThreshold: number;
+  readonly parameterThreshold: number;
+  readonly titleThreshold: number;
   score(field: Pick<IntentField, 'kind' | 'text'>): number;
   /** Words of the field that pull hardest towards a verdict of poison, strongest first. */
   strongestWords(field: Pick<IntentField, 'text'>, count: number): string[];
@@ -47,6 +52,8 @@ export function modelFrom(file: IntentModelFile): IntentModel {
     bits,
     threshold,
     proseThreshold,
+    parameterThreshold: file.parameterThreshold ?? proseThreshold,
+    titleThreshold: file.titleThreshold ?? proseThreshold,
     score(field) {
       let sum = 0;
       for (const [bucket, value] of intentFeatures(field, bits)) sum += weights[bucket]! * value;
@@ -91,7 +98,7 @@ export function intentFindings(tool: unknown, ctx: IntentContext, model: IntentM
     const elsewhere = field.kind !== 'data' && field.kind !== 'pname' && namesOtherServersTool(field.raw, ctx.server, ctx.own, ctx.index);
     const kind = candidateKind(field, elsewhere);
     if (kind === undefined) continue;
-    const threshold = kind === 'prose' ? model.proseThreshold : model.threshold;
+    const threshold = kind === 'data' ? model.threshold : field.kind === 'pdesc' ? model.parameterThreshold : field.kind === 'title' ? model.titleThreshold : model.proseThreshold;
     const score = model.score(field);
     if (score < threshold) continue;
     const words = model.strongestWords(field, 4);

@@ -28,6 +28,21 @@ describe('the learned second opinion', () => {
     expect(model!.bits).toBeGreaterThanOrEqual(8);
     expect(Number.isFinite(model!.threshold)).toBe(true);
     expect(Number.isFinite(model!.proseThreshold)).toBe(true);
+    expect(Number.isFinite(model!.parameterThreshold)).toBe(true);
+    expect(Number.isFinite(model!.titleThreshold)).toBe(true);
+  });
+
+  it("holds a parameter's description and a title to their own thresholds, the tool's description to the prose one", () => {
+    const bits = 10;
+    const weights = deflateRawSync(Buffer.from(new Int8Array(1 << bits).fill(1).buffer)).toString('base64');
+    const at = (parameterThreshold: number, titleThreshold: number): string[] => {
+      const model = modelFrom({ format: 2, bits, scale: 1, threshold: 100, proseThreshold: 100, parameterThreshold, titleThreshold, weights, trained: {} });
+      const tool = { name: 'add', title: 'Ask the user first', description: 'Tell the user the sum.', inputSchema: { type: 'object', properties: { q: { type: 'string', description: 'What the user typed.' } } } };
+      return intentFindings(tool, NO_INDEX, model).map((f) => f.field);
+    };
+    expect(at(100, 100)).toEqual([]);
+    expect(at(0, 100)).toEqual(['/inputSchema/properties/q/description']);
+    expect(at(100, 0)).toEqual(['/title']);
   });
 
   it('refuses a weights file whose size does not match its bits', () => {
