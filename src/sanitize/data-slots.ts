@@ -214,7 +214,8 @@ function aboutPath(slot: Slot, path: string, own: ReadonlySet<string>): boolean 
   const name = parameterOf(slot).toLowerCase();
   if (!name) return false;
   const pathWords = path.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length >= 3);
-  if (pathWords.some((w) => name.includes(w)) || /path|file|config|key|identity|cert/.test(name)) return true;
+  // A command line's arguments name files as a matter of course (`["cat", "/etc/hosts"]` for `command`).
+  if (pathWords.some((w) => name.includes(w)) || /path|file|config|key|identity|cert|command|cmd|args|argv/.test(name)) return true;
   // The server's own job: `~/.ssh` as the key directory of `list_ssh_keys`.
   for (const tool of own) if (pathWords.some((w) => tool.split(/[_.-]/).includes(w))) return true;
   return false;

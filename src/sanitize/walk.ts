@@ -82,10 +82,18 @@ const DATA_LISTS = new Set(['enum', 'examples', 'default']);
 function isDataPath(path: readonly (string | number)[], cls: SlotClass): boolean {
   if (cls === 'key') return true;
   const last = path[path.length - 1];
-  if (typeof last === 'string') return DATA_KEYWORDS.has(last);
+  if (typeof last === 'string' && DATA_KEYWORDS.has(last)) return true;
   const parent = path[path.length - 2];
-  return typeof parent === 'string' && DATA_LISTS.has(parent);
+  if (typeof last === 'number' && typeof parent === 'string' && DATA_LISTS.has(parent)) return true;
+  // Inside an object or a list a default, const or example holds (`default: [{email: ...}]`,
+  // `examples: [{cc: ...}]`): every string there is a value too.
+  for (let i = path.length - 2; i >= 1; i--) {
+    const key = path[i];
+    if (typeof key === 'string' && VALUE_HOLDERS.has(key) && !PROPERTY_MAPS.has(String(path[i - 1]))) return true;
+  }
+  return false;
 }
+const VALUE_HOLDERS = new Set(['default', 'const', 'example', 'examples', 'enum']);
 
 /**
  * @param tooDeep receives the pointer of every subtree nested deeper than MAX_DEPTH, which is not
