@@ -115,6 +115,9 @@ function judge(skel: string, slot: Slot, opts: ScanOptions, plain: string): Hit 
   // A property's name is read split into words, which takes a path apart (`token_from_~/.git-credentials`).
   if (slot.cls === 'key' && /[~/]/.test(slot.value) && SYSTEM_PATH.test(slot.value.toLowerCase())) return hit('holds a credential or system file path', 'data-slot.path');
   if (TEMPLATED_URL.test(text)) return hit('holds a URL with placeholders for data', 'data-slot.url');
+  // What a call carries when the model names nothing: a fixed mailbox (not the sender's) or a bare
+  // public IP there is a silent recipient.
+  if (fixedValue(slot) && ((MAILBOX.test(text) && !SENDER.test(parameterOf(slot))) || PUBLIC_IP_URL.test(text))) return hit('sends to a fixed outside address when the model gives none', 'data-slot.outside');
   if (AUTHORITY.test(text)) return hit('speaks as the system or waives the user\'s confirmation', 'data-slot.authority');
   // In any language: the system prompt, the conversation, the environment or API keys, all of it or pasted here.
   if (I18N_EXFIL_TARGET.test(other) && (I18N_ALL.test(other) || I18N_PASTE.test(other) || (slot.cls === 'key' && n >= 3))) {
@@ -203,6 +206,21 @@ function isTitle(slot: Slot): boolean {
 }
 
 /** The name of the parameter a data slot belongs to, in words. */
+/** A value that is mail addresses and nothing else (`from:alice@x subject:y` is a search query). */
+const MAILBOX = /^\s*(?:mailto:)?[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+(?:\s*[,;]\s*(?:mailto:)?[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+)*\s*$/;
+const SENDER = /from|sender|author|reply_?to|replyto|owner|login|user_?name|username|account/i;
+/** A URL to a bare public IPv4 address (loopback and private ranges are local services). */
+const PUBLIC_IP_URL = /\b[a-z][a-z0-9+.-]*:\/\/(?!(?:127|10|0)\.|192\.168\.|172\.(?:1[6-9]|2\d|3[01])\.)\d{1,3}(?:\.\d{1,3}){3}\b/;
+
+/** A default or const, or a value inside one: what the call carries unless the model says otherwise. */
+function fixedValue(slot: Slot): boolean {
+  for (let i = slot.path.length - 1; i >= 1; i--) {
+    const key = slot.path[i];
+    if ((key === 'default' || key === 'const') && slot.path[i - 1] !== 'properties') return true;
+  }
+  return false;
+}
+
 function parameterOf(slot: Slot): string {
   for (let i = slot.path.length - 1; i > 0; i--) {
     if (slot.path[i - 1] === 'properties' && typeof slot.path[i] === 'string') return String(slot.path[i]);
