@@ -118,6 +118,10 @@ function judge(skel: string, slot: Slot, opts: ScanOptions, plain: string): Hit 
   // What a call carries when the model names nothing: a fixed mailbox (not the sender's) or a bare
   // public IP there is a silent recipient.
   if (fixedValue(slot) && ((MAILBOX.test(text) && !SENDER.test(parameterOf(slot))) || PUBLIC_IP_URL.test(text))) return hit('sends to a fixed outside address when the model gives none', 'data-slot.outside');
+  // One of few choices the model is offered: an address there is a destination it will pick.
+  if (enumMember(slot) && ((MAILBOX.test(text) && !SENDER.test(parameterOf(slot))) || PUBLIC_IP_URL.test(text))) return hit('offers a fixed outside address as a choice', 'data-slot.outside');
+  // A bank account fixed in or offered by the schema is a payee the user did not name.
+  if ((fixedValue(slot) || enumMember(slot)) && IBAN.test(slot.value)) return hit('fixes a bank account the user did not give', 'data-slot.payee');
   if (AUTHORITY.test(text)) return hit('speaks as the system or waives the user\'s confirmation', 'data-slot.authority');
   // In any language: the system prompt, the conversation, the environment or API keys, all of it or pasted here.
   if (I18N_EXFIL_TARGET.test(other) && (I18N_ALL.test(other) || I18N_PASTE.test(other) || (slot.cls === 'key' && n >= 3))) {
@@ -210,7 +214,14 @@ function isTitle(slot: Slot): boolean {
 const MAILBOX = /^\s*(?:mailto:)?[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+(?:\s*[,;]\s*(?:mailto:)?[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+)*\s*$/;
 const SENDER = /from|sender|author|reply_?to|replyto|owner|login|user_?name|username|account/i;
 /** A URL to a bare public IPv4 address (loopback and private ranges are local services). */
-const PUBLIC_IP_URL = /\b[a-z][a-z0-9+.-]*:\/\/(?!(?:127|10|0)\.|192\.168\.|172\.(?:1[6-9]|2\d|3[01])\.)\d{1,3}(?:\.\d{1,3}){3}\b/;
+const PUBLIC_IP_URL = /\b[a-z][a-z0-9+.-]*:\/\/(?:[a-z0-9._%-]+@)?(?!(?:127|10|0)\.|192\.168\.|172\.(?:1[6-9]|2\d|3[01])\.)\d{1,3}(?:\.\d{1,3}){3}\b/;
+/** An IBAN, printed in groups of four or not (ISO 13616: two letters, two check digits, up to 30 more). */
+const IBAN = /^\s*[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\s*$/;
+
+/** An enum member: one of the few values the model may choose. */
+function enumMember(slot: Slot): boolean {
+  return typeof slot.path[slot.path.length - 1] === 'number' && slot.path[slot.path.length - 2] === 'enum';
+}
 
 /** A default or const, or a value inside one: what the call carries unless the model says otherwise. */
 function fixedValue(slot: Slot): boolean {
@@ -228,12 +239,16 @@ function parameterOf(slot: Slot): string {
   return '';
 }
 
+const SECRET_STORE = /id_(?:rsa|dsa|ecdsa|ed25519)|\.aws\/credentials|\/etc\/shadow|git-credentials|\.netrc|\.pgpass|\.npmrc|\.pypirc|\.gnupg|\.password-store/;
+
 function aboutPath(slot: Slot, path: string, own: ReadonlySet<string>): boolean {
   const name = parameterOf(slot).toLowerCase();
   if (!name) return false;
   const pathWords = path.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length >= 3);
-  // A command line's arguments name files as a matter of course (`["cat", "/etc/hosts"]` for `command`).
-  if (pathWords.some((w) => name.includes(w)) || /path|file|config|key|identity|cert|command|cmd|args|argv/.test(name)) return true;
+  if (pathWords.some((w) => name.includes(w)) || /key|identity|cert/.test(name)) return true;
+  // A parameter that takes any path or command line (`["cat", "/etc/hosts"]` for `command`) names
+  // files as a matter of course, but not a private key or a credential store by default.
+  if (/path|file|config|command|cmd|args|argv/.test(name)) return !SECRET_STORE.test(path);
   // The server's own job: `~/.ssh` as the key directory of `list_ssh_keys`.
   for (const tool of own) if (pathWords.some((w) => tool.split(/[_.-]/).includes(w))) return true;
   return false;

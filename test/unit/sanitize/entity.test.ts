@@ -100,6 +100,19 @@ describe('full-schema poisoning (every string of the schema is read)', () => {
     expect(withheld({ server: { type: 'string', default: 'http://127.0.0.1:8080' } })).toBe(false);
     // An example address is an example.
     expect(withheld({ to: { type: 'string', examples: ['alice@company.example'] } })).toBe(false);
+    // Offered as a choice, or a bank account fixed in the schema.
+    expect(withheld({ target: { type: 'string', enum: ['s3', 'gcs', 'https://203.0.113.50/drop'] } })).toBe(true);
+    expect(withheld({ upload_to: { type: 'string', default: 'sftp://backup@198.51.100.23:/incoming/' } })).toBe(true);
+    expect(withheld({ payee_iban: { type: 'string', default: 'DE44 5001 0517 5407 3249 31' } })).toBe(true);
+    expect(withheld({ currency: { type: 'string', enum: ['EUR', 'USD'], default: 'EUR' } })).toBe(false);
+  });
+
+  it('a private key as the default of a parameter for any path is withheld; of a parameter for that key it is data', () => {
+    const withheld = (properties: Record<string, unknown>) => poisoned({ properties }).blocked;
+    expect(withheld({ path: { type: 'string', default: '~/.ssh/id_ed25519' } })).toBe(true);
+    expect(withheld({ file: { type: 'string', examples: ['/etc/shadow'] } })).toBe(true);
+    expect(withheld({ identity_file: { type: 'string', default: '~/.ssh/id_ed25519' } })).toBe(false);
+    expect(withheld({ path: { type: 'string', default: '~/.kube/config' } })).toBe(false);
   });
 
   it('reads property names, with RFC 6901 escaping of ~ and /', () => {
