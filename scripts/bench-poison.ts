@@ -278,7 +278,7 @@ async function main(): Promise<void> {
     const total = poison.reduce((a, r) => a + r.total, 0);
     lines.push(`| ${part} | **all poison** | ${caught} | ${total} | ${pct(caught, total)} |`);
   }
-  lines.push('', '## Held-out by batch', '', '| batch | caught | of | rate |', '|---|---:|---:|---:|');
+  lines.push('', '## Held-out by batch (poison: withheld; benign: served)', '', '| batch | caught | of | rate |', '|---|---:|---:|---:|');
   for (const [batch, b] of [...byBatch].sort(([x], [y]) => x.localeCompare(y))) lines.push(`| ${batch} | ${b.caught} | ${b.total} | ${pct(b.caught, b.total)} |`);
   lines.push('', `## Real tools (${outcomes.length} of ${real.length} servers)`, '');
   lines.push(`withheld: ${withheld.length}; served with a flag: ${flagged.length}`);

@@ -7,7 +7,8 @@
 // same writers' genuine prose, so the model cannot learn a writer's style instead of an intent),
 // every string of their benign cases, and, at a lower weight, every string of the real tools of
 // bench/discovery/catalog (weighted up). Logistic regression, AdaGrad, seeded: the same data gives the same file.
-// Thresholds, one for data slots and one for descriptions, are set on legitimate text: above the
+// Thresholds, one for data slots and one each for a tool's description, a parameter's description and a
+// title, are set on legitimate text: above the
 // highest score of any candidate field of the catalog's tools, of the even-numbered servers of
 // bench/poison/real, real-fresh and real-more (the odd-numbered ones and the held-out poison sets are
 // only measured, by `npm run bench:poison`), and of the hand-written legitimate definitions and
@@ -62,8 +63,6 @@ function read(rel: string): string {
 }
 const jsonFiles = (dir: string, ext: string): string[] =>
   fs.readdirSync(path.join(ROOT, dir)).filter((f) => f.endsWith(ext) && f !== 'packages.json').sort().map((f) => `${dir}/${f}`);
-const casesOf = (dir: string): Case[] =>
-  jsonFiles(dir, '.jsonl').flatMap((f) => read(f).split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as Case));
 const serversOf = (dir: string): RealServer[] => jsonFiles(dir, '.json').map((f) => JSON.parse(read(f)) as RealServer);
 
 /** `$.inputSchema.properties["a b"].default` -> `/inputSchema/properties/a b/default`. */
@@ -80,7 +79,7 @@ interface Sample {
 }
 
 const realCatalog = serversOf('bench/discovery/catalog');
-const realMore = serversOf('bench/poison/real');
+const realCollected = serversOf('bench/poison/real');
 const catalogNames = realCatalog.map((r) => ({ server: r.server, tools: r.tools.map((t) => t.name) }));
 
 /** A case judged as bench:poison judges it: a poisoned case's siblings are another server's tools. */
@@ -107,9 +106,9 @@ const corpus: { batch: string; c: Case }[] = corpusFiles.flatMap((f) =>
 const catalogIndex = new CatalogIndex(catalogNames);
 // The even-numbered servers of each later collection (bench:poison's tune halves); the odd ones are only measured.
 const realFresh = serversOf('bench/poison/real-fresh');
-const realMoreStill = serversOf('bench/poison/real-more');
-const calibration = [realMore, realFresh, realMoreStill].flatMap((set) => set.filter((_, i) => i % 2 === 0));
-const everyReal = new CatalogIndex([...realCatalog, ...realMore, ...realFresh, ...realMoreStill].map((r) => ({ server: r.server, tools: r.tools.map((t) => t.name) })));
+const realMore = serversOf('bench/poison/real-more');
+const calibration = [realCollected, realFresh, realMore].flatMap((set) => set.filter((_, i) => i % 2 === 0));
+const everyReal = new CatalogIndex([...realCatalog, ...realCollected, ...realFresh, ...realMore].map((r) => ({ server: r.server, tools: r.tools.map((t) => t.name) })));
 /** Real tools' fields, the same for every training run. */
 const realSamples: Sample[] = realCatalog.flatMap((r) => {
   const own = new Set(r.tools.map((t) => t.name.toLowerCase()));
@@ -141,7 +140,7 @@ function samplesOf(cases: readonly Case[]): { samples: Sample[]; positives: numb
       samples.push({ features: intentFeatures(field, BITS), y, weight: 1 });
     }
   }
-  samples.push(...realSamples);
+  for (const sample of realSamples) samples.push(sample);
   return { samples, positives, unresolved };
 }
 
@@ -234,15 +233,23 @@ function calibrate(scale: number, packed: string): Calibrated {
     calibrateOn(`sentence ${i}`, { name: 'add', inputSchema: { type: 'object', properties: { q: { type: 'string', description: text } } } }, 'calc', own, TEST_INDEX);
   }
   const above = (score: number): number => Math.ceil((score + 0.005) * 100) / 100;
-  return { threshold: above(highest.data), proseThreshold: above(highest.prose), parameterThreshold: above(highest.pdesc), titleThreshold: above(highest.title), highest, highestAt };
+  // A kind no legitimate field was a candidate of is held to the tool description's threshold.
+  const prose = above(highest.prose);
+  const orProse = (score: number): number => (Number.isFinite(score) ? above(score) : prose);
+  return { threshold: above(highest.data), proseThreshold: prose, parameterThreshold: orProse(highest.pdesc), titleThreshold: orProse(highest.title), highest, highestAt };
 }
 
+if (process.argv.includes('--cross') && process.argv.includes('--check')) {
+  process.stderr.write('train:intent: --cross and --check are separate runs\n');
+  process.exit(2);
+}
 if (process.argv.includes('--cross')) {
   // How the model reads a writer it never saw: each batch in turn left out of training (the
   // thresholds still set on legitimate text only), and the model alone judged on that batch.
   const lines = ['| left out | poisoned | withheld by the model | benign | withheld by the model |', '|---|---:|---:|---:|---:|'];
   const sum = { poisoned: 0, caught: 0, benign: 0, wrong: 0 };
-  for (const batch of [...new Set(corpus.map((x) => x.batch))]) {
+  const pct = (n: number, d: number): string => (d === 0 ? '-' : `${((100 * n) / d).toFixed(1)} %`);
+  for (const batch of new Set(corpus.map((x) => x.batch))) {
     const { samples, positives } = samplesOf(corpus.filter((x) => x.batch !== batch).map((x) => x.c));
     const { scale, packed } = train(samples, positives);
     const cal = calibrate(scale, packed);
@@ -255,12 +262,9 @@ if (process.argv.includes('--cross')) {
       else [row.poisoned, row.caught] = [row.poisoned + 1, row.caught + (fired ? 1 : 0)];
     }
     for (const k of Object.keys(sum) as (keyof typeof sum)[]) sum[k] += row[k];
-    const pct = (n: number, d: number): string => (d === 0 ? '-' : `${((100 * n) / d).toFixed(1)} %`);
     lines.push(`| ${batch} | ${row.poisoned} | ${row.caught} (${pct(row.caught, row.poisoned)}) | ${row.benign} | ${row.wrong} (${pct(row.wrong, row.benign)}) |`);
-    if (batch === [...new Set(corpus.map((x) => x.batch))].at(-1)) {
-      lines.push(`| **all** | ${sum.poisoned} | ${sum.caught} (${pct(sum.caught, sum.poisoned)}) | ${sum.benign} | ${sum.wrong} (${pct(sum.wrong, sum.benign)}) |`);
-    }
   }
+  lines.push(`| **all** | ${sum.poisoned} | ${sum.caught} (${pct(sum.caught, sum.poisoned)}) | ${sum.benign} | ${sum.wrong} (${pct(sum.wrong, sum.benign)}) |`);
   process.stdout.write(`${lines.join('\n')}\n`);
   process.exit(0);
 }

@@ -39,9 +39,9 @@ export function isMetaTool(name: unknown): boolean {
 /**
  * The matches for find_tools' arguments in a view. Needs no session: the stateless era's
  * requests carry their view in who they are and the URL, and search the same way. A long `query`
- * of several steps is searched per step too (search/merge.ts).
+ * of several steps is searched per step too (search/merge.ts). `onHit` sees every hit of every step
+ * searched (the CLI shows the scores the model is not shown).
  */
-/** `onHit` sees every hit of every step searched (the CLI shows the scores the model is not shown). */
 export function findTools(catalog: Pick<Catalog, 'search'>, view: View, args: unknown, onHit?: (hit: SearchHit) => void): FoundTool[] {
   if (!isObject(args)) throw new SwitchboardError(ErrorCode.InvalidParams, `${FIND_TOOLS} needs arguments {query, keywords?, queries?, limit?, server?}`);
   const { query, keywords, queries, limit, server } = args;

@@ -8,15 +8,19 @@ import { ENV_FILE_PATH, I18N_ALL, I18N_EXFIL_TARGET, I18N_PASTE, OTHERS_SECRET, 
 import type { Hit, ScanOptions } from './semantic.js';
 import { namesSystemInstructions } from './system-dismissed.js';
 import { waivesAsking } from './user-overruled.js';
-import type { Slot } from './walk.js';
+import { holderOf, propertyPath, type Slot } from './walk.js';
 
 /** Second person or an order: prose that speaks to someone (a flag alone: a default system prompt does too). */
 const ADDRESSED = /\b(?:you|your|yours|please|must|always|never|do not|don't|make sure|remember to)\b/;
 /** The model named as the one addressed, or an order to drop what it was told. */
 const TO_THE_MODEL =
   /\b(?:assistants?|models?|ai|llms?|agents?|claude|chatgpt) ?[:,]|^(?:assistant|llm|ai agent|agent) |\b(?:the model|ai agents?|llms?|ai assistants?)\b|\b(?:ignore|disregard|forget|override) (?:all |any |the |your |previous |prior |above )(?![^.!?]{0,30}\b(?:for|in|on) (?:this|the|that|each|every) (?:line|file|project|block|folder|directory|repo|repository|workspace)\b)/;
+/**
+ * A property name that speaks to the model: the model, then an obligation ("assistant must ..."), a
+ * greeting to it, or an order to drop what it was told (not a linter's "ignore all errors in this file").
+ */
 const KEY_TO_THE_MODEL =
-  /^(?:assistant|llm|ai|agent|model|the model|claude|chatgpt) (?:must|should|shall|will|always|never|please|ignore|send|include|add|read|call|use|forward|copy|attach|paste|put)\b|\b(?:dear|hey|attention|note to(?: the)?) (?:assistant|llm|ai|agent|model)s?\b|\b(?:ignore|disregard|forget|override) (?:all|any|the|your|previous|prior|above)\b/;
+  /^(?:assistant|llm|ai|agent|model|the model|claude|chatgpt) (?:must|should|shall|always|never|please)\b|\b(?:dear|hey|attention|note to(?: the)?) (?:assistant|llm|ai|agent|model)s?\b|\b(?:ignore|disregard|forget|override) (?:all|any|the|your|previous|prior|above)\b(?![^.!?]{0,30}\b(?:for|in|on) (?:this|the|that|each|every) (?:line|file|project|block|folder|directory|repo|repository|workspace)\b)/;
 /** Speaking as the system or waiving the user's confirmation. */
 const AUTHORITY =
   /\b(?:system|admin|administrator|developer|operator|security team) (?:note|notice|message|override|directive|instruction)s? ?:|\[(?:system|admin)\]|^(?:system|assistant) ?:|\b(?:pre-?approved|auto-?approved|already (?:approved|authori[sz]ed)|no (?:user )?confirmation|skip (?:the )?confirmation|confirmation (?:is )?(?:not needed|not required|waived)|without (?:asking|confirmation|confirming|the user))\b/;
@@ -67,7 +71,9 @@ const I18N_CONCEAL =
   /ユーザーに(?:見せ|言わ|伝え|知らせ)|(?:不要|别|勿)(?:告诉|让|通知)(?:用户|用戶)|nicht (?:beim nutzer|dem nutzer|melden|erwähnen)|ohne (?:es )?(?:dem nutzer|zu melden)|sin (?:avisar|decírselo|decirle)|sans (?:le (?:dire|signaler)|prévenir)|sem (?:avisar|contar|dizer)|senza (?:dirlo|avvisare)|niet (?:melden|vertellen)|bez (?:informowania|mówienia)|не (?:сообщай|говори|показывай)|kullanıcıya (?:söyleme|göstermeden|bildirmeden)|사용자에게 (?:알리지|보여주지)/;
 const TITLE_ORDER = /\b(?:always|never|must|do not|don't)\b[^.!?]{0,40}\b(?:use|call|quote|send|include|suggest|tell|mention|recommend|pass|set|add|cite|link|say|show)\b/;
 const PHONE = /\+\d[\d ()-]{6,18}\d/;
-const ADDRESS_TOKENS = /\bhttps?:\/\/\S+|\b[a-z0-9._%+-]+@[a-z0-9.-]+\.[a-z]{2,}\b|\b\d{1,3}(?:\.\d{1,3}){3}(?:\/\d+)?\b/g;
+// A mailbox starts where a run of its characters does: a start inside the run would scan it again
+// from every position (`a.a.a...` without an `@` was quadratic).
+const ADDRESS_TOKENS = /\bhttps?:\/\/\S+|(?<![a-z0-9._%+-])[a-z0-9._%+-]{1,64}@[a-z0-9.-]{1,253}\.[a-z]{2,}\b|\b\d{1,3}(?:\.\d{1,3}){3}(?:\/\d+)?\b/g;
 const WORD = /\p{L}[\p{L}\p{N}'-]*/gu;
 /** Identifier-shaped tokens that might be a tool's name. */
 const COMPOUND = /(?<![a-z0-9@./:])[a-z][a-z0-9]*(?:(?:__|[_-])[a-z0-9]+)+(?![a-z0-9@])/g;
@@ -115,13 +121,19 @@ function judge(skel: string, slot: Slot, opts: ScanOptions, plain: string): Hit 
   // A property's name is read split into words, which takes a path apart (`token_from_~/.git-credentials`).
   if (slot.cls === 'key' && /[~/]/.test(slot.value) && SYSTEM_PATH.test(slot.value.toLowerCase())) return hit('holds a credential or system file path', 'data-slot.path');
   if (TEMPLATED_URL.test(text)) return hit('holds a URL with placeholders for data', 'data-slot.url');
-  // What a call carries when the model names nothing: a fixed mailbox (not the sender's) or a bare
-  // public IP there is a silent recipient.
-  if (fixedValue(slot) && ((MAILBOX.test(text) && !SENDER.test(parameterOf(slot))) || PUBLIC_IP_URL.test(text))) return hit('sends to a fixed outside address when the model gives none', 'data-slot.outside');
-  // One of few choices the model is offered: an address there is a destination it will pick.
-  if (enumMember(slot) && ((MAILBOX.test(text) && !SENDER.test(parameterOf(slot))) || PUBLIC_IP_URL.test(text))) return hit('offers a fixed outside address as a choice', 'data-slot.outside');
-  // A bank account fixed in or offered by the schema is a payee the user did not name.
-  if ((fixedValue(slot) || enumMember(slot)) && IBAN.test(slot.value)) return hit('fixes a bank account the user did not give', 'data-slot.payee');
+  // What a call carries when the model names nothing (a default, a const), or one of the few values
+  // it may pick (an enum member): a mailbox there, for a parameter that says where things go, or a
+  // URL to a public IP address, is a recipient the user did not name. A mailbox elsewhere (a new
+  // user's `email` placeholder) is only flagged.
+  const offered = holderOf(slot.path, FIXED) !== undefined || enumMember(slot);
+  if (offered && PUBLIC_IP_URL.test(text)) return hit('fixes an outside address the user did not give', 'data-slot.outside');
+  if (offered && MAILBOX.test(text)) {
+    const names = propertyPath(slot.path).map((n) => n.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_.-]+/g, ' ').toLowerCase()).join(' ');
+    return RECIPIENT.test(names) ? hit('fixes a recipient the user did not give', 'data-slot.outside') : hit('fixes a mail address', 'data-slot.outside', 'flag');
+  }
+  // A bank account fixed in or offered by the schema is a payee the user did not name (ISO 13616's
+  // check digits or a parameter for an account tell it from an ISIN of the same shape).
+  if (offered && IBAN.test(slot.value) && payeeAccount(slot)) return hit('fixes a bank account the user did not give', 'data-slot.payee');
   if (AUTHORITY.test(text)) return hit('speaks as the system or waives the user\'s confirmation', 'data-slot.authority');
   // In any language: the system prompt, the conversation, the environment or API keys, all of it or pasted here.
   if (I18N_EXFIL_TARGET.test(other) && (I18N_ALL.test(other) || I18N_PASTE.test(other) || (slot.cls === 'key' && n >= 3))) {
@@ -209,29 +221,48 @@ function isTitle(slot: Slot): boolean {
   return slot.path[slot.path.length - 1] === 'title';
 }
 
-/** The name of the parameter a data slot belongs to, in words. */
 /** A value that is mail addresses and nothing else (`from:alice@x subject:y` is a search query). */
-const MAILBOX = /^\s*(?:mailto:)?[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+(?:\s*[,;]\s*(?:mailto:)?[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)+)*\s*$/;
-const SENDER = /from|sender|author|reply_?to|replyto|owner|login|user_?name|username|account/i;
-/** A URL to a bare public IPv4 address (loopback and private ranges are local services). */
-const PUBLIC_IP_URL = /\b[a-z][a-z0-9+.-]*:\/\/(?:[a-z0-9._%-]+@)?(?!(?:127|10|0)\.|192\.168\.|172\.(?:1[6-9]|2\d|3[01])\.)\d{1,3}(?:\.\d{1,3}){3}\b/;
-/** An IBAN, printed in groups of four or not (ISO 13616: two letters, two check digits, up to 30 more). */
+const MAILBOX = /^\s*(?:mailto:)?[a-z0-9._%+-]{1,64}@[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){1,8}(?:\s*[,;]\s*(?:mailto:)?[a-z0-9._%+-]{1,64}@[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){1,8}){0,20}\s*$/;
+/** Words of a parameter that says where something goes. */
+const RECIPIENT = /\b(?:to|cc|bcc|recipients?|notify|notifications?|forward|share|shared|reviewers?|deliver|delivery|destination|invitees?|members?|mirror|copies|copy)\b/;
+/**
+ * A URL to a bare public IPv4 address: not loopback, private, link-local (the cloud metadata
+ * address) or carrier-grade NAT, which are local services.
+ */
+const PUBLIC_IP_URL =
+  /(?<![a-z0-9+.-])(?:https?|s?ftp|wss?|scp|rsync):\/\/(?:[a-z0-9._%-]{1,64}@)?(?!(?:127|10|0)\.|192\.168\.|172\.(?:1[6-9]|2\d|3[01])\.|169\.254\.|100\.(?:6[4-9]|[7-9]\d|1[01]\d|12[0-7])\.)\d{1,3}(?:\.\d{1,3}){3}\b/;
+/** An IBAN's shape, printed in groups of four or not (ISO 13616: two letters, two check digits, up to 30 more). */
 const IBAN = /^\s*[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\s*$/;
+const FIXED: ReadonlySet<string> = new Set(['default', 'const']);
+const EXAMPLE: ReadonlySet<string> = new Set(['examples', 'example']);
+const ACCOUNT_PARAMETER = /iban|account|payee|beneficiar|konto|cuenta|compte|conta|conto|rekening|rachun|ucet|účet|bank|payout|settlement/;
+const SECURITY_PARAMETER = /isin|symbol|ticker|cusip|sedol|securit|instrument|sku/;
+
+/** An IBAN-shaped value of a parameter for an account, or with valid check digits, and not a security's id. */
+function payeeAccount(slot: Slot): boolean {
+  const names = propertyPath(slot.path).join(' ').toLowerCase();
+  if (SECURITY_PARAMETER.test(names)) return false;
+  return ACCOUNT_PARAMETER.test(names) || ibanCheckDigits(slot.value);
+}
+
+/** ISO 13616 mod 97: the first four characters moved to the end, letters as 10..35, the number mod 97 is 1. */
+function ibanCheckDigits(value: string): boolean {
+  const s = value.replace(/\s+/g, '').toUpperCase();
+  let rest = 0;
+  for (const ch of `${s.slice(4)}${s.slice(0, 4)}`) {
+    const code = ch.charCodeAt(0);
+    const digits = code >= 65 && code <= 90 ? String(code - 55) : ch;
+    for (const d of digits) rest = (rest * 10 + (d.charCodeAt(0) - 48)) % 97;
+  }
+  return rest === 1;
+}
 
 /** An enum member: one of the few values the model may choose. */
 function enumMember(slot: Slot): boolean {
   return typeof slot.path[slot.path.length - 1] === 'number' && slot.path[slot.path.length - 2] === 'enum';
 }
 
-/** A default or const, or a value inside one: what the call carries unless the model says otherwise. */
-function fixedValue(slot: Slot): boolean {
-  for (let i = slot.path.length - 1; i >= 1; i--) {
-    const key = slot.path[i];
-    if ((key === 'default' || key === 'const') && slot.path[i - 1] !== 'properties') return true;
-  }
-  return false;
-}
-
+/** The name of the parameter a data slot belongs to. */
 function parameterOf(slot: Slot): string {
   for (let i = slot.path.length - 1; i > 0; i--) {
     if (slot.path[i - 1] === 'properties' && typeof slot.path[i] === 'string') return String(slot.path[i]);
@@ -254,15 +285,22 @@ function aboutPath(slot: Slot, path: string, own: ReadonlySet<string>): boolean 
   return false;
 }
 
-/** An `examples` entry may be a request in a user's words ("find me flights to Paris"); it only fails on the other tests. */
+/**
+ * An example (an `examples` entry, or a value inside an example object) may be a request in a
+ * user's words ("find me flights to Paris"); it only fails on the other tests.
+ */
 function exampleQuery(slot: Slot, text: string): boolean {
-  const parent = slot.path[slot.path.length - 2];
-  return parent === 'examples' && !/\b(?:you|your|assistant|the model|system ?:|admin ?:|ignore|disregard)\b/.test(text);
+  return holderOf(slot.path, EXAMPLE) !== undefined && !/\b(?:you|your|assistant|the model|system ?:|admin ?:|ignore|disregard)\b/.test(text);
 }
+
+const VALUE_KEYWORDS: ReadonlySet<string> = new Set(['default', 'const', 'example', 'examples', 'enum']);
 
 function where(slot: Slot): string {
   if (slot.cls === 'key') return 'a property name';
   const last = slot.path[slot.path.length - 1];
+  const holder = holderOf(slot.path, VALUE_KEYWORDS);
+  // A value inside a default or example object: say whose value it is.
+  if (holder !== undefined && last !== holder && slot.path[slot.path.length - 2] !== holder) return `a value inside a schema ${holder}`;
   if (typeof last === 'string') return `a schema ${last}`;
   return `an ${String(slot.path[slot.path.length - 2])} entry`;
 }

@@ -83,7 +83,7 @@ const PIECE_WORD_CHARS = 24;
  * documentation link differ in nothing the model should learn from (and corpora write attackers'
  * hosts under reserved names, `.example` and the TEST-NET ranges, which real documentation uses too).
  */
-const ADDRESS = /\bhttps?:\/\/[^\s<>"'`)\]]+|[\p{L}\p{N}._%+-]+@[\p{L}\p{N}-]+(?:\.[\p{L}\p{N}-]+)+|\b\d{1,3}(?:\.\d{1,3}){3}(?:\/\d{1,2}|:\d+)?\b|\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:example|test|invalid|localhost|local|internal|com|net|org|io|dev|ai|co|app|cloud|xyz|info|biz|me)\b(?![.-]?[a-z0-9])/giu;
+const ADDRESS = /\bhttps?:\/\/[^\s<>"'`)\]]{1,2048}|(?<![\p{L}\p{N}._%+-])[\p{L}\p{N}._%+-]{1,64}@[\p{L}\p{N}-]{1,63}(?:\.[\p{L}\p{N}-]{1,63}){1,8}|\b\d{1,3}(?:\.\d{1,3}){3}(?:\/\d{1,2}|:\d{1,5})?\b|(?<![a-z0-9.-])[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){0,8}\.(?:example|test|invalid|localhost|local|internal|com|net|org|io|dev|ai|co|app|cloud|xyz|info|biz|me)\b(?![.-]?[a-z0-9])/giu;
 const ADDRESS_WORD = (m: string): string => (m.includes('://') ? ' xurl ' : m.includes('@') ? ' xmail ' : /^\d/.test(m) ? ' xip ' : ' xhost ');
 
 /** Words of a string, NFKC and lower case, an address as one word; unspaced scripts as letter pairs. */
@@ -172,27 +172,22 @@ const CONCEPTS: readonly (readonly [string, (text: string) => boolean])[] = [
   ['system-dismissed', (t) => namesSystemInstructions(t) && dismissesSystemInstructions(t) !== null],
   // How the field speaks (an order, a condition, a rank) and of what (secrets, outside, harm), in
   // the directive analysis' words.
-  ['obligation', (t) => test(cue.OBLIGATION, t)],
-  ['imperative', (t) => test(cue.IMPERATIVE, t)],
-  ['prerequisite', (t) => test(cue.PREREQUISITE, t)],
-  ['standing', (t) => test(cue.STANDING, t) || test(cue.I18N_STANDING, t)],
-  ['argument-change', (t) => test(cue.ARGUMENT_CHANGE, t)],
-  ['rank', (t) => test(cue.PRIORITY, t) || test(cue.RANK_BY_MEANING, t) || test(cue.I18N_PRIORITY, t) || test(cue.I18N_RANK, t)],
-  ['above-user', (t) => test(cue.ABOVE_USER, t) || test(cue.USER_DEMOTED, t) || test(cue.OUTRANKED, t) || test(cue.OVERRIDES_USER, t)],
-  ['regardless', (t) => test(cue.I18N_REGARDLESS, t) || test(cue.I18N_IGNORE, t)],
-  ['i18n-order', (t) => test(cue.I18N_DIRECTIVE, t)],
-  ['secret', (t) => test(cue.SECRET, t) || test(cue.OTHERS_SECRET, t) || test(cue.I18N_EXFIL_TARGET, t)],
-  ['chat', (t) => test(cue.CONVERSATION, t) || test(cue.I18N_CONVERSATION, t)],
-  ['outside', (t) => test(cue.OUTSIDE, t) || test(cue.OUTSIDE_ADDRESS, t)],
-  ['harm', (t) => test(cue.HARM, t) || test(cue.RECON, t)],
-  ['every', (t) => test(cue.EVERY, t)],
+  ['obligation', (t) => cue.OBLIGATION.test(t)],
+  ['imperative', (t) => cue.IMPERATIVE.test(t)],
+  ['prerequisite', (t) => cue.PREREQUISITE.test(t)],
+  ['standing', (t) => cue.STANDING.test(t) || cue.I18N_STANDING.test(t)],
+  ['argument-change', (t) => cue.ARGUMENT_CHANGE.test(t)],
+  ['rank', (t) => cue.PRIORITY.test(t) || cue.RANK_BY_MEANING.test(t) || cue.I18N_PRIORITY.test(t) || cue.I18N_RANK.test(t)],
+  ['above-user', (t) => cue.ABOVE_USER.test(t) || cue.USER_DEMOTED.test(t) || cue.OUTRANKED.test(t) || cue.OVERRIDES_USER.test(t)],
+  ['regardless', (t) => cue.I18N_REGARDLESS.test(t) || cue.I18N_IGNORE.test(t)],
+  ['i18n-order', (t) => cue.I18N_DIRECTIVE.test(t)],
+  ['secret', (t) => cue.SECRET.test(t) || cue.OTHERS_SECRET.test(t) || cue.I18N_EXFIL_TARGET.test(t)],
+  ['chat', (t) => cue.CONVERSATION.test(t) || cue.I18N_CONVERSATION.test(t)],
+  ['outside', (t) => cue.OUTSIDE.test(t) || cue.OUTSIDE_ADDRESS.test(t)],
+  ['harm', (t) => cue.HARM.test(t) || cue.RECON.test(t)],
+  ['every', (t) => cue.EVERY.test(t)],
 ];
 
-/** A regex test that does not depend on a global regex's last position. */
-function test(re: RegExp, text: string): boolean {
-  re.lastIndex = 0;
-  return re.test(text);
-}
 
 /** The concepts a field's text speaks of, on the reading the lexicons are written for (NFKC, lower case). */
 function conceptsOf(text: string): string[] {

@@ -107,16 +107,20 @@ function staticScan(view: { skel: string; plain: string }, parameter: boolean, i
  */
 const OWN_SUBJECT = new Set(['clipboard', 'history', 'transcript', 'transcripts', 'terminal', 'recording', 'screenshot']);
 
-const PROMPT_JUDGE = /(?:scan|analy[sz]e|moderate|classify|detect|screen|guard)[_.-]?(?:[a-z]+[_.-])?(?:prompts?|messages?|conversations?|chats?)$/;
+/** A tool that judges prompts or messages (`scan_agent_prompt`, `moderate_messages`); names past 128 characters are not read. */
+const PROMPT_JUDGE = /(?:scan|analy[sz]e|moderate|classify|detect|screen|guard)[_.-]?(?:[a-z]{1,30}[_.-])?(?:prompts?|messages?|conversations?|chats?)$/;
+/** What such a server takes as its input: the conversation or a prompt, not secrets or files. */
+const CONVERSATION_SUBJECT = /conversation|messages?|chat|history|prompt|transcript/;
 
 function ownSubjects(skel: string, hits: Hit[], own: ReadonlySet<string>): Hit[] {
   if (own.size === 0 || !hits.some((h) => h.action === 'block' && (h.rule === 'conversation-exfil' || h.rule === 'exfil-parameter'))) return hits;
   // A server whose tools scan or moderate prompts takes the conversation as what it judges.
-  const judgesPrompts = [...own].some((tool) => PROMPT_JUDGE.test(tool.toLowerCase()));
+  const judgesPrompts = [...own].some((tool) => tool.length <= 128 && PROMPT_JUDGE.test(tool.toLowerCase()));
   return hits.map((h) => {
     if (h.action !== 'block' || (h.rule !== 'conversation-exfil' && h.rule !== 'exfil-parameter')) return h;
     const words = skel.slice(h.start, h.end).split(/[^a-z]+/).filter((w) => OWN_SUBJECT.has(w));
-    const mine = (judgesPrompts && h.rule === 'exfil-parameter') || [...own].some((tool) => words.some((w) => tool.toLowerCase().includes(w)));
+    const judged = judgesPrompts && h.rule === 'exfil-parameter' && CONVERSATION_SUBJECT.test(skel.slice(h.start, h.end));
+    const mine = judged || [...own].some((tool) => words.some((w) => tool.toLowerCase().includes(w)));
     return mine ? { ...h, action: 'flag', severity: 'low', reason: `${h.reason} (the server's own subject)` } : h;
   });
 }
@@ -127,20 +131,30 @@ function ownSubjects(skel: string, hits: Hit[], own: ReadonlySet<string>): Hit[]
  * name is read again without them (another claim in the same text still counts). A property name
  * is judged as itself, so this never applies to one.
  */
+const MAX_OPTION_NAMINGS = 8;
+
 function ownOptions(skel: string, hits: Hit[], opts: ScanOptions): Hit[] {
   const params = opts.params;
   if (!params || params.size === 0 || opts.propertyName === true || !hits.some((h) => h.id === 'override.consent')) return hits;
   const squeezed = new Set([...params].map((n) => n.replace(/[_\s-]+/g, '')));
+  const pattern = PATTERNS.find((x) => x.id === 'override.consent');
+  const namesOption = (h: Hit, text: string): boolean => squeezed.has(text.slice(h.start, h.end).replace(/[_\s-]+/g, ''));
   const kept: Hit[] = [];
   for (const h of hits) {
-    if (h.id !== 'override.consent' || !squeezed.has(skel.slice(h.start, h.end).replace(/[_\s-]+/g, ''))) {
+    if (h.id !== 'override.consent' || !pattern || !namesOption(h, skel)) {
       kept.push(h);
       continue;
     }
-    const pattern = PATTERNS.find((x) => x.id === h.id);
-    if (!pattern) continue;
-    const without = `${skel.slice(0, h.start)}${' '.repeat(h.end - h.start)}${skel.slice(h.end)}`;
-    run([pattern], without, kept);
+    // Blank each naming of the option in turn (a text may name it more than once) and read again.
+    let text = skel;
+    let found: Hit | undefined = h;
+    for (let round = 0; found !== undefined && namesOption(found, text) && round < MAX_OPTION_NAMINGS; round++) {
+      text = `${text.slice(0, found.start)}${' '.repeat(found.end - found.start)}${text.slice(found.end)}`;
+      const again: Hit[] = [];
+      run([pattern], text, again);
+      found = again[0];
+    }
+    if (found !== undefined) kept.push(found);
   }
   return kept;
 }

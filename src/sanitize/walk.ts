@@ -79,6 +79,8 @@ const DATA_KEYWORDS = new Set(['default', 'const', 'title', 'example']);
 const DATA_LISTS = new Set(['enum', 'examples', 'default']);
 
 /** Is the value at this path data (SANITIZE.md `data-slot-prose`)? Property names are data too. */
+const VALUE_HOLDERS: ReadonlySet<string> = new Set(['default', 'const', 'example', 'examples', 'enum']);
+
 function isDataPath(path: readonly (string | number)[], cls: SlotClass): boolean {
   if (cls === 'key') return true;
   const last = path[path.length - 1];
@@ -87,13 +89,27 @@ function isDataPath(path: readonly (string | number)[], cls: SlotClass): boolean
   if (typeof last === 'number' && typeof parent === 'string' && DATA_LISTS.has(parent)) return true;
   // Inside an object or a list a default, const or example holds (`default: [{email: ...}]`,
   // `examples: [{cc: ...}]`): every string there is a value too.
-  for (let i = path.length - 2; i >= 1; i--) {
-    const key = path[i];
-    if (typeof key === 'string' && VALUE_HOLDERS.has(key) && !PROPERTY_MAPS.has(String(path[i - 1]))) return true;
-  }
-  return false;
+  return holderOf(path, VALUE_HOLDERS) !== undefined;
 }
-const VALUE_HOLDERS = new Set(['default', 'const', 'example', 'examples', 'enum']);
+
+/**
+ * The schema keyword of `keys` (a default, an example...) whose value holds the string at `path`,
+ * nearest first; a property that happens to be called `default` is a name, not the keyword.
+ */
+export function holderOf(path: readonly (string | number)[], keys: ReadonlySet<string>): string | undefined {
+  for (let i = path.length - 1; i >= 0; i--) {
+    const key = path[i];
+    if (typeof key === 'string' && keys.has(key) && (i === 0 || !PROPERTY_MAPS.has(String(path[i - 1])))) return key;
+  }
+  return undefined;
+}
+
+/** The names of the properties a slot sits under, outermost first (`delivery`, `email`). */
+export function propertyPath(path: readonly (string | number)[]): string[] {
+  const names: string[] = [];
+  for (let i = 1; i < path.length; i++) if (PROPERTY_MAPS.has(String(path[i - 1])) && typeof path[i] === 'string') names.push(path[i] as string);
+  return names;
+}
 
 /**
  * @param tooDeep receives the pointer of every subtree nested deeper than MAX_DEPTH, which is not

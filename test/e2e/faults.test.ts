@@ -49,6 +49,8 @@ describe('faults of a child', () => {
     const started = Date.now();
     // The SDK's own timeout (60 s) is far beyond the proxy's 1500 ms, so only the proxy can end this.
     const hang = settle(a.callTool({ name: 'fixture__hang', arguments: {} }, undefined, { timeout: 20_000 }));
+    // B's calls go out while A's hang is held by the proxy, not before it arrives.
+    await waitFor(() => proxy.core.inflightRequests() > 0, 10_000, "A's hang in flight");
     const echoes: string[] = [];
     for (let i = 0; i < 5; i += 1) {
       echoes.push(textOf(await b.callTool({ name: 'fixture__echo', arguments: { text: `meanwhile ${i}` } })));

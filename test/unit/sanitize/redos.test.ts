@@ -57,6 +57,22 @@ describe('bounded time on hostile input (no catastrophic backtracking)', () => {
     });
   }
 
+  it('addresses, mailboxes and IBANs read in data slots, the model\'s features and long tool names stay bounded', () => {
+    const hostile = ['a.'.repeat(30_000), 'a@'.repeat(30_000), `${'a.a-'.repeat(15_000)}.com`, 'x://'.repeat(15_000), '1.1.'.repeat(15_000), 'AB12 '.repeat(12_000)];
+    for (const text of hostile) {
+      clearSanitizeCaches();
+      const entity = {
+        name: 't',
+        // Names the user, so the learned second opinion reads it too.
+        description: `The user ${text.slice(0, 4000)}`,
+        inputSchema: { properties: { to: { type: 'string', default: text, enum: [text] }, [text.slice(0, 2000)]: { type: 'string' } } },
+      };
+      const own = new Set(['t', `scan_${'a_'.repeat(20_000)}messages`]);
+      const { ms } = timed(() => sanitizeEntity('tool', entity, { ...CTX, ownToolNames: own }));
+      expect(ms, `${text.slice(0, 8)}… took ${ms.toFixed(0)} ms`).toBeLessThan(LIMIT_MS);
+    }
+  });
+
   it('every pattern on strings made of its own vocabulary', () => {
     const rand = prng(7);
     const all: readonly Pattern[] = [...PATTERNS, ...PARAMETER_PATTERNS, ...LATIN_LEXICON, ...PLAIN_LEXICON];
