@@ -183,11 +183,11 @@ const CONCEPTS: readonly (readonly [string, (text: string) => boolean])[] = [
   ['i18n-order', (t) => cue.I18N_DIRECTIVE.test(t)],
   ['secret', (t) => cue.SECRET.test(t) || cue.OTHERS_SECRET.test(t) || cue.I18N_EXFIL_TARGET.test(t)],
   ['chat', (t) => cue.CONVERSATION.test(t) || cue.I18N_CONVERSATION.test(t)],
-  ['outside', (t) => cue.OUTSIDE.test(t) || cue.OUTSIDE_ADDRESS.test(t)],
+  // OUTSIDE holds every address OUTSIDE_ADDRESS does, and the words for a sink besides.
+  ['outside', (t) => cue.OUTSIDE.test(t)],
   ['harm', (t) => cue.HARM.test(t) || cue.RECON.test(t)],
   ['every', (t) => cue.EVERY.test(t)],
 ];
-
 
 /** The concepts a field's text speaks of, on the reading the lexicons are written for (NFKC, lower case). */
 function conceptsOf(text: string): string[] {

@@ -125,14 +125,15 @@ function ownSubjects(skel: string, hits: Hit[], own: ReadonlySet<string>): Hit[]
   });
 }
 
+/** How many namings of one option a text may hold before the rest is read as a waiver. */
+const MAX_OPTION_NAMINGS = 8;
+
 /**
  * "Suppress confirmations: `{..., "suppressConfirmations": true}`" names one of the tool's own
  * parameters, an option of its API, not a waiver: a waiver whose words are exactly a parameter's
  * name is read again without them (another claim in the same text still counts). A property name
  * is judged as itself, so this never applies to one.
  */
-const MAX_OPTION_NAMINGS = 8;
-
 function ownOptions(skel: string, hits: Hit[], opts: ScanOptions): Hit[] {
   const params = opts.params;
   if (!params || params.size === 0 || opts.propertyName === true || !hits.some((h) => h.id === 'override.consent')) return hits;
