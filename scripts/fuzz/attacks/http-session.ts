@@ -67,7 +67,12 @@ export async function attackWeirdRpc(w: Worker): Promise<void> {
     () => [req('logging/setLevel', { level: rng.pick<unknown>(['loud', 42, null, 'DEBUG', '']) }), { status: [200], code: -32602 }],
     () => [req('prompts/get', { name: rng.pick<unknown>([42, null, 'nope', 'fx__nope']) }), { status: [200], code: -32602 }],
     () => [req('completion/complete', { ref: rng.pick<unknown>([null, 'x', { type: 'ref/nope' }, { type: 'ref/prompt', name: 42 }]), argument: {} }), { status: [200], code: -32602 }],
-    () => [req(rng.pick(['tasks/get', 'tasks/result', 'tasks/cancel']), { taskId: rng.pick<unknown>(['nope', 42, null, '__proto__', 'c1.task-1']) }), { status: [200], code: -32602 }],
+    () => {
+      const taskId = rng.pick<unknown>(['nope', 42, null, '__proto__', 'c1.task-1']);
+      // 'c1.task-1' is another session's task unless this session made the child's first task itself.
+      const maybeOwn = taskId === 'c1.task-1' && s.madeTask === true;
+      return [req(rng.pick(['tasks/get', 'tasks/result', 'tasks/cancel']), { taskId }), maybeOwn ? { status: [200] } : { status: [200], code: -32602 }];
+    },
     () => [req(rng.pick(['resources/subscribe', 'resources/unsubscribe']), { uri: rng.pick<unknown>([42, '', null]) }), { status: [200], code: -32602 }],
     () => [req('ping', junkValue(rng) as Json), { status: [200, 400] }],
     () => [{ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: rng.pick<unknown>([rng.int(1, 100), String(rng.int(1, 100)), null, {}, 'ctl-1']), reason: junk() } }, { status: [202] }],
@@ -178,7 +183,10 @@ export async function attackFxCall(w: Worker): Promise<void> {
     () => [call(id, `${fx}log`, { level: rng.pick(['debug', 'info', 'emergency', 'bogus']), message: text }), { ids, status: [200] }],
     () => [call(id, `${fx}touch`, { uri: rng.pick(['fixture://fx/static', 'x']) }), { ids, status: [200] }],
     () => [call(id, `${fx}slow`, { ms: rng.int(0, 1500), steps: rng.int(1, 5) }, { progressToken: rng.pick<Id>([rng.int(1, 9), 'tok', rng.int(1e6, 1e9)]) }), { ids, status: [200] }],
-    () => [{ jsonrpc: '2.0', id, method: 'tools/call', params: { name: `${fx}echo`, arguments: { text }, task: { ttl: rng.int(1, 60000) } } }, { ids, status: [200] }],
+    () => {
+      s.madeTask = true;
+      return [{ jsonrpc: '2.0', id, method: 'tools/call', params: { name: `${fx}echo`, arguments: { text }, task: { ttl: rng.int(1, 60000) } } }, { ids, status: [200] }];
+    },
     () => [{ jsonrpc: '2.0', id, method: 'resources/read', params: { uri: rng.pick(['fixture://fx/static', `fixture://fx/item/${rng.hex(4)}`, 'fixture://fx/item/']) } }, { ids, status: [200] }],
     () => [{ jsonrpc: '2.0', id, method: 'prompts/get', params: { name: fx === '' ? 'greet' : 'fx__greet', arguments: rng.pick<unknown>([{ name: 'bob' }, {}, null, 'x']) } }, { ids, status: [200] }],
     () => [{ jsonrpc: '2.0', id, method: rng.pick(['resources/subscribe', 'resources/unsubscribe']), params: { uri: 'fixture://fx/static' } }, { ids, status: [200] }],
