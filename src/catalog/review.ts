@@ -22,6 +22,7 @@ import {
   withAcceptance,
   toRecords,
   withPinCheck,
+  shippedModelProblem,
   type AuditRecord,
   type PinCheck,
   type EntityKind,
@@ -326,6 +327,9 @@ export async function openReview(
   options: { readonly writeLog: boolean; readonly persistPins: boolean; readonly pinLog?: Logger },
 ): Promise<CatalogReview> {
   const keeper = await openPinKeeper(config, options.pinLog ?? log, { writable: options.persistPins });
+  const modelProblem = config.sanitize.learnedIntent ? shippedModelProblem() : undefined;
+  // Said once: without the model the rules alone judge tools, which a user who counts on it must know.
+  if (modelProblem !== undefined) log.warn({ problem: modelProblem }, 'learned second opinion unavailable; the rules alone judge tools');
   const auditLog = options.writeLog
     ? await AuditLog.open({ path: config.sanitize.log, maxBytes: config.sanitize.logMaxBytes, keep: config.sanitize.logKeep, instance: config.instance })
     : undefined;

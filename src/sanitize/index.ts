@@ -28,3 +28,4 @@ export {
   type Severity,
 } from './types.js';
 export { UNACCEPTABLE_RULES, acceptanceCovers, withAcceptance, type Acceptance, type AcceptanceEntry, type WithheldDefinition } from './acceptances.js';
+export { shippedModelProblem } from './intent-model.js';

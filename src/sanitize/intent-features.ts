@@ -222,7 +222,8 @@ const PARTIES =
 
 /** Whether the field names the user, the model, the conversation or secrets (PARTIES). */
 export function namesParty(field: Pick<IntentField, 'text'>): boolean {
-  return PARTIES.test(field.text.slice(0, READ_CHARS).normalize('NFKC'));
+  const text = field.text.slice(0, READ_CHARS).normalize('NFKC');
+  return PARTIES.test(text) || concept.USER.test(text.toLowerCase());
 }
 
 /**

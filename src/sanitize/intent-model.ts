@@ -68,18 +68,25 @@ export function modelFrom(file: IntentModelFile): IntentModel {
 }
 
 const MODEL_FILE = new URL('./intent-model.json', import.meta.url);
-let loaded: IntentModel | null | undefined;
+let shipped: { model: IntentModel | null; problem?: string } | undefined;
+
+/** A model file read: the model, or null and the one line that says why not. */
+export function readModelFile(file: URL | string): { model: IntentModel | null; problem?: string } {
+  try {
+    return { model: modelFrom(JSON.parse(fs.readFileSync(file, 'utf8')) as IntentModelFile) };
+  } catch (err) {
+    return { model: null, problem: err instanceof Error ? err.message.split('\n')[0] : String(err) };
+  }
+}
 
 /** The shipped model, read once; null (and the rules alone) when the file is missing or unreadable. */
 export function shippedModel(): IntentModel | null {
-  if (loaded === undefined) {
-    try {
-      loaded = modelFrom(JSON.parse(fs.readFileSync(MODEL_FILE, 'utf8')) as IntentModelFile);
-    } catch {
-      loaded = null;
-    }
-  }
-  return loaded;
+  return (shipped ??= readModelFile(MODEL_FILE)).model;
+}
+
+/** Why the shipped model could not be read, for the daemon to say once at start; undefined when it was. */
+export function shippedModelProblem(): string | undefined {
+  return (shipped ??= readModelFile(MODEL_FILE)).problem;
 }
 
 export interface IntentContext {

@@ -8,7 +8,8 @@ import { deflateRawSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { CatalogIndex, sanitizeEntity } from '../../../src/sanitize/index.js';
 import { candidateKind, featureHash, intentFeatures, intentFields } from '../../../src/sanitize/intent-features.js';
-import { intentFindings, modelFrom, shippedModel, type IntentModelFile } from '../../../src/sanitize/intent-model.js';
+import os from 'node:os';
+import { intentFindings, modelFrom, readModelFile, shippedModel, shippedModelProblem, type IntentModelFile } from '../../../src/sanitize/intent-model.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const NO_INDEX = { server: 'calc', own: new Set(['add']), index: undefined };
@@ -43,6 +44,23 @@ describe('the learned second opinion', () => {
     expect(at(100, 100)).toEqual([]);
     expect(at(0, 100)).toEqual(['/inputSchema/properties/q/description']);
     expect(at(100, 0)).toEqual(['/title']);
+  });
+
+  it('says in one line why a model file cannot be read (missing, not JSON, unknown format), and nothing for the shipped one', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'intent-model-'));
+    try {
+      const missing = readModelFile(path.join(dir, 'nope.json'));
+      expect(missing.model).toBeNull();
+      expect(missing.problem).toMatch(/ENOENT/);
+      fs.writeFileSync(path.join(dir, 'torn.json'), '{"format": 2, "bi');
+      expect(readModelFile(path.join(dir, 'torn.json')).problem).toMatch(/JSON/);
+      fs.writeFileSync(path.join(dir, 'old.json'), JSON.stringify({ format: 1, bits: 10, weights: '' }));
+      expect(readModelFile(path.join(dir, 'old.json')).problem).toBe('intent-model.json: unknown format');
+      for (const r of [missing, readModelFile(path.join(dir, 'torn.json'))]) expect(r.problem).not.toContain('\n');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+    expect(shippedModelProblem()).toBeUndefined();
   });
 
   it('refuses a weights file whose size does not match its bits', () => {
