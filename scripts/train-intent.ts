@@ -232,7 +232,9 @@ function calibrate(scale: number, packed: string): Calibrated {
     calibrateOn(`sentence ${i}`, { name: 'add', description: text }, 'calc', own, TEST_INDEX);
     calibrateOn(`sentence ${i}`, { name: 'add', inputSchema: { type: 'object', properties: { q: { type: 'string', description: text } } } }, 'calc', own, TEST_INDEX);
   }
-  const above = (score: number): number => Math.ceil((score + 0.005) * 100) / 100;
+  // Never below even odds: a field the model thinks more likely genuine than not is never withheld,
+  // however low the legitimate fields it was calibrated on happened to score.
+  const above = (score: number): number => Math.max(0, Math.ceil((score + 0.005) * 100) / 100);
   // A kind no legitimate field was a candidate of is held to the tool description's threshold.
   const prose = above(highest.prose);
   const orProse = (score: number): number => (Number.isFinite(score) ? above(score) : prose);

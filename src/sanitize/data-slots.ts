@@ -117,7 +117,12 @@ function judge(skel: string, slot: Slot, opts: ScanOptions, plain: string): Hit 
   if (tool) return hit(`names ${tool}, another server's tool`, 'data-slot.tool');
   const path = SYSTEM_PATH.exec(text);
   // A bare path is data when the parameter is about it (a kubeconfig default of `~/.kube/config`).
-  if (path && (n >= 4 || !aboutPath(slot, text.slice(path.index).split(/[\s`'"]/)[0]!, opts.own))) return hit('holds a credential or system file path', 'data-slot.path');
+  if (path) {
+    const file = text.slice(path.index).split(/[\s`'"]/)[0]!;
+    // The sentence around the path, not the path's own pieces (`~/.config/prose-lint/config.yml` is one word).
+    const around = words(prose.replace(file, ' '), 6);
+    if (around >= 4 || !aboutPath(slot, file, opts.own)) return hit('holds a credential or system file path', 'data-slot.path');
+  }
   // A property's name is read split into words, which takes a path apart (`token_from_~/.git-credentials`).
   if (slot.cls === 'key' && /[~/]/.test(slot.value) && SYSTEM_PATH.test(slot.value.toLowerCase())) return hit('holds a credential or system file path', 'data-slot.path');
   if (TEMPLATED_URL.test(text)) return hit('holds a URL with placeholders for data', 'data-slot.url');
@@ -270,7 +275,8 @@ function parameterOf(slot: Slot): string {
   return '';
 }
 
-const SECRET_STORE = /id_(?:rsa|dsa|ecdsa|ed25519)|\.aws\/credentials|\/etc\/shadow|git-credentials|\.netrc|\.pgpass|\.npmrc|\.pypirc|\.gnupg|\.password-store/;
+// A public key (`id_ed25519.pub`) is what a user hands out; the private one is the secret.
+const SECRET_STORE = /id_(?:rsa|dsa|ecdsa|ed25519)(?![\w-]*\.pub\b)|\.aws\/credentials|application_default_credentials|\/etc\/shadow|git-credentials|\.netrc|\.pgpass|\.npmrc|\.pypirc|\.gnupg|\.password-store/;
 
 function aboutPath(slot: Slot, path: string, own: ReadonlySet<string>): boolean {
   const name = parameterOf(slot).toLowerCase();
@@ -279,7 +285,7 @@ function aboutPath(slot: Slot, path: string, own: ReadonlySet<string>): boolean 
   if (pathWords.some((w) => name.includes(w)) || /key|identity|cert/.test(name)) return true;
   // A parameter that takes any path or command line (`["cat", "/etc/hosts"]` for `command`) names
   // files as a matter of course, but not a private key or a credential store by default.
-  if (/path|file|config|command|cmd|args|argv/.test(name)) return !SECRET_STORE.test(path);
+  if (/path|file|config|command|cmd|args|argv|caminho|ruta|chemin|percorso|pfad|datei|fichier|archivo|arquivo|bestand|sciezka|plik|cesta|soubor|dosya|berkas|jalur|polku|tiedosto/.test(name)) return !SECRET_STORE.test(path);
   // The server's own job: `~/.ssh` as the key directory of `list_ssh_keys`.
   for (const tool of own) if (pathWords.some((w) => tool.split(/[_.-]/).includes(w))) return true;
   return false;

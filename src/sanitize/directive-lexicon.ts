@@ -111,7 +111,8 @@ export const I18N_DIRECTIVE =
 /** A rank over something in Chinese, Japanese or Korean (see I18N_RANK). */
 const CJK_RANK = '优先于|优先级(?:高于|更高|最高)|高于|凌驾|比[^。,]{0,24}(?:优先|重要)|より(?:も)?優先|に優先|より(?:も)?上位|優先順位が(?:高|上)|보다(?:도)? 우선|보다(?:도)? 중요|우선순위가 (?:높|더)';
 export const I18N_PRIORITY = new RegExp(
-  `vorrang|steht über|wichtiger als|prevalece|prioridad|más peso|por encima de|prévaut|l'emporte|prioritaire|supérieure? aux|prioridade|vale mais|${CJK_RANK}`,
+    // The noun alone is a ticket's field ("si el usuario no indica prioridad"): a rank needs its verb or object.
+  `vorrang|steht über|wichtiger als|prevalece|(?:tiene|tienen|con|dar|da|mayor|máxima|toda la) prioridad|prioridad (?:sobre|ante|frente)|más peso|por encima de|prévaut|l'emporte|prioritaire|supérieure? aux|(?:tem|têm|com|dar|dá|maior|máxima|toda a) prioridade|prioridade (?:sobre|perante|em relação)|vale mais|${CJK_RANK}`,
 );
 export const I18N_OUTRANKED = /nutzer|benutzer|anweisung|usuario|instrucci|utilisateur|instruction|usuário|instruç|用户|系统|ユーザー|システム|사용자|시스템|system/;
 /** Whatever the user chose: the sentence overrides the user's own arguments. */
@@ -248,7 +249,7 @@ export const I18N_PASTE = /\b(?:einfügen|füge|fügen|kopier\S*|pega|pegue|pega
  * skeleton folds Cyrillic and Greek into Latin lookalikes).
  */
 export const I18N_RANK = new RegExp([
-  'vorrang|steht über|wichtiger als|wiegt schwerer|übergeordnet|hat priorität|geht vor|weegt zwaarder|önce gelir|prevalece|prioridad|más peso|manda más|pesa más|cuenta más|por encima de|prévaut|l\'emporte|prioritaire|prime sur|a la priorité|supérieure? aux|prioridade|vale mais|acima d[aeo]s?',
+  'vorrang|steht über|wichtiger als|wiegt schwerer|übergeordnet|hat priorität|geht vor|weegt zwaarder|önce gelir|prevalece|(?:tiene|tienen|con|mayor|máxima|toda la) prioridad|prioridad (?:sobre|ante|frente)|más peso|manda más|pesa más|cuenta más|por encima de|prévaut|l\'emporte|prioritaire|prime sur|a la priorité|supérieure? aux|(?:tem|têm|com|maior|máxima|toda a) prioridade|prioridade (?:sobre|perante|em relação)|vale mais|acima d[aeo]s?',
   'ha la precedenza|ha (?:la )?priorità|prevale su|è prioritari|heeft voorrang|gaat voor|prevaleert|belangrijker dan|ma pierwszeństwo|jest nadrzędn|nadrzędn\\S* wobec|ma priorytet|ważniejsz',
   'má přednost|má prioritu|nadřazen|are prioritate|are întâietate|prevalează|elsőbbség|felülírja|prioritást élvez|har företräde|går före|prioriteras|har forrang|går forud|on ensisijainen|etusija|menee edelle|ohittaa',
   'öncelikli|önceliği|öncelik taşır|üstündür|geçersiz kılar|ưu tiên cao hơn|ưu tiên hơn|được ưu tiên|lebih diutamakan|diutamakan|prioritas',

@@ -5,6 +5,7 @@ import { namesEveryReply } from './every-reply.js';
 import { pointerSegment } from './hash.js';
 import * as cue from './directive-lexicon.js';
 import * as concept from './overrule-lexicon.js';
+import * as sense from './intent-concepts.js';
 import { dismissesSystemInstructions, namesSystemInstructions } from './system-dismissed.js';
 import type { CatalogIndexLike } from './types.js';
 
@@ -187,6 +188,17 @@ const CONCEPTS: readonly (readonly [string, (text: string) => boolean])[] = [
   ['outside', (t) => cue.OUTSIDE.test(t)],
   ['harm', (t) => cue.HARM.test(t) || cue.RECON.test(t)],
   ['every', (t) => cue.EVERY.test(t)],
+  // What a claim stated calmly as a fact speaks of, in the model's own wider lexicon (intent-concepts.ts).
+  ['consent', (t) => sense.CONSENT.test(t)],
+  ['signed-elsewhere', (t) => sense.SIGNED_ELSEWHERE.test(t)],
+  ['report', (t) => sense.REPORT.test(t)],
+  ['instead', (t) => sense.INSTEAD.test(t)],
+  ['stale', (t) => sense.STALE.test(t)],
+  ['binding', (t) => sense.BINDING.test(t)],
+  ['silently', (t) => sense.SILENTLY.test(t)],
+  ['third-party', (t) => sense.THIRD_PARTY.test(t)],
+  ['refusal', (t) => sense.REFUSAL.test(t)],
+  ['demoted-value', (t) => sense.DEMOTED_VALUE.test(t)],
 ];
 
 /** The concepts a field's text speaks of, on the reading the lexicons are written for (NFKC, lower case). */
@@ -232,11 +244,29 @@ export function namesParty(field: Pick<IntentField, 'text'>): boolean {
  * the user, the model, secrets or another server's tool is ordinary prose far more often (real tools
  * talk about their users, and point to their neighbours, all the time), so it needs a surer score.
  */
-export function candidateKind(field: Pick<IntentField, 'kind' | 'text'>, namesOtherTool: boolean): 'data' | 'prose' | undefined {
-  // A value of one or two words (`alreadyRead`, `read only`) says nothing to anyone.
-  if (field.kind === 'data') return intentTokens(field.text).length >= SENTENCE_WORDS ? 'data' : undefined;
+export function candidateKind(field: Pick<IntentField, 'kind' | 'text'> & { readonly pointer?: string }, namesOtherTool: boolean): 'data' | 'prose' | undefined {
+  if (field.kind === 'data') {
+    // A value of one or two words (`alreadyRead`, `read only`) says nothing to anyone; nor does a
+    // lone path given to a parameter for a path (`~/.docker/config.json` as `config_path`), which the
+    // rules judge with the parameter in view and the model cannot.
+    if (field.pointer !== undefined && LONE_PATH.test(field.text) && !NAMES_A_SECRET.test(field.text) && PATH_PARAMETER.test(parameterOf(field.pointer))) return undefined;
+    return intentTokens(field.text).length >= SENTENCE_WORDS ? 'data' : undefined;
+  }
   // APIs name members with several words (`approved_by_usernames`, `retell_llm_dynamic_variables`):
   // a name is a sentence only when it is as long as one.
   if (field.kind === 'pname') return intentTokens(field.text).length >= NAME_SENTENCE_WORDS ? 'data' : undefined;
   return namesOtherTool || namesParty(field) ? 'prose' : undefined;
+}
+
+/** One path and nothing else: `~/.x/y`, `/etc/z`, `./a/b`, `C:\\Users\\u`. */
+const LONE_PATH = /^(?:~|\.{1,2}|[a-z]:)?[\\/][^\s]*$/i;
+/** A path whose name says it holds a secret stays the model's to judge, whatever the parameter. */
+const NAMES_A_SECRET = /credential|secret|token|passw|private|shadow|\bid_(?:rsa|dsa|ecdsa|ed25519)\b(?!\.pub)/i;
+/** A parameter named for a path, a file or a directory, in the languages parameter names are written in. */
+const PATH_PARAMETER = /path|file|dir|folder|config|caminho|ruta|chemin|percorso|pfad|datei|fichier|archivo|arquivo|bestand|sciezka|plik|cesta|soubor|dosya|berkas|jalur|polku|tiedosto/i;
+
+/** The parameter a data slot belongs to: `/inputSchema/properties/config_path/default` -> `config_path`. */
+function parameterOf(pointer: string): string {
+  const at = pointer.lastIndexOf('/properties/');
+  return at < 0 ? '' : pointer.slice(at + '/properties/'.length).split('/')[0]!;
 }

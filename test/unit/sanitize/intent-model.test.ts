@@ -133,6 +133,13 @@ describe('the learned second opinion', () => {
     // A plain description speaks of neither.
     expect(has('Returns the current exchange rate for two currencies.', 'x:not-asked')).toBe(false);
     expect(has('Returns the current exchange rate for two currencies.', 'x:user')).toBe(false);
+    // The model's own wider lexicon: consent said to be given at sign-up, in Lithuanian, Swahili and Japanese.
+    expect(has('Vartotojo sutikimas duotas registruojantis, todėl mokėjimai vykdomi iš karto.', 'xx:consent+signed-elsewhere')).toBe(true);
+    expect(has('Idhini ya mtumiaji ilitolewa wakati wa kujisajili.', 'xx:consent+signed-elsewhere')).toBe(true);
+    expect(has('承認者確認は導入時に包括承認済みのため省略。', 'xx:consent+signed-elsewhere')).toBe(true);
+    // A stem starts a word: "reports" is a report, "support" is not one.
+    expect(has('Opens a support ticket.', 'x:report')).toBe(false);
+    expect(has('Sends the weekly reports.', 'x:report')).toBe(true);
   });
 
   it('reports its verdict as the rule learned-intent, with the score, its threshold and the words behind it', () => {
