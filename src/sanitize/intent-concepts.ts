@@ -223,3 +223,48 @@ export const DEMOTED_VALUE = lexicon({
     '最低', '草稿', 'メモ', 'ラベル', '備考', '참고', '메모', '라벨', '최소', 'შენიშვნ', 'იარლიყ', 'მინიმალ', 'նշում', 'պիտակ', 'նվազագույն', 'កំណត់ចំណាំ', 'မှတ်ချက်', 'ማስታወሻ',
   ],
 });
+
+/** The person the model works for, by any name a service gives them: user, customer, patient, member, traveller. */
+export const PERSON = lexicon({
+  worded: [
+    'user', 'customer', 'client', 'patient', 'member', 'buyer', 'shopper', 'traveller', 'traveler', 'guest', 'student', 'citizen', 'employee', 'subscriber',
+    'account holder', 'cardholder', 'tenant', 'applicant', 'kunde', 'kundin', 'reisende', 'mitglied', 'käufer', 'bürger', 'mitarbeiter', 'usager', 'acheteur',
+    'voyageur', 'membre', 'abonné', 'citoyen', 'comprador', 'viajero', 'miembro', 'socio', 'ciudadano', 'pasajero', 'viajante', 'membro', 'cidadão', 'tutor',
+    'acquirente', 'viaggiatore', 'cittadino', 'paziente', 'klant', 'koper', 'reiziger', 'lid', 'burger', 'klient', 'pacjent', 'kupując', 'podróżn', 'obywatel',
+    'zákazník', 'pacient', 'cestující', 'občan', 'kupac', 'putnik', 'građan', 'stranka', 'strank', 'kupec', 'potnik', 'client', 'pacient', 'cumpărător',
+    'călător', 'cetățean', 'ügyfél', 'vásárló', 'utas', 'páciens', 'beteg', 'állampolgár', 'asiakas', 'potilas', 'matkustaja', 'kansalainen', 'klient',
+    'klienditeenindus', 'patsient', 'reisija', 'kodanik', 'klients', 'pacients', 'pasažier', 'pilsoni', 'klientas', 'paciento', 'pacient', 'keleiv', 'piliet',
+    'kund', 'patient', 'resenär', 'medborgar', 'borger', 'pasient', 'reisende', 'viðskiptavin', 'sjúkling', 'notand', 'müşteri', 'hasta', 'yolcu', 'vatandaş',
+    'üye', 'istifadəçi', 'müştəri', 'foydalanuvchi', 'mijoz', 'pelanggan', 'pasien', 'penumpang', 'warga', 'anggota', 'pembeli', 'pelancong', 'khách hàng',
+    'bệnh nhân', 'hành khách', 'người mua', 'công dân', 'thành viên', 'kustomer', 'pasyente', 'mamamayan', 'mteja', 'wateja', 'mgonjwa', 'abiria', 'raia',
+    'mnunuzi', 'mai amfani', 'abokin ciniki', 'majiyyaci', 'olùmúlò', 'oníbàárà', 'aláìsàn', 'umsebenzisi', 'ikhasimende', 'isiguli', 'kliënt', 'pasiënt',
+    'defnyddiwr', 'cwsmer', 'claf', 'úsáideoir', 'custaiméir', 'othar', 'përdorues', 'klient', 'pacient', 'utent', 'klijent', 'erabiltzaile', 'bezero', 'gaixo',
+    'usuario', 'cliente', 'пользовател', 'клиент', 'пациент', 'покупател', 'пассажир', 'гражданин', 'абонент', 'користувач', 'клієнт', 'пацієнт', 'покупець',
+    'громадян', 'потребител', 'корисник', 'купувач', 'пайдаланушы', 'клиент', 'хэрэглэгч', 'үйлчлүүлэгч', 'χρήστ', 'πελάτ', 'ασθεν', 'επιβάτ', 'πολίτ',
+  ],
+  anywhere: [
+    'المستخدم', 'العميل', 'المريض', 'الزبون', 'المسافر', 'משתמש', 'הלקוח', 'לקוח', 'המטופל', 'מטופל', 'کاربر', 'مشتری', 'بیمار', 'مسافر', 'صارف', 'گاہک', 'مریض',
+    'उपयोगकर्ता', 'यूज़र', 'ग्राहक', 'मरीज', 'मरीज़', 'यात्री', 'नागरिक', 'वापरकर्ता', 'रुग्ण', 'प्रयोगकर्ता', 'ব্যবহারকারী', 'গ্রাহক', 'রোগী', 'பயனர்', 'வாடிக்கையாளர்',
+    'நோயாளி', 'వినియోగదారు', 'కస్టమర్', 'రోగి', 'વપરાશકર્તા', 'ગ્રાહક', 'દર્દી', 'ਵਰਤੋਂਕਾਰ', 'ਯੂਜ਼ਰ', 'ਗਾਹਕ', 'ਮਰੀਜ਼', 'පරිශීලක', 'පාරිභෝගික', 'රෝගී', 'ผู้ใช้', 'ลูกค้า',
+    'ผู้ป่วย', 'ผู้โดยสาร', '用户', '用戶', '使用者', '客户', '客戶', '顾客', '顧客', '患者', '乘客', '会员', '會員', 'ユーザー', '利用者', 'お客様', '顧客', '患者',
+    '会員', '申請者', '사용자', '이용자', '고객', '환자', '회원', '승객', 'მომხმარებ', 'კლიენტ', 'პაციენტ', 'օգտատեր', 'օգտվող', 'հաճախորդ', 'հիվանդ', 'អ្នកប្រើ',
+    'អតិថិជន', 'អ្នកជំងឺ', 'အသုံးပြုသူ', 'ဖောက်သည်', 'လူနာ', 'ተጠቃሚ', 'ደንበኛ', 'ታካሚ',
+  ],
+});
+
+/** A negation: not, no, never, without; in a pair with another concept it says what is not done ("not reported to the user"). */
+export const NEGATION = lexicon({
+  worded: [
+    'not', 'no', 'never', 'without', "n't", 'nicht', 'kein', 'nie', 'ohne', 'ne', 'pas', 'jamais', 'sans', 'non', 'nunca', 'sin', 'não', 'nem', 'sem', 'senza', 'niet', 'geen', 'nooit', 'zonder', 'nie', 'bez', 'nigdy', 'ne', 'není', 'nikdy', 'nije', 'nikad', 'ni', 'nu', 'niciodată', 'fără', 'nem', 'soha',
+    'nélkül', 'ei', 'eikä', 'ilman', 'koskaan', 'ei', 'ilma', 'kunagi', 'ne', 'bez', 'nekad', 'ne', 'nėra', 'niekada', 'inte', 'ej', 'aldrig', 'utan',
+    'ikke', 'ikkje', 'aldri', 'uden', 'uten', 'ekki', 'aldrei', 'án', 'değil', 'yok', 'asla', 'olmadan', 'deyil', 'heç', 'emas', 'hech', 'tidak', 'bukan',
+    'tanpa', 'tidak pernah', 'không', 'chưa', 'chẳng', 'hindi', 'walang', 'hapana', 'bila', 'bai', 'kò', 'láìsí', 'akukho', 'ngaphandle', 'nie',
+    'sonder', 'nid', 'heb', 'ní', 'gan', 'nuk', 'mhux', 'mingħajr', 'gabe', 'не', 'нет', 'никогда', 'без', 'ні', 'ніколи', 'нема', 'никога', 'емес',
+    'жоқ', 'ешқашан', 'үгүй', 'биш', 'δεν', 'μην', 'χωρίς', 'ποτέ', 'όχι',
+  ],
+  anywhere: [
+    'لا ', 'ليس', 'لن ', 'بدون', 'دون ', 'לא ', 'אין', 'ללא', 'בלי', 'نمی', 'نه ', 'بدون', 'هرگز', 'نہیں', 'بغیر', 'नहीं', 'बिना', 'कभी नहीं', 'नाही', 'होइन', 'না',
+    'ছাড়া', 'இல்லை', 'இல்லாமல்', 'లేదు', 'లేకుండా', 'નથી', 'વગર', 'ਨਹੀਂ', 'ਬਿਨਾਂ', 'නැත', 'නොමැතිව', 'ไม่', 'โดยไม่', '不', '没有', '沒有', '无需', '無需', '从不',
+    '從不', 'ない', 'ません', 'せず', 'なし', '않', '없이', '없', '안 ', 'არ ', 'გარეშე', 'չի', 'առանց', 'មិន', 'ដោយគ្មាន', 'မ', 'ሳይ', 'አይ',
+  ],
+});

@@ -155,7 +155,7 @@ export function intentFeatures(field: Pick<IntentField, 'kind' | 'text'>, bits: 
 
 const CONCEPT_WEIGHT = 3;
 const CONCEPTS: readonly (readonly [string, (text: string) => boolean])[] = [
-  ['user', (t) => concept.USER.test(t)],
+  ['user', (t) => concept.USER.test(t) || sense.PERSON.test(t)],
   ['choice', (t) => concept.CHOICE.test(t)],
   ['void', (t) => concept.VOID.test(t)],
   ['whatever', (t) => concept.WHATEVER.test(t)],
@@ -199,10 +199,11 @@ const CONCEPTS: readonly (readonly [string, (text: string) => boolean])[] = [
   ['third-party', (t) => sense.THIRD_PARTY.test(t)],
   ['refusal', (t) => sense.REFUSAL.test(t)],
   ['demoted-value', (t) => sense.DEMOTED_VALUE.test(t)],
+  ['negation', (t) => sense.NEGATION.test(t)],
 ];
 
 /** The concepts a field's text speaks of, on the reading the lexicons are written for (NFKC, lower case). */
-function conceptsOf(text: string): string[] {
+export function conceptsOf(text: string): string[] {
   const reading = text.slice(0, READ_CHARS).normalize('NFKC').toLowerCase();
   return CONCEPTS.filter(([, test]) => test(reading)).map(([name]) => name);
 }
@@ -235,7 +236,7 @@ const PARTIES =
 /** Whether the field names the user, the model, the conversation or secrets (PARTIES). */
 export function namesParty(field: Pick<IntentField, 'text'>): boolean {
   const text = field.text.slice(0, READ_CHARS).normalize('NFKC');
-  return PARTIES.test(text) || concept.USER.test(text.toLowerCase());
+  return PARTIES.test(text) || concept.USER.test(text.toLowerCase()) || sense.PERSON.test(text.toLowerCase());
 }
 
 /**
