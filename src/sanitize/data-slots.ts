@@ -113,7 +113,10 @@ function judge(skel: string, slot: Slot, opts: ScanOptions, plain: string): Hit 
     start: 0,
     end: skel.length,
   });
-  const tool = otherTool(raw, opts) ?? (slot.cls === 'key' || text !== raw ? otherToolInWords(slot.value, opts) : undefined);
+  // An action parameter's values are this tool's own verbs (`fill_form` as a browser tool's `action`):
+  // one spelt like another server's tool is still an argument of this one.
+  const ownVerb = slot.cls !== 'key' && ACTION_PARAMETER.test(parameterOf(slot));
+  const tool = ownVerb ? undefined : (otherTool(raw, opts) ?? (slot.cls === 'key' || text !== raw ? otherToolInWords(slot.value, opts) : undefined));
   if (tool) return hit(`names ${tool}, another server's tool`, 'data-slot.tool');
   const path = SYSTEM_PATH.exec(text);
   // A bare path is data when the parameter is about it (a kubeconfig default of `~/.kube/config`).
@@ -268,6 +271,9 @@ function enumMember(slot: Slot): boolean {
 }
 
 /** The name of the parameter a data slot belongs to. */
+/** Parameters whose values name what this tool does: `action`, `op`, `operation`, `mode`, `insertDataOption`. */
+const ACTION_PARAMETER = /^(?:action|actions|op|ops|operation|operations|mode|command|method|verb|kind|type|event|step|\w*option)$/i;
+
 function parameterOf(slot: Slot): string {
   for (let i = slot.path.length - 1; i > 0; i--) {
     if (slot.path[i - 1] === 'properties' && typeof slot.path[i] === 'string') return String(slot.path[i]);

@@ -64,6 +64,11 @@ export function toolRefs(sentence: string, offset: number, ctx: DirectiveContext
     for (let m = PLAIN_AFTER_VERB.exec(sentence); m !== null; m = PLAIN_AFTER_VERB.exec(sentence)) {
       const word = m[1]!;
       if (NOT_A_TOOL.has(word) || ctx.index.toolOwners(word).length === 0) continue;
+      const lead = sentence.slice(Math.max(0, m.index - 24), m.index);
+      // "Return image as binary instead of base64": two values compared, not two tools.
+      if (/^(?:instead of|rather than)\b/.test(m[0]) && /\b(?:as|in|to|into) [a-z0-9-]+ $/.test(lead)) continue;
+      // "project key, issue type, and summary": in a list, "issue" is the noun.
+      if (/^issue\b/.test(m[0]) && /(?:, |\band |\bor )$/.test(lead)) continue;
       const end = offset + m.index + m[0].length;
       // "use query format" names a format; "unlock transfer, then..." names a tool.
       if (!NAME_END.test(sentence.slice(end - offset, end - offset + 12))) continue;
@@ -81,6 +86,8 @@ export function toolRefs(sentence: string, offset: number, ctx: DirectiveContext
       if (!name || NOT_A_TOOL.has(name)) continue;
       // "The primary tool", "a sibling tool": an adjective, not a name.
       if (!/[`'"]/.test(m[0]) && TOOL_ADJECTIVE.has(name)) continue;
+      // "A build tool", "a downstream tool": an indefinite article names a kind of tool, unless quoted.
+      if (!/[`'"]/.test(m[0]) && /^an? /.test(m[0])) continue;
       consider(refs, sentence, offset, ctx, name, offset + m.index, offset + m.index + m[0].length, true);
     }
   }
@@ -144,6 +151,8 @@ function wordEdge(sentence: string, i: number): boolean {
 function consider(refs: ToolRef[], sentence: string, offset: number, ctx: DirectiveContext, name: string, start: number, end: number, calledTool: boolean, camelCased = false): void {
   const bare = unseparated(name);
   if (ctx.own.has(name) || ctx.params.has(name) || ownFamily(ctx.own).has(bare) || ownTails(ctx.own).has(bare) || inOwnWords(name, ctx.own)) return;
+  // A plain word of the server's own tool names ("Execute Query" on `query_execute`) is its own subject.
+  if (!SEPARATED.test(name) && ownWords(ctx.own).has(name)) return;
   const parts = name.split(PARTS).filter((p) => p.length >= 3 && p !== name);
   for (const p of parts) if (ctx.own.has(p)) return;
   let known = false;
@@ -209,15 +218,21 @@ const ownWordSets = new WeakMap<ReadonlySet<string>, ReadonlySet<string>>();
  * `list_merge_request_pipelines` and `list_pipeline_jobs`): its own naming, perhaps a tool it
  * hides by default.
  */
-function inOwnWords(name: string, own: ReadonlySet<string>): boolean {
-  const words = name.split(/[_\-.]/).filter(Boolean);
-  if (words.length < 2) return false;
+/** The words of the server's own tool names (cached per name set). */
+function ownWords(own: ReadonlySet<string>): ReadonlySet<string> {
   let set = ownWordSets.get(own);
   if (!set) {
     const found = new Set<string>();
     for (const n of own) for (const w of n.split(/[_\-.]/)) if (w) found.add(w);
     ownWordSets.set(own, (set = found));
   }
+  return set;
+}
+
+function inOwnWords(name: string, own: ReadonlySet<string>): boolean {
+  const words = name.split(/[_\-.]/).filter(Boolean);
+  if (words.length < 2) return false;
+  const set = ownWords(own);
   for (const w of words) if (!set.has(w) && !set.has(w.replace(/s$/, '')) && !set.has(`${w}s`)) return false;
   return true;
 }
