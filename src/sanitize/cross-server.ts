@@ -1,4 +1,5 @@
 // Cross-server rules: text of one server that names another server's tool, and whether it directs that tool's use.
+import { ownWords, VALUE_OF } from './tool-refs.js';
 import type { CatalogIndexLike, NameOwner } from './types.js';
 
 export interface Mention {
@@ -39,6 +40,8 @@ interface Owned {
 
 function lookup(token: string, index: CatalogIndexLike, server: string, own: ReadonlySet<string>, params: ReadonlySet<string>, servers: boolean): Owned | undefined {
   if (own.has(token) || params.has(token)) return undefined;
+  // "Retry the remote devices tool" on a server with `mobile_list_remote_devices`: its own subject.
+  if (servers && !/[_.:/-]/.test(token) && ownWords(own).has(token)) return undefined;
   // "The MySQL MCP server" in the text of server mysql_berthojoris is its own name.
   if (servers && server.split(/[_.-]/).includes(token)) return undefined;
   const tools = index.toolOwners(token);
@@ -105,6 +108,9 @@ export function mayMention(skel: string): boolean {
 export function mentions(skel: string, index: CatalogIndexLike, server: string, own: ReadonlySet<string>, params: ReadonlySet<string> = NO_PARAMS): Mention[] {
   const found: Mention[] = [];
   for (const c of candidates(skel)) {
+    // `set insertDataOption to "INSERT_ROWS"`: the value of one of this tool's parameters, not a tool.
+    const lead = VALUE_OF.exec(skel.slice(Math.max(0, c.start - 64), c.start));
+    if (lead && params.has(lead[1] ?? lead[2]!)) continue;
     for (const token of c.tokens) {
       const hit = lookup(token, index, server, own, params, c.servers);
       if (hit) {

@@ -153,6 +153,8 @@ function consider(refs: ToolRef[], sentence: string, offset: number, ctx: Direct
   if (ctx.own.has(name) || ctx.params.has(name) || ownFamily(ctx.own).has(bare) || ownTails(ctx.own).has(bare) || inOwnWords(name, ctx.own)) return;
   // A plain word of the server's own tool names ("Execute Query" on `query_execute`) is its own subject.
   if (!SEPARATED.test(name) && ownWords(ctx.own).has(name)) return;
+  const lead = VALUE_OF.exec(sentence.slice(Math.max(0, start - offset - 64), start - offset));
+  if (lead && ctx.params.has(lead[1] ?? lead[2]!)) return;
   const parts = name.split(PARTS).filter((p) => p.length >= 3 && p !== name);
   for (const p of parts) if (ctx.own.has(p)) return;
   let known = false;
@@ -218,8 +220,11 @@ const ownWordSets = new WeakMap<ReadonlySet<string>, ReadonlySet<string>>();
  * `list_merge_request_pipelines` and `list_pipeline_jobs`): its own naming, perhaps a tool it
  * hides by default.
  */
+/** What comes before a value given to a parameter (`set mode to `, `mode=`, `mode: `; not "pass sql to"): a value there is no tool. */
+export const VALUE_OF = /(?:\bset\s+[`'"]?([a-z_][a-z0-9_]*)[`'"]?\s+to|\b([a-z_][a-z0-9_]*)[`'"]?\s*[=:])\s*[`'"]?$/;
+
 /** The words of the server's own tool names (cached per name set). */
-function ownWords(own: ReadonlySet<string>): ReadonlySet<string> {
+export function ownWords(own: ReadonlySet<string>): ReadonlySet<string> {
   let set = ownWordSets.get(own);
   if (!set) {
     const found = new Set<string>();
