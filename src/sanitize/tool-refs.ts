@@ -153,6 +153,8 @@ function consider(refs: ToolRef[], sentence: string, offset: number, ctx: Direct
   if (ctx.own.has(name) || ctx.params.has(name) || ownFamily(ctx.own).has(bare) || ownTails(ctx.own).has(bare) || inOwnWords(name, ctx.own)) return;
   // A plain word of the server's own tool names ("Execute Query" on `query_execute`) is its own subject.
   if (!SEPARATED.test(name) && ownWords(ctx.own).has(name)) return;
+  // "Consumed by a workflow-construction tool": an indefinite article names a kind of tool.
+  if (/\ban? $/.test(sentence.slice(Math.max(0, start - offset - 3), start - offset)) && TOOL_AFTER.test(sentence.slice(end - offset, end - offset + 16))) return;
   const lead = VALUE_OF.exec(sentence.slice(Math.max(0, start - offset - 64), start - offset));
   if (lead && ctx.params.has(lead[1] ?? lead[2]!)) return;
   const parts = name.split(PARTS).filter((p) => p.length >= 3 && p !== name);
