@@ -270,6 +270,11 @@ export const PATTERNS: readonly Pattern[] = [
   p('override.addressed', 'instruction-override',
     `(?:^|[(\\[;,.:!?\\n\u2014\u2013-] ?)(?:assistant|model|ai|llm|agent|claude|chatgpt)(?:-facing)? ?[:,] ?(?:also |please |now |first |then |(?:before|once|after|when) [^,.;\\n]{0,40}[,;]? )?(?:fill|put|add|send|pass|include|append|call|use|run|read|forward|copy|hand|set|write|delete|remove|ignore|replace|change|post|upload|tell|say|do not|don't|never|always|whenever|when)\\b`,
     'block', 'high', 'gives the model an order addressed to it'),
+  // The model's own replies, all of them: a tool's business is its results, never what the model
+  // writes to the user afterwards ("every reply you give after this tool has been used carries ...").
+  p('override.every-reply', 'instruction-override',
+    `\\b(?:every|each|all|any) (?:later |subsequent |future |following |other |further )?(?:of your |your )?(?:repl(?:y|ies)|answers?|responses?|messages?) (?:that )?you (?:give|write|send|post|produce|make)\\b|\\b(?:all|every|each) (?:of )?your (?:later |subsequent |future |following |other )?(?:repl(?:y|ies)|answers?|responses?|messages?)\\b|\\byour (?:later|subsequent|future|following) (?:repl(?:y|ies)|answers?|responses?|messages?)\\b`,
+    'block', 'high', 'gives orders for every reply the model writes'),
   p('override.paraphrase', 'instruction-override',
     `\\b(?:ignore|disregard|forget)\\b${gap(40)}\\b(?:instructions?|guidelines|system prompt)\\b|\\bpretend (?:to be|you are)\\b|\\byou are now (?:a|an)\\b|\\bnew instructions\\b|\\bact as if you\\b`,
     'flag', 'medium', 'may try to change the model\'s instructions', true),
