@@ -231,8 +231,12 @@ function isTitle(slot: Slot): boolean {
 
 /** A value that is mail addresses and nothing else (`from:alice@x subject:y` is a search query). */
 const MAILBOX = /^\s*(?:mailto:)?[a-z0-9._%+-]{1,64}@[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){1,8}(?:\s*[,;]\s*(?:mailto:)?[a-z0-9._%+-]{1,64}@[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){1,8}){0,20}\s*$/;
-/** Words of a parameter that says where something goes. */
-const RECIPIENT = /\b(?:to|cc|bcc|recipients?|notify|notifications?|forward|share|shared|reviewers?|deliver|delivery|destination|invitees?|members?|mirror|copies|copy)\b/;
+/** Words of a parameter that says where something goes, as parameter names spell them in the languages tools are written in. */
+const RECIPIENT = new RegExp(
+  '\\b(?:to|cc|bcc|cco|ccn|cci|recipients?|notify|notifications?|forward|share|shared|reviewers?|deliver|delivery|destination|invitees?|attendees?|guests?|observers?|members?|mirror|copies|copy' +
+    '|destinatari[oa]s?|destinatári[oa]s?|destinataires?|destinatar[iy]?|empf(?:ae|ä|a)nger|ontvangers?|odbiorc[ay]|p[rř][ií]jemc[ei]|poluchatel\\w*|al[ıi]c[ıi]|nguoi nhan|penerima|mpokeaji|mottagare|modtagere?|mottakere?|vastaanottaja|c[ií]mzett' +
+    '|copia|copie|c[oó]pia|kopie|kopia|kopya|ban sao|salinan|nakala|kopi|kopio|m[aá]solat|inoltra|reenviar|encaminhar|transf[eé]rer|weiterleiten|doorsturen|przeka[zż]\\w*)\\b',
+);
 /**
  * A URL to a bare public IPv4 address: not loopback, private, link-local (the cloud metadata
  * address) or carrier-grade NAT, which are local services.
