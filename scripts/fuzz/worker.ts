@@ -21,8 +21,8 @@ export interface AttackSession extends Scope {
   streams: number;
   next: number;
   sampling: boolean;
-  /** This session asked a child for a task, so a guessed child task id may name its own task. */
-  madeTask?: boolean;
+  /** Task ids the proxy handed this session: looking one up must find it, any other must not. */
+  tasks?: Set<string>;
 }
 
 /** A POST of `body` within session `s`. */

@@ -1,5 +1,5 @@
 // Cross-server rules: text of one server that names another server's tool, and whether it directs that tool's use.
-import { ownWords, VALUE_OF } from './tool-refs.js';
+import { ownWords, valueOfOwnParameter } from './tool-refs.js';
 import type { CatalogIndexLike, NameOwner } from './types.js';
 
 export interface Mention {
@@ -40,8 +40,6 @@ interface Owned {
 
 function lookup(token: string, index: CatalogIndexLike, server: string, own: ReadonlySet<string>, params: ReadonlySet<string>, servers: boolean): Owned | undefined {
   if (own.has(token) || params.has(token)) return undefined;
-  // "Retry the remote devices tool" on a server with `mobile_list_remote_devices`: its own subject.
-  if (servers && !/[_.:/-]/.test(token) && ownWords(own).has(token)) return undefined;
   // "The MySQL MCP server" in the text of server mysql_berthojoris is its own name.
   if (servers && server.split(/[_.-]/).includes(token)) return undefined;
   const tools = index.toolOwners(token);
@@ -104,13 +102,24 @@ export function mayMention(skel: string): boolean {
   return candidates(skel).length > 0;
 }
 
+/** A called plain word whose word before is also a word of the server's own tool names. */
+function ownPhrase(skel: string, c: Candidate, own: ReadonlySet<string>): boolean {
+  const word = c.tokens[0] ?? '';
+  const words = ownWords(own);
+  if (word === '' || /[_.:/-]/.test(word) || !words.has(word)) return false;
+  const before = /([a-z0-9]+)\s+$/.exec(skel.slice(Math.max(0, c.start - 32), c.start));
+  return before !== null && words.has(before[1]!);
+}
+
 /** Mentions of other servers' tools or servers in a shadow text. */
 export function mentions(skel: string, index: CatalogIndexLike, server: string, own: ReadonlySet<string>, params: ReadonlySet<string> = NO_PARAMS): Mention[] {
   const found: Mention[] = [];
   for (const c of candidates(skel)) {
-    // `set insertDataOption to "INSERT_ROWS"`: the value of one of this tool's parameters, not a tool.
-    const lead = VALUE_OF.exec(skel.slice(Math.max(0, c.start - 64), c.start));
-    if (lead && params.has(lead[1] ?? lead[2]!)) continue;
+    const around = sentence(skel, c.start, c.end);
+    if (valueOfOwnParameter(around, around.indexOf(skel.slice(c.start, c.end)), params)) continue;
+    // "Retry the remote devices tool" on a server with `mobile_list_remote_devices`: the phrase before
+    // "tool" is the server's own naming, word for word; "the devices tool" is another server's.
+    if (c.servers && ownPhrase(skel, c, own)) continue;
     for (const token of c.tokens) {
       const hit = lookup(token, index, server, own, params, c.servers);
       if (hit) {

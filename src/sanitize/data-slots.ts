@@ -8,6 +8,7 @@ import { ENV_FILE_PATH, I18N_ALL, I18N_EXFIL_TARGET, I18N_PASTE, OTHERS_SECRET, 
 import type { Hit, ScanOptions } from './semantic.js';
 import { namesSystemInstructions } from './system-dismissed.js';
 import { waivesAsking } from './user-overruled.js';
+import { SECRET_STORE, takesPath } from './secret-paths.js';
 import { holderOf, propertyPath, type Slot } from './walk.js';
 
 /** Second person or an order: prose that speaks to someone (a flag alone: a default system prompt does too). */
@@ -123,8 +124,11 @@ function judge(skel: string, slot: Slot, opts: ScanOptions, plain: string): Hit 
   if (path) {
     const file = text.slice(path.index).split(/[\s`'"]/)[0]!;
     // The sentence around the path, not the path's own pieces (`~/.config/prose-lint/config.yml` is one word).
-    const around = words(prose.replace(file, ' '), 6);
-    if (around >= 4 || !aboutPath(slot, file, opts.own)) return hit('holds a credential or system file path', 'data-slot.path');
+    // The sentence is counted around the path, not the path's pieces (`~/.config/prose-lint/config.yml`
+    // is one word); a secret store is never data, whatever the parameter (SECRET_STORE, checked on the
+    // whole value: a default may hold two paths).
+    const sentenceWords = words(prose.replace(file, ' '), 6);
+    if (sentenceWords >= 4 || !aboutPath(slot, text, opts.own)) return hit('holds a credential or system file path', 'data-slot.path');
   }
   // A property's name is read split into words, which takes a path apart (`token_from_~/.git-credentials`).
   if (slot.cls === 'key' && /[~/]/.test(slot.value) && SYSTEM_PATH.test(slot.value.toLowerCase())) return hit('holds a credential or system file path', 'data-slot.path');
@@ -274,10 +278,10 @@ function enumMember(slot: Slot): boolean {
   return typeof slot.path[slot.path.length - 1] === 'number' && slot.path[slot.path.length - 2] === 'enum';
 }
 
-/** The name of the parameter a data slot belongs to. */
 /** Parameters whose values name what this tool does: `action`, `op`, `operation`, `mode`, `insertDataOption`. */
-const ACTION_PARAMETER = /^(?:action|actions|op|ops|operation|operations|mode|command|method|verb|kind|type|event|step|\w*option)$/i;
+const ACTION_PARAMETER = /^(?:action|actions|op|operation|mode|\w+option)$/i;
 
+/** The name of the parameter a data slot belongs to. */
 function parameterOf(slot: Slot): string {
   for (let i = slot.path.length - 1; i > 0; i--) {
     if (slot.path[i - 1] === 'properties' && typeof slot.path[i] === 'string') return String(slot.path[i]);
@@ -285,9 +289,7 @@ function parameterOf(slot: Slot): string {
   return '';
 }
 
-// A public key (`id_ed25519.pub`) is what a user hands out; the private one is the secret.
-const SECRET_STORE = /id_(?:rsa|dsa|ecdsa|ed25519)(?![\w-]*\.pub\b)|\.aws\/credentials|application_default_credentials|\/etc\/shadow|git-credentials|\.netrc|\.pgpass|\.npmrc|\.pypirc|\.gnupg|\.password-store/;
-
+/** Whether a short value's path is what its parameter is about (a kubeconfig default for `kubeconfig`), and no secret store. */
 function aboutPath(slot: Slot, path: string, own: ReadonlySet<string>): boolean {
   const name = parameterOf(slot).toLowerCase();
   if (!name) return false;
@@ -295,7 +297,7 @@ function aboutPath(slot: Slot, path: string, own: ReadonlySet<string>): boolean 
   if (pathWords.some((w) => name.includes(w)) || /key|identity|cert/.test(name)) return true;
   // A parameter that takes any path or command line (`["cat", "/etc/hosts"]` for `command`) names
   // files as a matter of course, but not a private key or a credential store by default.
-  if (/path|file|config|command|cmd|args|argv|caminho|ruta|chemin|percorso|pfad|datei|fichier|archivo|arquivo|bestand|sciezka|plik|cesta|soubor|dosya|berkas|jalur|polku|tiedosto/.test(name)) return !SECRET_STORE.test(path);
+  if (takesPath(parameterOf(slot)) || /command|cmd|args|argv/.test(name)) return !SECRET_STORE.test(path);
   // The server's own job: `~/.ssh` as the key directory of `list_ssh_keys`.
   for (const tool of own) if (pathWords.some((w) => tool.split(/[_.-]/).includes(w))) return true;
   return false;

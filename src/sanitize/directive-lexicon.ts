@@ -108,11 +108,16 @@ export const I18N_CUE =
  */
 export const I18N_DIRECTIVE =
   /\b(?:immer|stets|muss|müssen|musst|zuerst|vorher|bevor|zunächst|unbedingt|pflicht|siempre|debe|deben|debes|antes|primero|obligatori[oa]|nunca|toujours|doit|doivent|devez|avant|d'abord|obligatoire|jamais|utilisez|sempre|deve|devem|primeiro|obrigatóri[oa])\b|sin importar|unabhängig|quel que soit|auch wenn|aunque|même si|mesmo que|必须|务必|一律|总是|始终|之前|前|请|必ず|常に|前に|ください|必要があります|반드시|항상|하세요/;
+/**
+ * Priority in Spanish and Portuguese, except as a ticket's field: "si el usuario no indica prioridad",
+ * "un ticket con prioridad alta" set a value; "tienen más prioridad que lo que pida el usuario" ranks.
+ */
+const TICKET_PRIORITY_EXCEPTED =
+  '(?<!\\b(?:indica|indique|indicar|elige|elija|escolha|con|com|de|sin|sem|por|una|uma|su|sua) )prioridade?(?! (?:alta|baja|baixa|media|média|normal|urgente|máxima|mínima)\\b)';
 /** A rank over something in Chinese, Japanese or Korean (see I18N_RANK). */
 const CJK_RANK = '优先于|优先级(?:高于|更高|最高)|高于|凌驾|比[^。,]{0,24}(?:优先|重要)|より(?:も)?優先|に優先|より(?:も)?上位|優先順位が(?:高|上)|보다(?:도)? 우선|보다(?:도)? 중요|우선순위가 (?:높|더)';
 export const I18N_PRIORITY = new RegExp(
-    // The noun alone is a ticket's field ("si el usuario no indica prioridad"): a rank needs its verb or object.
-  `vorrang|steht über|wichtiger als|prevalece|(?:tiene|tienen|con|dar|da|mayor|máxima|toda la) prioridad|prioridad (?:sobre|ante|frente)|más peso|por encima de|prévaut|l'emporte|prioritaire|supérieure? aux|(?:tem|têm|com|dar|dá|maior|máxima|toda a) prioridade|prioridade (?:sobre|perante|em relação)|vale mais|${CJK_RANK}`,
+  `vorrang|steht über|wichtiger als|prevalece|${TICKET_PRIORITY_EXCEPTED}|más peso|por encima de|prévaut|l'emporte|prioritaire|supérieure? aux|vale mais|${CJK_RANK}`,
 );
 export const I18N_OUTRANKED = /nutzer|benutzer|anweisung|usuario|instrucci|utilisateur|instruction|usuário|instruç|用户|系统|ユーザー|システム|사용자|시스템|system/;
 /** Whatever the user chose: the sentence overrides the user's own arguments. */
@@ -249,7 +254,7 @@ export const I18N_PASTE = /\b(?:einfügen|füge|fügen|kopier\S*|pega|pegue|pega
  * skeleton folds Cyrillic and Greek into Latin lookalikes).
  */
 export const I18N_RANK = new RegExp([
-  'vorrang|steht über|wichtiger als|wiegt schwerer|übergeordnet|hat priorität|geht vor|weegt zwaarder|önce gelir|prevalece|(?:tiene|tienen|con|mayor|máxima|toda la) prioridad|prioridad (?:sobre|ante|frente)|más peso|manda más|pesa más|cuenta más|por encima de|prévaut|l\'emporte|prioritaire|prime sur|a la priorité|supérieure? aux|(?:tem|têm|com|maior|máxima|toda a) prioridade|prioridade (?:sobre|perante|em relação)|vale mais|acima d[aeo]s?',
+  'vorrang|steht über|wichtiger als|wiegt schwerer|übergeordnet|hat priorität|geht vor|weegt zwaarder|önce gelir|prevalece|' + TICKET_PRIORITY_EXCEPTED + '|más peso|manda más|pesa más|cuenta más|por encima de|prévaut|l\'emporte|prioritaire|prime sur|a la priorité|supérieure? aux|vale mais|acima d[aeo]s?',
   'ha la precedenza|ha (?:la )?priorità|prevale su|è prioritari|heeft voorrang|gaat voor|prevaleert|belangrijker dan|ma pierwszeństwo|jest nadrzędn|nadrzędn\\S* wobec|ma priorytet|ważniejsz',
   'má přednost|má prioritu|nadřazen|are prioritate|are întâietate|prevalează|elsőbbség|felülírja|prioritást élvez|har företräde|går före|prioriteras|har forrang|går forud|on ensisijainen|etusija|menee edelle|ohittaa',
   'öncelikli|önceliği|öncelik taşır|üstündür|geçersiz kılar|ưu tiên cao hơn|ưu tiên hơn|được ưu tiên|lebih diutamakan|diutamakan|prioritas',

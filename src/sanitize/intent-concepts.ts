@@ -10,28 +10,32 @@
 interface Words {
   /** Stems that must start a word. */
   readonly worded: readonly string[];
+  /** Short words that must be whole words (`no`, `ne`, `nu`: as stems they start "number", "new"). */
+  readonly whole?: readonly string[];
   /** Stems matched anywhere (Han, Kana, Hangul, Thai, Khmer, Burmese; Arabic-script and Indic words with clitics). */
   readonly anywhere: readonly string[];
 }
 
 function lexicon(words: Words): RegExp {
   const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const worded = words.worded.map(escape).join('|');
-  const anywhere = words.anywhere.map(escape).join('|');
-  return new RegExp(`(?<![\\p{L}\\p{M}\\p{N}])(?:${worded})${anywhere === '' ? '' : `|${anywhere}`}`, 'u');
+  const alternatives = (list: readonly string[] = []): string => [...new Set(list)].map(escape).join('|');
+  const parts = [`(?<![\\p{L}\\p{M}\\p{N}])(?:${alternatives(words.worded)})`];
+  if (words.whole && words.whole.length > 0) parts.push(`(?<![\\p{L}\\p{M}\\p{N}])(?:${alternatives(words.whole)})(?![\\p{L}\\p{M}\\p{N}])`);
+  if (words.anywhere.length > 0) parts.push(alternatives(words.anywhere));
+  return new RegExp(parts.join('|'), 'u');
 }
 
 /** Consent, approval, permission, authorization. */
 export const CONSENT = lexicon({
   worded: [
-    'consent', 'approval', 'approved', 'pre-approved', 'authoriz', 'authoris', 'permission', 'sign-off', 'zustimmung', 'einwilligung', 'einverständnis',
-    'genehmig', 'freigegeben', 'consentement', 'approbation', 'autorisation', 'consentimiento', 'aprobación', 'aprobado', 'autorización', 'consentimento',
-    'aprovação', 'aprovado', 'autorização', 'consenso', 'approvazion', 'autorizzazion', 'toestemming', 'goedkeuring', 'instemming', 'zgod', 'zatwierdz',
+    'zgoda', 'zgody', 'zgodę', 'згода', 'згоду', 'згоди', 'consent', 'approval', 'approved', 'pre-approved', 'authoriz', 'authoris', 'permission', 'sign-off', 'zustimmung', 'einwilligung', 'einverständnis',
+    'genehmig', 'consentement', 'approbation', 'autorisation', 'consentimiento', 'aprobación', 'aprobado', 'autorización', 'consentimento',
+    'aprovação', 'aprovado', 'autorização', 'consenso', 'approvazion', 'autorizzazion', 'toestemming', 'goedkeuring', 'instemming', 'zatwierdz',
     'souhlas', 'schválen', 'súhlas', 'suglasnost', 'saglasnost', 'pristanak', 'odobren', 'soglasj', 'consimțământ', 'consimtamant', 'acordul', 'aprobare',
     'hozzájárul', 'beleegyez', 'jóváhagy', 'suostum', 'hyväksyn', 'nõusolek', 'nõusoleku', 'piekrišan', 'sutikim', 'samtycke', 'godkänn', 'samtykke',
     'godkend', 'godkjenn', 'samþykk', 'onay', 'izni', 'izin', 'rıza', 'razılıq', 'rozilik', 'ruxsat', 'persetujuan', 'kebenaran', 'keizinan', 'đồng ý',
     'chấp thuận', 'pahintulot', 'pagsang-ayon', 'idhini', 'ridhaa', 'ruhusa', 'yarda', 'amincewa', 'ìfọwọ́sí', 'imvume', 'cydsyniad', 'caniatâd', 'toiliú',
-    'pëlqim', 'miratim', 'kunsens', 'baimen', 'onespen', 'consentiment', 'согласи', 'одобрен', 'разрешени', 'згод', 'дозвол', 'схвален', 'согласност',
+    'pëlqim', 'miratim', 'kunsens', 'baimen', 'onespen', 'consentiment', 'согласи', 'одобрен', 'разрешени', 'дозвол', 'схвален', 'согласност',
     'сагласност', 'одобрување', 'келісім', 'рұқсат', 'зөвшөөр', 'συναίνεσ', 'συγκατάθεσ', 'έγκρισ',
   ],
   anywhere: [
@@ -45,30 +49,30 @@ export const CONSENT = lexicon({
 /** A sign-up, registration, contract, terms, onboarding or installation: where consent is said to have been given. */
 export const SIGNED_ELSEWHERE = lexicon({
   worded: [
-    'sign-up', 'signup', 'sign up', 'registration', 'onboarding', 'enrol', 'contract', 'terms of service', 'terms of use', 'terms and conditions', 'master agreement',
+    'sign-up', 'signup', 'التسجيل في', 'عند التسجيل', 'sign up', 'registration', 'onboarding', 'enrol', 'contract', 'terms of service', 'terms of use', 'terms and conditions', 'master agreement',
     'framework agreement', 'subscription agreement', 'registrierung', 'anmeldung', 'vertrag', 'rahmenvertrag', 'nutzungsbedingungen', 'agb', 'inscription',
-    'contrat', 'conditions générales', 'cgu', 'cgv', 'registro', 'contrato', 'términos', 'condiciones', 'cadastro', 'registo', 'termos', 'adesão', 'iscrizion',
-    'registrazion', 'contratto', 'termini', 'condizioni', 'registratie', 'aanmelding', 'overeenkomst', 'voorwaarden', 'rejestracj', 'umow', 'umów', 'regulamin',
-    'registrac', 'smlouv', 'podmínk', 'zmluv', 'registráci', 'ugovor', 'registracij', 'pogodb', 'înregistr', 'termeni', 'regisztrác', 'szerződés', 'feltétel',
-    'rekisteröi', 'sopimu', 'ehdo', 'registreeri', 'leping', 'tingimus', 'reģistrācij', 'līgum', 'noteikum', 'sutart', 'sąlyg', 'registruo', 'užsiregistr', 'registrering', 'avtal',
-    'villkor', 'aftale', 'vilkår', 'avtale', 'skráning', 'samning', 'kayıt', 'sözleşme', 'koşul', 'qeydiyyat', 'müqavilə', 'shartnoma', "ro'yxat",
-    'pendaftaran', 'kontrak', 'syarat', 'đăng ký', 'hợp đồng', 'điều khoản', 'pagpaparehistro', 'kontrata', 'usajili', 'kujisajili', 'mkataba', 'masharti',
-    'rajista', 'yarjejeniya', 'ìforúkọsílẹ̀', 'àdéhùn', 'ukubhalisa', 'isivumelwano', 'registrasie', 'bepalings', 'cofrestru', 'clárú', 'conradh',
-    'regjistrim', 'kontrat', 'kushte', 'reġistrazzjoni', 'kuntratt', 'izen-emate', 'kontratu', 'baldintz', 'rexistro', 'регистрац', 'договор', 'условия',
-    'соглашени', 'реєстрац', 'угод', 'умов', 'услови', 'тіркел', 'шарт', 'бүртгэл', 'гэрээ', 'εγγραφ', 'σύμβασ', 'όρους', 'όροι',
+    'contrat', 'cgu', 'cgv', 'contrato', 'términos', 'cadastro', 'registo', 'termos', 'adesão', 'iscrizion',
+    'registrazion', 'contratto', 'termini', 'registratie', 'aanmelding', 'overeenkomst', 'rejestracj', 'umow', 'umów', 'regulamin',
+    'registrac', 'smlouv', 'zmluv', 'registráci', 'ugovor', 'registracij', 'pogodb', 'înregistr', 'termeni', 'regisztrác', 'szerződés', 
+    'rekisteröi', 'sopimu', 'registreeri', 'leping', 'reģistrācij', 'līgum', 'noteikum', 'sutart', 'registruo', 'užsiregistr', 'registrering', 'avtal',
+    'aftale', 'avtale', 'skráning', 'samning', 'kayıt', 'sözleşme', 'qeydiyyat', 'müqavilə', 'shartnoma', "ro'yxat",
+    'pendaftaran', 'kontrak', 'đăng ký', 'hợp đồng', 'điều khoản', 'pagpaparehistro', 'kontrata', 'usajili', 'kujisajili', 'mkataba', 
+    'rajista', 'yarjejeniya', 'ìforúkọsílẹ̀', 'àdéhùn', 'ukubhalisa', 'isivumelwano', 'registrasie', 'cofrestru', 'clárú', 'conradh',
+    'regjistrim', 'kontrat', 'reġistrazzjoni', 'kuntratt', 'izen-emate', 'kontratu', 'rexistro', 'регистрац', 'договор', 
+    'соглашени', 'реєстрац', 'угод', 'тіркел', 'бүртгэл', 'гэрээ', 'εγγραφ', 'σύμβασ', 
   ],
   anywhere: [
-    'التسجيل', 'تسجيل', 'العقد', 'الشروط', 'הרשמ', 'הרישום', 'חוזה', 'תנאי', 'ثبت‌نام', 'ثبت نام', 'قرارداد', 'شرایط', 'رجسٹریشن', 'معاہد', 'شرائط', 'पंजीकरण',
-    'रजिस्ट्रेशन', 'अनुबंध', 'शर्त', 'नोंदणी', 'करार', 'নিবন্ধন', 'চুক্তি', 'শর্ত', 'பதிவு', 'ஒப்பந்த', 'నమోదు', 'ఒప్పంద', 'નોંધણી', 'કરાર', 'ਰਜਿਸਟ', 'ਇਕਰਾਰ', 'दर्ता',
-    'सम्झौता', 'ලියාපදිංචි', 'ගිවිසුම', 'ลงทะเบียน', 'สมัคร', 'สัญญา', 'เงื่อนไข', '注册', '註冊', '合同', '合約', '协议', '協議', '条款', '條款', '登録', '契約', '規約',
-    '加入時', '導入時', '가입', '계약', '약관', '등록', 'რეგისტრაცი', 'ხელშეკრულებ', 'գրանցում', 'պայմանագ', 'ការចុះឈ្មោះ', 'កិច្ចសន្យា', 'မှတ်ပုံတင်', 'စာချုပ်', 'ምዝገባ', 'ውል',
+    'הרשמ', 'הרישום', 'חוזה', 'ثبت‌نام', 'ثبت نام', 'قرارداد', 'رجسٹریشن', 'معاہد', 'पंजीकरण',
+    'रजिस्ट्रेशन', 'अनुबंध', 'नोंदणी', 'करार', 'নিবন্ধন', 'চুক্তি', 'பதிவு', 'ஒப்பந்த', 'నమోదు', 'ఒప్పంద', 'નોંધણી', 'કરાર', 'ਰਜਿਸਟ', 'ਇਕਰਾਰ', 'दर्ता',
+    'सम्झौता', 'ලියාපදිංචි', 'ගිවිසුම', 'ลงทะเบียน', 'สมัคร', 'สัญญา', '注册', '註冊', '合同', '合約', '协议', '協議', '条款', '條款', '契約', '規約',
+    '加入時', '導入時', '가입', '계약', '약관', 'რეგისტრაცი', 'ხელშეკრულებ', 'գրանցում', 'պայմանագ', 'ការចុះឈ្មោះ', 'កិច្ចសន្យា', 'မှတ်ပုံတင်', 'စာချုပ်', 'ምዝገባ', 'ውል',
   ],
 });
 
 /** What the user is told or shown: a summary, a report, a confirmation, the reply. */
 export const REPORT = lexicon({
   worded: [
-    'summary', 'report', 'confirmation', 'notif', 'inform', 'tell', 'told', 'mention', 'shown', 'display', 'zusammenfassung', 'bericht', 'bestätigung', 'mitteil',
+    'summary', 'report', 'informed', 'informing', 'inform the', 'inform them', 'confirmation', 'notif', 'tell', 'told', 'mention', 'shown', 'display', 'zusammenfassung', 'bericht', 'bestätigung', 'mitteil',
     'benachrichtig', 'erwähn', 'angezeigt', 'résumé', 'rapport', 'réponse', 'mentionn', 'affich', 'resumen', 'informe', 'confirmación', 'respuesta', 'notific',
     'mencion', 'resumo', 'relatório', 'confirmação', 'resposta', 'riepilog', 'sommario', 'rapporto', 'conferma', 'risposta', 'menzion', 'samenvatting',
     'bevestiging', 'antwoord', 'melding', 'vermeld', 'getoond', 'podsumowan', 'raport', 'potwierdzen', 'odpowied', 'powiadom', 'wspomin', 'shrnutí', 'zpráv',
@@ -78,7 +82,7 @@ export const REPORT = lexicon({
     'besked', 'samantekt', 'skýrsl', 'staðfesting', 'özet', 'rapor', 'bildir', 'xülasə', 'hesabat', 'ringkasan', 'laporan', 'konfirmasi', 'pemberitahuan',
     'diberitahu', 'makluman', 'tóm tắt', 'báo cáo', 'xác nhận', 'thông báo', 'buod', 'ulat', 'abiso', 'muhtasari', 'ripoti', 'uthibitisho', 'taarifa',
     'rahoto', 'sanarwa', 'àkópọ̀', 'ìròyìn', 'isifinyezo', 'umbiko', 'isaziso', 'opsomming', 'verslag', 'kennisgewing', 'crynodeb', 'adroddiad', 'achoimre',
-    'tuarascáil', 'përmbledhje', 'njoftim', 'sommarju', 'laburpen', 'txosten', 'jakinarazpen', 'resum', 'xulosa', 'hisobot', 'сводк', 'резюме', 'отчёт', 'отчет',
+    'tuarascáil', 'përmbledhje', 'njoftim', 'sommarju', 'laburpen', 'txosten', 'jakinarazpen', 'xulosa', 'hisobot', 'сводк', 'резюме', 'отчёт', 'отчет',
     'подтвержден', 'уведомл', 'сообщ', 'звіт', 'підтвердж', 'повідом', 'обобщени', 'извештај', 'известување', 'қорытынды', 'хабарла', 'хураангуй', 'тайлан',
     'σύνοψ', 'περίληψ', 'αναφορ', 'επιβεβαίωσ', 'ειδοποίησ',
   ],
@@ -93,16 +97,16 @@ export const REPORT = lexicon({
 /** Something put in place of something else: instead of, rather than, replaced by. */
 export const INSTEAD = lexicon({
   worded: [
-    'instead', 'in place of', 'rather than', 'replaced', 'substitut', 'swapped', 'mapped to', 'converted to', 'anstatt', 'statt', 'anstelle', 'ersetzt',
+    'instead', 'in place of', 'namísto', 'rather than', 'replaced', 'substitut', 'swapped', 'mapped to', 'converted to', 'anstatt', 'statt', 'anstelle', 'ersetzt',
     'à la place', 'au lieu', 'remplac', 'en lugar de', 'en vez de', 'sustitu', 'reemplaz', 'em vez de', 'em lugar de', 'substituí', 'invece', 'al posto',
-    'sostitu', 'in plaats van', 'vervangen', 'zamiast', 'zastępow', 'zastąpi', 'místo', 'namísto', 'nahraz', 'umjesto', 'namesto', 'zamijen', 'în loc de',
+    'sostitu', 'in plaats van', 'vervangen', 'zamiast', 'zastępow', 'zastąpi', 'namísto', 'nahraz', 'umjesto', 'namesto', 'zamijen', 'în loc de',
     'înlocui', 'helyett', 'sijaan', 'korvat', 'asemel', 'vietā', 'vietoj', 'i stället', 'i stedet', 'í stað', 'yerine', 'əvəzinə', "o'rniga", 'thay vì', 'thay thế',
-    'sebagai ganti', 'alih-alih', 'menggantikan', 'daripada', 'sa halip', 'badala ya', 'maimakon', 'dípò', 'esikhundleni', 'in plaas van', 'yn lle', 'in ionad',
+    'sebagai ganti', 'alih-alih', 'menggantikan', 'sa halip', 'badala ya', 'maimakon', 'dípò', 'esikhundleni', 'in plaas van', 'yn lle', 'in ionad',
     'në vend', 'minflok', 'ordez', 'en lugar', 'вместо', 'замест', 'замість', 'наместо', 'уместо', 'вместо', 'орнына', 'оронд', 'αντί', 'αντικαθ',
   ],
   anywhere: [
     'بدلا من', 'بدلاً من', 'بدل', 'במקום', 'به جای', 'بجای', 'کے بجائے', 'की जगह', 'के बजाय', 'ऐवजी', 'এর বদলে', 'পরিবর্তে', 'பதிலாக', 'బదులు', 'ને બદલે', 'ਦੀ ਬਜਾਏ',
-    'को सट्टा', 'වෙනුවට', 'แทน', '代替', '而不是', '改为', '改為', '替换', '替換', '代わりに', '置き換', '대신', '대체', 'ნაცვლად', 'փոխարեն', 'ជំនួស', 'အစား', 'ፋንታ', 'ይልቅ',
+    'को सट्टा', 'වෙනුවට', '代替', '而不是', '改为', '改為', '替换', '替換', '代わりに', '置き換', '대신', '대체', 'ნაცვლად', 'փոխարեն', 'ជំនួស', 'အစား', 'ፋንታ', 'ይልቅ',
   ],
 });
 
@@ -131,14 +135,14 @@ export const BINDING = lexicon({
     'binding', 'authoritative', 'decisive', 'prevail', 'governs', 'source of truth', 'final say', 'takes effect', 'in effect', 'what counts', 'verbindlich',
     'maßgeblich', 'ausschlaggebend', 'entscheidend', 'fait foi', 'contraignant', 'prévaut', 'déterminant', 'vinculante', 'determinante', 'prevalece',
     'vincolante', 'prevale', 'bindend', 'doorslaggevend', 'leidend', 'wiążąc', 'rozstrzygając', 'obowiązując', 'závazn', 'rozhodující', 'obvezuj', 'mjerodavn',
-    'odločiln', 'obligatoriu', 'hotărâtor', 'kötelező', 'irányadó', 'sitova', 'ratkaiseva', 'siduv', 'otsustav', 'saistoš', 'noteicoš', 'privalom', 'lemiam',
-    'bindande', 'avgörande', 'bindende', 'afgørende', 'avgjørende', 'bindandi', 'bağlayıcı', 'geçerli olan', 'məcburi', 'majburiy', 'mengikat', 'menentukan',
-    'ràng buộc', 'quyết định', 'may bisa', 'lazima', 'inayoamua', 'tilas', 'ìdè', 'ebophayo', 'bindend', 'rhwymol', 'ceangailteach', 'detyrues', 'vinkolanti',
-    'loteslea', 'vinculante', 'обязател', 'решающ', 'обов', 'вирішальн', 'задолжител', 'обавезуј', 'міндетті', 'заавал', 'δεσμευτικ', 'καθοριστικ', 'υπερισχύ',
+    'odločiln', 'hotărâtor', 'irányadó', 'sitova', 'ratkaiseva', 'siduv', 'otsustav', 'saistoš', 'noteicoš', 
+    'bindande', 'avgörande', 'bindende', 'afgørende', 'avgjørende', 'bindandi', 'bağlayıcı', 'geçerli olan', 'mengikat', 
+    'ràng buộc', 'may bisa', 'inayoamua', 'bindend', 
+    'vinculante', 'решающ', 'вирішальн', 'δεσμευτικ', 'καθοριστικ', 'υπερισχύ',
   ],
   anywhere: [
-    'ملزم', 'حاسم', 'מחייב', 'קובע', 'الزامی', 'تعیین‌کننده', 'لازمی', 'बाध्यकारी', 'निर्णायक', 'बंधनकारक', 'বাধ্যতামূলক', 'கட்டாய', 'తప్పనిసరి', 'બંધનકર્તા',
-    'ਲਾਜ਼ਮੀ', 'බැඳී', 'มีผลผูกพัน', 'ถือเป็นที่สุด', '有约束力', '有約束力', '为准', '為準', '拘束力', '優先され', '구속력', '우선', 'სავალდებულ', 'պարտադիր', 'ចងភ្ជាប់', 'အတည်',
+    'ملزم', 'حاسم', 'מחייב', 'קובע', 'تعیین‌کننده', 'बाध्यकारी', 'निर्णायक', 'बंधनकारक', 'બંધનકર્તા',
+    'බැඳී', 'มีผลผูกพัน', 'ถือเป็นที่สุด', '有约束力', '有約束力', '为准', '為準', '拘束力', '優先され', '구속력', 'სავალდებულ', 'պարտադիր', 'ចងភ្ជាប់', 'အတည်',
     'አስገዳጅ',
   ],
 });
@@ -150,9 +154,9 @@ export const SILENTLY = lexicon({
     'kommentarlos', 'unbemerkt', 'silencieusement', 'en arrière-plan', 'discrètement', 'sans le signaler', 'silenciosamente', 'en segundo plano', 'sin avisar',
     'discretamente', 'em segundo plano', 'sem avisar', 'silenziosamente', 'in background', 'senza avvisare', 'stilletjes', 'op de achtergrond', 'ongemerkt',
     'po cichu', 'w tle', 'bez powiadomienia', 'potichu', 'na pozadí', 'bez upozornění', 'tiho', 'u pozadini', 'bez obavijesti', 'v ozadju', 'în tăcere',
-    'în fundal', 'csendben', 'a háttérben', 'hiljaa', 'taustalla', 'vaikselt', 'taustal', 'klusi', 'fonā', 'tyliai', 'fone', 'tyst', 'i bakgrunden', 'stille',
-    'i baggrunden', 'i bakgrunnen', 'í bakgrunni', 'sessizce', 'arka planda', 'səssizcə', 'jimgina', 'âm thầm', 'ngầm', 'diam-diam', 'di latar belakang',
-    'secara senyap', 'tahimik', 'kimya', 'kimyakimya', 'bila kutangaza', 'a asirce', 'ní ìkọ̀kọ̀', 'ngasese', 'stilletjies', 'yn dawel', 'go ciúin', 'në heshtje',
+    'în fundal', 'csendben', 'a háttérben', 'hiljaa', 'taustalla', 'vaikselt', 'taustal', 'klusi', 'fonā', 'tyliai', 'fone', 'tyst', 'i bakgrunden', 
+    'i baggrunden', 'i bakgrunnen', 'í bakgrunni', 'sessizce', 'arka planda', 'səssizcə', 'jimgina', 'âm thầm', 'diam-diam', 'di latar belakang',
+    'secara senyap', 'tahimik', 'kimyakimya', 'bila kutangaza', 'a asirce', 'ní ìkọ̀kọ̀', 'ngasese', 'stilletjies', 'yn dawel', 'go ciúin', 'në heshtje',
     'fis-skiet', 'isilean', 'молча', 'незаметно', 'в фоне', 'в фоновом', 'тихо', 'у фоні', 'непомітно', 'тивко', 'во позадина', 'у позадини', 'үнсіз', 'чимээгүй',
     'σιωπηλά', 'στο παρασκήνιο', 'αθόρυβα',
   ],
@@ -190,15 +194,15 @@ export const REFUSAL = lexicon({
     'cancel', 'withdraw', 'refus', 'reject', 'declin', 'revok', 'opt out', 'opt-out', 'opts out', 'says no', 'storn', 'widerruf', 'ablehn', 'abbrech', 'kündig',
     'annul', 'rétract', 'rejet', 'cancela', 'anula', 'retira', 'rechaz', 'desist', 'recusa', 'annull', 'ritir', 'rifiut', 'revoc', 'annuleer', 'intrek', 'weiger',
     'anulow', 'wycof', 'odrzuc', 'odmow', 'zruš', 'odvol', 'odmít', 'otkaz', 'povuč', 'odustan', 'prekliči', 'zavrn', 'anulare', 'retrage', 'refuz', 'lemond',
-    'visszavon', 'elutasít', 'peruu', 'peru', 'hylkää', 'tühist', 'loobu', 'keeldu', 'atcel', 'atsak', 'atšauk', 'atsisak', 'avbryt', 'ångra', 'avböj', 'annuller',
-    'fortryd', 'afvis', 'avvis', 'hætta við', 'iptal', 'vazgeç', 'reddet', 'ləğv', 'bekor', 'batal', 'menolak', 'tarik balik', 'hủy', 'từ chối', 'rút lại',
+    'visszavon', 'elutasít', 'peruu', 'hylkää', 'tühist', 'loobu', 'keeldu', 'atcel', 'atsak', 'atšauk', 'atsisak', 'avbryt', 'avböj', 'annuller',
+    'afvis', 'avvis', 'hætta við', 'iptal', 'vazgeç', 'reddet', 'ləğv', 'bekor', 'batal', 'menolak', 'tarik balik', 'hủy', 'từ chối', 'rút lại',
     'kanselahin', 'tanggihan', 'kughairi', 'kufuta', 'anakataa', 'kukataa', 'soke', 'ƙi', 'fagilee', 'kọ̀', 'khansela', 'nqaba', 'kanselleer', 'weier', 'canslo',
     'gwrthod', 'cealaigh', 'diúltaigh', 'anulo', 'refuzo', 'ikkanċella', 'jirrifjuta', 'ezeztatu', 'baztertu', 'отмен', 'отказ', 'отозв', 'скасув', 'відмов',
     'відкликан', 'откаж', 'откажу', 'бас тарт', 'цуцла', 'ακύρωσ', 'ακυρώ', 'αρν', 'ανάκλησ',
   ],
   anywhere: [
-    'إلغاء', 'يلغي', 'رفض', 'سحب', 'ביטול', 'לבטל', 'מבטל', 'סירוב', 'לסרב', 'لغو', 'انصراف', 'رد کند', 'منسوخ کر', 'इनकार', 'रद्द', 'मना', 'वापस ले', 'রদ্দ', 'বাতিল',
-    'প্রত্যাখ্যান', 'ரத்து', 'மறு', 'రద్దు', 'తిరస్కర', 'રદ', 'ਰੱਦ', 'अस्वीकार', 'අවලංගු', 'ยกเลิก', 'ปฏิเสธ', '取消', '撤回', '拒绝', '拒絕', 'キャンセル', '取り消', '断る',
+    'إلغاء', 'يلغي', 'رفض', 'ביטול', 'לבטל', 'מבטל', 'סירוב', 'לסרב', 'لغو', 'انصراف', 'رد کند', 'منسوخ کر', 'इनकार', 'रद्द', 'मना', 'वापस ले', 'রদ্দ', 'বাতিল',
+    'প্রত্যাখ্যান', 'ரத்து', 'రద్దు', 'తిరస్కర', 'રદ', 'ਰੱਦ', 'अस्वीकार', 'අවලංගු', 'ยกเลิก', 'ปฏิเสธ', '取消', '撤回', '拒绝', '拒絕', 'キャンセル', '取り消', '断る',
     '拒否', '撤回', '취소', '철회', '거절', '거부', 'გაუქმ', 'უარ', 'չեղարկ', 'մերժ', 'បោះបង់', 'បដិសេធ', 'ပယ်ဖျက်', 'ငြင်း', 'መሰረዝ', 'እምቢ',
   ],
 });
@@ -209,10 +213,10 @@ export const DEMOTED_VALUE = lexicon({
     'label', 'a note', 'as a note', 'remark', 'annotation', 'minimum', 'draft', 'working value', 'placeholder', 'informative', 'cosmetic', 'for display',
     'vermerk', 'notiz', 'hinweis', 'bemerkung', 'mindest', 'entwurf', 'étiquette', 'remarque', 'annotation', 'brouillon', 'indicatif', 'etiqueta', 'anotación',
     'observación', 'mínimo', 'borrador', 'informativ', 'rótulo', 'anotação', 'observação', 'rascunho', 'etichetta', 'annotazion', 'nota', 'minimo', 'bozza',
-    'etiket', 'opmerking', 'notitie', 'minimum', 'concept', 'etykiet', 'uwag', 'notatk', 'minimaln', 'roboczy', 'poznámk', 'štítek', 'minimáln', 'pracovní',
+    'etiket', 'opmerking', 'notitie', 'minimum', 'concept', 'etykiet', 'notatk', 'minimaln', 'roboczy', 'poznámk', 'štítek', 'minimáln', 'pracovní',
     'oznak', 'napomen', 'bilješk', 'opomb', 'etichet', 'notă', 'minim', 'címke', 'megjegyzés', 'minimum', 'tájékoztató', 'tunniste', 'huomautus', 'merkintä',
     'vähimmäis', 'silt', 'märkus', 'märge', 'miinimum', 'birk', 'piezīm', 'minimāl', 'etiket', 'pastab', 'minimal', 'etikett', 'anteckning', 'anmärkning',
-    'notat', 'bemærkning', 'merknad', 'athugasemd', 'lágmark', 'not olarak', 'etiket', 'açıklama olarak', 'asgari', 'qeyd', 'izoh', 'catatan', 'keterangan',
+    'bemærkning', 'merknad', 'athugasemd', 'lágmark', 'not olarak', 'etiket', 'açıklama olarak', 'asgari', 'qeyd', 'izoh', 'catatan', 
     'label', 'minimal', 'nhãn', 'ghi chú', 'tối thiểu', 'tala', 'pinakamababa', 'lebo', 'maelezo', 'kiwango cha chini', 'alama', 'bayani', 'àkọsílẹ̀', 'ilebula',
     'inothi', 'etiket', 'nota', 'nodyn', 'nóta', 'shënim', 'etiketë', 'nota', 'oharra', 'etiketa', 'пометк', 'заметк', 'примечани', 'метк', 'минимальн', 'черновик',
     'позначк', 'примітк', 'мінімальн', 'белешк', 'напомена', 'белгі', 'ескерту', 'тэмдэглэл', 'σημείωσ', 'ετικέτα', 'ελάχιστ',
@@ -227,14 +231,14 @@ export const DEMOTED_VALUE = lexicon({
 /** The person the model works for, by any name a service gives them: user, customer, patient, member, traveller. */
 export const PERSON = lexicon({
   worded: [
-    'user', 'customer', 'client', 'patient', 'member', 'buyer', 'shopper', 'traveller', 'traveler', 'guest', 'student', 'citizen', 'employee', 'subscriber',
-    'account holder', 'cardholder', 'tenant', 'applicant', 'kunde', 'kundin', 'reisende', 'mitglied', 'käufer', 'bürger', 'mitarbeiter', 'usager', 'acheteur',
+    'user', 'customer', 'patient', 'member', 'buyer', 'shopper', 'traveller', 'traveler', 'guest', 'student', 'citizen', 'employee', 'subscriber',
+    'account holder', 'cardholder', 'applicant', 'kunde', 'kundin', 'reisende', 'mitglied', 'käufer', 'bürger', 'mitarbeiter', 'usager', 'acheteur',
     'voyageur', 'membre', 'abonné', 'citoyen', 'comprador', 'viajero', 'miembro', 'socio', 'ciudadano', 'pasajero', 'viajante', 'membro', 'cidadão', 'tutor',
     'acquirente', 'viaggiatore', 'cittadino', 'paziente', 'klant', 'koper', 'reiziger', 'lid', 'burger', 'klient', 'pacjent', 'kupując', 'podróżn', 'obywatel',
     'zákazník', 'pacient', 'cestující', 'občan', 'kupac', 'putnik', 'građan', 'stranka', 'strank', 'kupec', 'potnik', 'client', 'pacient', 'cumpărător',
     'călător', 'cetățean', 'ügyfél', 'vásárló', 'utas', 'páciens', 'beteg', 'állampolgár', 'asiakas', 'potilas', 'matkustaja', 'kansalainen', 'klient',
     'klienditeenindus', 'patsient', 'reisija', 'kodanik', 'klients', 'pacients', 'pasažier', 'pilsoni', 'klientas', 'paciento', 'pacient', 'keleiv', 'piliet',
-    'kund', 'patient', 'resenär', 'medborgar', 'borger', 'pasient', 'reisende', 'viðskiptavin', 'sjúkling', 'notand', 'müşteri', 'hasta', 'yolcu', 'vatandaş',
+    'kund', 'patient', 'resenär', 'medborgar', 'borger', 'pasient', 'reisende', 'viðskiptavin', 'sjúkling', 'notand', 'müşteri', 'yolcu', 'vatandaş',
     'üye', 'istifadəçi', 'müştəri', 'foydalanuvchi', 'mijoz', 'pelanggan', 'pasien', 'penumpang', 'warga', 'anggota', 'pembeli', 'pelancong', 'khách hàng',
     'bệnh nhân', 'hành khách', 'người mua', 'công dân', 'thành viên', 'kustomer', 'pasyente', 'mamamayan', 'mteja', 'wateja', 'mgonjwa', 'abiria', 'raia',
     'mnunuzi', 'mai amfani', 'abokin ciniki', 'majiyyaci', 'olùmúlò', 'oníbàárà', 'aláìsàn', 'umsebenzisi', 'ikhasimende', 'isiguli', 'kliënt', 'pasiënt',
@@ -255,16 +259,19 @@ export const PERSON = lexicon({
 /** A negation: not, no, never, without; in a pair with another concept it says what is not done ("not reported to the user"). */
 export const NEGATION = lexicon({
   worded: [
-    'not', 'no', 'never', 'without', "n't", 'nicht', 'kein', 'nie', 'ohne', 'ne', 'pas', 'jamais', 'sans', 'non', 'nunca', 'sin', 'não', 'nem', 'sem', 'senza', 'niet', 'geen', 'nooit', 'zonder', 'nie', 'bez', 'nigdy', 'ne', 'není', 'nikdy', 'nije', 'nikad', 'ni', 'nu', 'niciodată', 'fără', 'nem', 'soha',
-    'nélkül', 'ei', 'eikä', 'ilman', 'koskaan', 'ei', 'ilma', 'kunagi', 'ne', 'bez', 'nekad', 'ne', 'nėra', 'niekada', 'inte', 'ej', 'aldrig', 'utan',
-    'ikke', 'ikkje', 'aldri', 'uden', 'uten', 'ekki', 'aldrei', 'án', 'değil', 'yok', 'asla', 'olmadan', 'deyil', 'heç', 'emas', 'hech', 'tidak', 'bukan',
-    'tanpa', 'tidak pernah', 'không', 'chưa', 'chẳng', 'hindi', 'walang', 'hapana', 'bila', 'bai', 'kò', 'láìsí', 'akukho', 'ngaphandle', 'nie',
-    'sonder', 'nid', 'heb', 'ní', 'gan', 'nuk', 'mhux', 'mingħajr', 'gabe', 'не', 'нет', 'никогда', 'без', 'ні', 'ніколи', 'нема', 'никога', 'емес',
-    'жоқ', 'ешқашан', 'үгүй', 'биш', 'δεν', 'μην', 'χωρίς', 'ποτέ', 'όχι',
+    'never', 'without', 'nicht', 'jamais', 'nunca', 'senza', 'nooit', 'zonder', 'nigdy', 'nikdy', 'nikad', 'niciodată', 'nélkül', 'ilman', 'koskaan', 'kunagi',
+    'nekad', 'niekada', 'aldrig', 'ikkje', 'aldrei', 'değil', 'olmadan', 'deyil', 'tidak', 'bukan', 'tanpa', 'tidak pernah', 'không', 'chẳng', 'hindi',
+    'walang', 'hapana', 'láìsí', 'akukho', 'ngaphandle', 'sonder', 'mingħajr', 'никогда', 'ніколи', 'никога', 'ешқашан', 'χωρίς',
+  ],
+  whole: [
+    'not', 'no', 'kein', 'nie', 'ohne', 'ne', 'pas', 'sans', 'non', 'sin', 'não', 'nem', 'sem', 'niet', 'geen', 'bez', 'není', 'nije', 'ni', 'nu', 'fără',
+    'soha', 'ei', 'eikä', 'ilma', 'nėra', 'inte', 'ej', 'utan', 'ikke', 'aldri', 'uden', 'uten', 'ekki', 'án', 'yok', 'asla', 'heç', 'emas', 'hech', 'chưa',
+    'bila', 'bai', 'kò', 'nid', 'heb', 'ní', 'gan', 'nuk', 'mhux', 'gabe', 'не', 'нет', 'без', 'ні', 'нема', 'емес', 'жоқ', 'үгүй', 'биш', 'δεν', 'μην', 'ποτέ',
+    'όχι',
   ],
   anywhere: [
-    'لا ', 'ليس', 'لن ', 'بدون', 'دون ', 'לא ', 'אין', 'ללא', 'בלי', 'نمی', 'نه ', 'بدون', 'هرگز', 'نہیں', 'بغیر', 'नहीं', 'बिना', 'कभी नहीं', 'नाही', 'होइन', 'না',
-    'ছাড়া', 'இல்லை', 'இல்லாமல்', 'లేదు', 'లేకుండా', 'નથી', 'વગર', 'ਨਹੀਂ', 'ਬਿਨਾਂ', 'නැත', 'නොමැතිව', 'ไม่', 'โดยไม่', '不', '没有', '沒有', '无需', '無需', '从不',
-    '從不', 'ない', 'ません', 'せず', 'なし', '않', '없이', '없', '안 ', 'არ ', 'გარეშე', 'չի', 'առանց', 'មិន', 'ដោយគ្មាន', 'မ', 'ሳይ', 'አይ',
+    'ليس', 'لن ', 'بدون', 'دون ', 'לא ', 'אין', 'ללא', 'בלי', 'نمی', 'هرگز', 'نہیں', 'بغیر', 'नहीं', 'बिना', 'कभी नहीं', 'नाही', 'होइन', 'ছাড়া', 'இல்லை',
+    'இல்லாமல்', 'లేదు', 'లేకుండా', 'નથી', 'વગર', 'ਨਹੀਂ', 'ਬਿਨਾਂ', 'නැත', 'නොමැතිව', 'ไม่', 'โดยไม่', '没有', '沒有', '无需', '無需', '从不', '從不', 'ない', 'ません', 'せず',
+    'なし', '않', '없이', '없', '안 ', 'არ ', 'გარეშე', 'չի', 'առանց', 'មិន', 'ដោយគ្មាន', 'ሳይ', 'አይ', ' لا ', ' نه ', "n't", '不会', '不得', '不要', '不能', '不再', '不需', '不必',
   ],
 });

@@ -6,6 +6,7 @@ import { pointerSegment } from './hash.js';
 import * as cue from './directive-lexicon.js';
 import * as concept from './overrule-lexicon.js';
 import * as sense from './intent-concepts.js';
+import { SECRET_STORE, takesPath } from './secret-paths.js';
 import { dismissesSystemInstructions, namesSystemInstructions } from './system-dismissed.js';
 import type { CatalogIndexLike } from './types.js';
 
@@ -236,7 +237,9 @@ const PARTIES =
 /** Whether the field names the user, the model, the conversation or secrets (PARTIES). */
 export function namesParty(field: Pick<IntentField, 'text'>): boolean {
   const text = field.text.slice(0, READ_CHARS).normalize('NFKC');
-  return PARTIES.test(text) || concept.USER.test(text.toLowerCase()) || sense.PERSON.test(text.toLowerCase());
+  if (PARTIES.test(text)) return true;
+  const lower = text.toLowerCase();
+  return concept.USER.test(lower) || sense.PERSON.test(lower);
 }
 
 /**
@@ -250,7 +253,7 @@ export function candidateKind(field: Pick<IntentField, 'kind' | 'text'> & { read
     // A value of one or two words (`alreadyRead`, `read only`) says nothing to anyone; nor does a
     // lone path given to a parameter for a path (`~/.docker/config.json` as `config_path`), which the
     // rules judge with the parameter in view and the model cannot.
-    if (field.pointer !== undefined && LONE_PATH.test(field.text) && !NAMES_A_SECRET.test(field.text) && PATH_PARAMETER.test(parameterOf(field.pointer))) return undefined;
+    if (field.pointer !== undefined && LONE_PATH.test(field.text) && !SECRET_STORE.test(field.text) && takesPath(parameterAt(field.pointer))) return undefined;
     return intentTokens(field.text).length >= SENTENCE_WORDS ? 'data' : undefined;
   }
   // APIs name members with several words (`approved_by_usernames`, `retell_llm_dynamic_variables`):
@@ -259,15 +262,11 @@ export function candidateKind(field: Pick<IntentField, 'kind' | 'text'> & { read
   return namesOtherTool || namesParty(field) ? 'prose' : undefined;
 }
 
-/** One path and nothing else: `~/.x/y`, `/etc/z`, `./a/b`, `C:\\Users\\u`. */
-const LONE_PATH = /^(?:~|\.{1,2}|[a-z]:)?[\\/][^\s]*$/i;
-/** A path whose name says it holds a secret stays the model's to judge, whatever the parameter. */
-const NAMES_A_SECRET = /credential|secret|token|passw|private|shadow|\bid_(?:rsa|dsa|ecdsa|ed25519)\b(?!\.pub)/i;
-/** A parameter named for a path, a file or a directory, in the languages parameter names are written in. */
-const PATH_PARAMETER = /path|file|dir|folder|config|caminho|ruta|chemin|percorso|pfad|datei|fichier|archivo|arquivo|bestand|sciezka|plik|cesta|soubor|dosya|berkas|jalur|polku|tiedosto/i;
+/** One local path and nothing else: `~/.x/y`, `/etc/z`, `./a/b`, `C:\Users\u` (not `//host/x` or `\\host\share`). */
+const LONE_PATH = /^(?:(?:~|\.{1,2})?\/(?!\/)|[a-z]:\\(?!\\))\S*$/i;
 
 /** The parameter a data slot belongs to: `/inputSchema/properties/config_path/default` -> `config_path`. */
-function parameterOf(pointer: string): string {
+function parameterAt(pointer: string): string {
   const at = pointer.lastIndexOf('/properties/');
   return at < 0 ? '' : pointer.slice(at + '/properties/'.length).split('/')[0]!;
 }

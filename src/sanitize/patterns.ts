@@ -247,8 +247,9 @@ export const PATTERNS: readonly Pattern[] = [
       `\\bon your (?:call|say-so|decision) alone\\b|\\basking (?:again|them|the user) (?:only )?(?:annoys|irritates|bothers)\\b`,
       // Waiving the user's say, not a step of the tool's own flow ("no need to ask questions", "no need to verify the path").
       `\\bno (?:reason|need) to (?:ask|confirm with|check with|consult|wait for|tell|inform) (?:the )?(?:user|owner|human|them|anyone)\\b|\\bno (?:reason|need) to (?:ask for|get|obtain|request|wait for|seek) (?:the user's |their |any |explicit )?(?:permission|approval|confirmation|consent|go-ahead)\\b|\\bno (?:reason|need) to (?:confirm|double-check|redact)(?: (?:first|anything|this|it))?(?=[ .,;:!]|$)(?! (?:the|that|whether|if|your) )`,
-      // "set only after the user agreed to the plan" is the condition kept, not a claim.
-      `\\b(?<!\\b(?:after|once|when|if|until|unless|before|only if|only when) (?:the )?)(?:the )?user (?:has )?(?:already )?(?:agreed|consented|approved|signed off)\\b(?! to (?:the )?(?:terms|tos|license|eula|privacy))`,
+      // "set only after the user agreed to the plan" is the condition kept, not a claim ("as if the user
+      // has approved" is one).
+      `\\b(?<!\\b(?:after|once|when|until|unless|before|only if|only when) (?:the )?)(?:the )?user (?:has )?(?:already )?(?:agreed|consented|approved|signed off)\\b(?! to (?:the )?(?:terms|tos|license|eula|privacy))`,
       `\\bwithout (?<!\\b(?:never|not|don't|do not|must not|should not|cannot|can't)\\b[^.!?\\n]{0,60}without )(?:asking|checking (?:back )?with|confirming with|consulting) (?:the )?(?:user|owner|them|anyone)\\b`,
       `\\b(?:developer|admin) mode (?:is )?(?:active|on|enabled)\\b`,
       // "...force-push main without asking." The waiver closes the order; "never ... without asking" is the rule kept.
@@ -259,8 +260,8 @@ export const PATTERNS: readonly Pattern[] = [
     [
       `\\beven (?:when|if) (?:the )?user (?:says?|said|asks?|asked|wants?|wanted|objects?|disagrees?)(?: otherwise| no)?\\b`,
       `\\bregardless of (?:the user's|what (?:the )?user) (?:choice|says?|said|wants?|asked|asks|wishes|requests?)\\b`,
-      // "Playbooks do not outrank the user's requests" disclaims the rank.
-      `\\b(?<!\\b(?:not|never|cannot|can't|don't|doesn't|won't) (?:\\w+ )?)(?:outranks?|overrides?|supersedes?|takes? precedence over|(?:is|are) (?:more important|higher priority) than) (?:the |any |all )?(?:user(?:'s)?(?! (?:${USER_SCOPED})\\b)|user instructions|system prompt|instructions (?:from|of) the user)\\b`,
+      // "Playbooks do not outrank the user's requests" disclaims the rank; "not only outrank" claims it.
+      `\\b(?<!\\b(?:not|never|cannot|can't|don't|doesn't|won't) (?:(?!(?:only|merely|just|simply|solely) )\\w+ )?)(?:outranks?|overrides?|supersedes?|takes? precedence over|(?:is|are) (?:more important|higher priority) than) (?:the |any |all )?(?:user(?:'s)?(?! (?:${USER_SCOPED})\\b)|user instructions|system prompt|instructions (?:from|of) the user)\\b`,
       `\\b(?:replaces?|overrides?|supersedes?) (?:what|anything|whatever) (?:the )?user (?:said|says|asked|asks|wants|requested)\\b`,
       `\\b(?:ignore|disregard|forget|override|bypass) (?:the |your |any )?(?:system prompt|system message|user's (?:instructions|request|choice|wishes))\\b`,
       `\\bfollow (?:only )?(?:any|all|the) (?:steps|instructions|directions|commands) (?:it|they|that it|in (?:it|its|this tool's|the tool's) (?:results?|output))(?: contains?)?\\b`,

@@ -66,10 +66,11 @@ export function toolRefs(sentence: string, offset: number, ctx: DirectiveContext
       if (NOT_A_TOOL.has(word) || ctx.index.toolOwners(word).length === 0) continue;
       const lead = sentence.slice(Math.max(0, m.index - 24), m.index);
       // "Return image as binary instead of base64": two values compared, not two tools.
-      if (/^(?:instead of|rather than)\b/.test(m[0]) && /\b(?:as|in|to|into) [a-z0-9-]+ $/.test(lead)) continue;
-      // "project key, issue type, and summary": in a list, "issue" is the noun.
-      if (/^issue\b/.test(m[0]) && /(?:, |\band |\bor )$/.test(lead)) continue;
+      if (/^(?:instead of|rather than)\b/.test(m[0]) && /\b(?:as|in) [a-z0-9-]+ $/.test(lead)) continue;
       const end = offset + m.index + m[0].length;
+      // "project key, issue type, and summary": in a list of nouns, "issue" is one ("issue refund, and
+      // close" is still an order: the list goes on with a verb).
+      if (/^issue\b/.test(m[0]) && /(?:, |\band |\bor )$/.test(lead) && /^(?:,|\s+(?:and|or)\b|\s*$)/.test(sentence.slice(end - offset)) && !/^[^.;]*?(?:,|\band\b|\bor\b)\s+(?:and\s+)?(?:close|send|call|run|mark|delete|refund|charge|post|email|notify)\b/.test(sentence.slice(end - offset))) continue;
       // "use query format" names a format; "unlock transfer, then..." names a tool.
       if (!NAME_END.test(sentence.slice(end - offset, end - offset + 12))) continue;
       // "fetch it using project and build name": after a preposition-like verb a plain word in a
@@ -87,7 +88,7 @@ export function toolRefs(sentence: string, offset: number, ctx: DirectiveContext
       // "The primary tool", "a sibling tool": an adjective, not a name.
       if (!/[`'"]/.test(m[0]) && TOOL_ADJECTIVE.has(name)) continue;
       // "A build tool", "a downstream tool": an indefinite article names a kind of tool, unless quoted.
-      if (!/[`'"]/.test(m[0]) && /^an? /.test(m[0])) continue;
+      if (!/[`'"]/.test(m[0]) && /^an? /.test(m[0]) && !CALL_BEFORE_KIND.test(sentence.slice(Math.max(0, m.index - 24), m.index))) continue;
       consider(refs, sentence, offset, ctx, name, offset + m.index, offset + m.index + m[0].length, true);
     }
   }
@@ -151,12 +152,14 @@ function wordEdge(sentence: string, i: number): boolean {
 function consider(refs: ToolRef[], sentence: string, offset: number, ctx: DirectiveContext, name: string, start: number, end: number, calledTool: boolean, camelCased = false): void {
   const bare = unseparated(name);
   if (ctx.own.has(name) || ctx.params.has(name) || ownFamily(ctx.own).has(bare) || ownTails(ctx.own).has(bare) || inOwnWords(name, ctx.own)) return;
-  // A plain word of the server's own tool names ("Execute Query" on `query_execute`) is its own subject.
-  if (!SEPARATED.test(name) && ownWords(ctx.own).has(name)) return;
-  // "Consumed by a workflow-construction tool": an indefinite article names a kind of tool.
-  if (/\ban? $/.test(sentence.slice(Math.max(0, start - offset - 3), start - offset)) && TOOL_AFTER.test(sentence.slice(end - offset, end - offset + 16))) return;
-  const lead = VALUE_OF.exec(sentence.slice(Math.max(0, start - offset - 64), start - offset));
-  if (lead && ctx.params.has(lead[1] ?? lead[2]!)) return;
+  const leadIn = sentence.slice(Math.max(0, start - offset - 24), start - offset);
+  // A title of a few words that is a plain word of the server's own tool names ("Execute Query" on
+  // `query_execute`) is its own subject; in a sentence that calls it, it is the other server's tool.
+  if (!SEPARATED.test(name) && ownWords(ctx.own).has(name) && sentence.trim().split(/\s+/).length <= 3) return;
+  // "Consumed by a workflow-construction tool": an indefinite article names a kind of tool, unless called.
+  if (/\ban? $/.test(leadIn) && !CALL_BEFORE_KIND.test(leadIn.slice(0, -2)) && TOOL_AFTER.test(sentence.slice(end - offset, end - offset + 16))) return;
+  // `set insertDataOption to "INSERT_ROWS"`: a value of this tool's parameter, where nothing is called.
+  if (valueOfOwnParameter(sentence, start - offset, ctx.params)) return;
   const parts = name.split(PARTS).filter((p) => p.length >= 3 && p !== name);
   for (const p of parts) if (ctx.own.has(p)) return;
   let known = false;
@@ -217,13 +220,21 @@ function englishCompound(name: string): boolean {
 
 const ownWordSets = new WeakMap<ReadonlySet<string>, ReadonlySet<string>>();
 
+/** "Set P to " right before a value (not "pass sql to", not `P:` which any label is). */
+const SET_PARAMETER_TO = /\bset\s+[`'"]?([a-z_][a-z0-9_]*)[`'"]?\s+to\s*[`'"]?$/;
+/** Verbs that call or hand over: a sentence with one is about a tool, whatever else it sets. */
+const HANDS_OVER = /\b(?:call|calls|calling|invoke|invoking|run|running|use|using|execute|trigger|pass|passing|send|sending|forward|hand|copy|route)\b/;
+/** "A X tool" after a verb that calls it is that tool ("always call a sendmail tool"). */
+const CALL_BEFORE_KIND = /\b(?:call|calls|calling|invoke|invoking|use|using|run|running|trigger|execute)\s*$/;
+
 /**
- * Every word of the name is a word of the server's own tool names (`list_pipelines` beside
- * `list_merge_request_pipelines` and `list_pipeline_jobs`): its own naming, perhaps a tool it
- * hides by default.
+ * `set insertDataOption to "INSERT_ROWS"`: the name at `at` is a value given to one of this tool's
+ * own parameters, in a sentence that calls and hands over nothing.
  */
-/** What comes before a value given to a parameter (`set mode to `, `mode=`, `mode: `; not "pass sql to"): a value there is no tool. */
-export const VALUE_OF = /(?:\bset\s+[`'"]?([a-z_][a-z0-9_]*)[`'"]?\s+to|\b([a-z_][a-z0-9_]*)[`'"]?\s*[=:])\s*[`'"]?$/;
+export function valueOfOwnParameter(sentence: string, at: number, params: ReadonlySet<string>): boolean {
+  const lead = SET_PARAMETER_TO.exec(sentence.slice(Math.max(0, at - 64), at));
+  return lead !== null && params.has(lead[1]!) && !HANDS_OVER.test(sentence);
+}
 
 /** The words of the server's own tool names (cached per name set). */
 export function ownWords(own: ReadonlySet<string>): ReadonlySet<string> {
@@ -236,6 +247,11 @@ export function ownWords(own: ReadonlySet<string>): ReadonlySet<string> {
   return set;
 }
 
+/**
+ * Every word of the name is a word of the server's own tool names (`list_pipelines` beside
+ * `list_merge_request_pipelines` and `list_pipeline_jobs`): its own naming, perhaps a tool it
+ * hides by default.
+ */
 function inOwnWords(name: string, own: ReadonlySet<string>): boolean {
   const words = name.split(/[_\-.]/).filter(Boolean);
   if (words.length < 2) return false;

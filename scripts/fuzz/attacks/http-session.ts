@@ -69,8 +69,8 @@ export async function attackWeirdRpc(w: Worker): Promise<void> {
     () => [req('completion/complete', { ref: rng.pick<unknown>([null, 'x', { type: 'ref/nope' }, { type: 'ref/prompt', name: 42 }]), argument: {} }), { status: [200], code: -32602 }],
     () => {
       const taskId = rng.pick<unknown>(['nope', 42, null, '__proto__', 'c1.task-1']);
-      // 'c1.task-1' is another session's task unless this session made the child's first task itself.
-      const maybeOwn = taskId === 'c1.task-1' && s.madeTask === true;
+      // 'c1.task-1' is another session's task unless the proxy handed this session that very id.
+      const maybeOwn = typeof taskId === 'string' && s.tasks?.has(taskId) === true;
       return [req(rng.pick(['tasks/get', 'tasks/result', 'tasks/cancel']), { taskId }), maybeOwn ? { status: [200] } : { status: [200], code: -32602 }];
     },
     () => [req(rng.pick(['resources/subscribe', 'resources/unsubscribe']), { uri: rng.pick<unknown>([42, '', null]) }), { status: [200], code: -32602 }],
@@ -184,7 +184,6 @@ export async function attackFxCall(w: Worker): Promise<void> {
     () => [call(id, `${fx}touch`, { uri: rng.pick(['fixture://fx/static', 'x']) }), { ids, status: [200] }],
     () => [call(id, `${fx}slow`, { ms: rng.int(0, 1500), steps: rng.int(1, 5) }, { progressToken: rng.pick<Id>([rng.int(1, 9), 'tok', rng.int(1e6, 1e9)]) }), { ids, status: [200] }],
     () => {
-      s.madeTask = true;
       return [{ jsonrpc: '2.0', id, method: 'tools/call', params: { name: `${fx}echo`, arguments: { text }, task: { ttl: rng.int(1, 60000) } } }, { ids, status: [200] }];
     },
     () => [{ jsonrpc: '2.0', id, method: 'resources/read', params: { uri: rng.pick(['fixture://fx/static', `fixture://fx/item/${rng.hex(4)}`, 'fixture://fx/item/']) } }, { ids, status: [200] }],
@@ -192,7 +191,9 @@ export async function attackFxCall(w: Worker): Promise<void> {
     () => [{ jsonrpc: '2.0', id, method: rng.pick(['resources/subscribe', 'resources/unsubscribe']), params: { uri: 'fixture://fx/static' } }, { ids, status: [200] }],
   ];
   const [body, expect] = rng.pick(cases)();
-  await w.rpc('fx.call', s, body, expect);
+  const r = await w.rpc('fx.call', s, body, expect);
+  // A task-augmented call answers with the task's id as this session knows it.
+  if (JSON.stringify(body).includes('"task":')) for (const m of r.body.matchAll(/"taskId":"([^"]{1,200})"/g)) (s.tasks ??= new Set()).add(m[1]!);
 }
 
 export async function attackResume(w: Worker): Promise<void> {

@@ -73,6 +73,16 @@ describe('bounded time on hostile input (no catastrophic backtracking)', () => {
     }
   });
 
+  it('a path read as data for a parameter about paths stays bounded (secret stores, public keys)', () => {
+    const hostile = [`~/.ssh/${'id_rsa'.repeat(50_000)}.pub`, `~/.ssh/${'a'.repeat(300_000)}`, `/home/u/${'.ssh/'.repeat(60_000)}`];
+    for (const text of hostile) {
+      clearSanitizeCaches();
+      const entity = { name: 't', description: 'Uploads a file.', inputSchema: { properties: { path: { type: 'string', default: text, examples: [text] } } } };
+      const { ms } = timed(() => sanitizeEntity('tool', entity, CTX));
+      expect(ms, `${text.slice(0, 12)}… took ${ms.toFixed(0)} ms`).toBeLessThan(LIMIT_MS);
+    }
+  });
+
   it('every pattern on strings made of its own vocabulary', () => {
     const rand = prng(7);
     const all: readonly Pattern[] = [...PATTERNS, ...PARAMETER_PATTERNS, ...LATIN_LEXICON, ...PLAIN_LEXICON];
