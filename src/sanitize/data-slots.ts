@@ -123,7 +123,6 @@ function judge(skel: string, slot: Slot, opts: ScanOptions, plain: string): Hit 
   // A bare path is data when the parameter is about it (a kubeconfig default of `~/.kube/config`).
   if (path) {
     const file = text.slice(path.index).split(/[\s`'"]/)[0]!;
-    // The sentence around the path, not the path's own pieces (`~/.config/prose-lint/config.yml` is one word).
     // The sentence is counted around the path, not the path's pieces (`~/.config/prose-lint/config.yml`
     // is one word); a secret store is never data, whatever the parameter (SECRET_STORE, checked on the
     // whole value: a default may hold two paths).
@@ -289,15 +288,16 @@ function parameterOf(slot: Slot): string {
   return '';
 }
 
-/** Whether a short value's path is what its parameter is about (a kubeconfig default for `kubeconfig`), and no secret store. */
-function aboutPath(slot: Slot, path: string, own: ReadonlySet<string>): boolean {
-  const name = parameterOf(slot).toLowerCase();
+/** Whether a short value (one path, or a few) is what its parameter is about (a kubeconfig default for `kubeconfig`), and no secret store. */
+function aboutPath(slot: Slot, value: string, own: ReadonlySet<string>): boolean {
+  const parameter = parameterOf(slot);
+  const name = parameter.toLowerCase();
   if (!name) return false;
-  const pathWords = path.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length >= 3);
+  const pathWords = value.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length >= 3);
   if (pathWords.some((w) => name.includes(w)) || /key|identity|cert/.test(name)) return true;
   // A parameter that takes any path or command line (`["cat", "/etc/hosts"]` for `command`) names
   // files as a matter of course, but not a private key or a credential store by default.
-  if (takesPath(parameterOf(slot)) || /command|cmd|args|argv/.test(name)) return !SECRET_STORE.test(path);
+  if (takesPath(parameter) || /command|cmd|args|argv/.test(name)) return !SECRET_STORE.test(value);
   // The server's own job: `~/.ssh` as the key directory of `list_ssh_keys`.
   for (const tool of own) if (pathWords.some((w) => tool.split(/[_.-]/).includes(w))) return true;
   return false;
