@@ -8,6 +8,7 @@ import type { CatalogReview } from './catalog/review.js';
 import { FindingsFeed } from './catalog/findings-feed.js';
 import { diffConfigs, type ConfigDiff } from './config/reload-diff.js';
 import type { ShutdownTimings } from './upstream/child.js';
+import type { TransportOpener } from './upstream/child-transport.js';
 import type { ServerHandle } from './upstream/server-handle.js';
 import { SessionRegistry, type SessionRefusal } from './session/registry.js';
 import { RequestStats } from './session/stats.js';
@@ -33,6 +34,8 @@ export interface CoreOptions {
   readonly review?: CatalogReview;
   /** Transports tell the registry which sessions hold an open stream (never idle). */
   readonly isBusy?: (session: Session) => boolean;
+  /** Every server's instances talk to what this opens instead of their configured child (tests: a scripted child in memory). */
+  readonly openTransport?: TransportOpener;
 }
 
 export class SwitchboardCore {
@@ -98,7 +101,7 @@ export class SwitchboardCore {
       onServerRequest: (handle, connection, message) => this.childMessages.onServerRequest(handle, connection, message),
       onInputRequired: (handle, connection, entry, result) => this.childMessages.onInputRequired(handle, connection, entry, result),
       onConnectionExit: (handle, connection) => this.childMessages.forgetConnection(handle, connection),
-    }, options.shutdown);
+    }, { ...(options.shutdown ? { shutdown: options.shutdown } : {}), ...(options.openTransport ? { openTransport: options.openTransport } : {}) });
     this.listChanges = new ListChanges(this.sessions, this.catalog, this.upstreams, this.subscriptions, this.log);
     this.limiter = new RateLimiter(rateLimitsOf(config.limits), rootLog.child({ component: 'limits' }));
     this.router = new Router(config, this.catalog, this.upstreams, this.subscriptions, rootLog.child({ component: 'router' }), this.stats, this.limiter, this.toolStats);

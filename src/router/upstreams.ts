@@ -1,8 +1,7 @@
 // The server instances behind the catalog: one per shared server, plus one per session for isolated ones.
 import type { Logger } from '../log.js';
 import type { ServerConfig, SwitchboardConfig } from '../config/types.js';
-import type { ShutdownTimings } from '../upstream/child.js';
-import { ServerHandle, type ServerHandleEvents } from '../upstream/server-handle.js';
+import { ServerHandle, type ServerHandleEvents, type ServerHandleOptions } from '../upstream/server-handle.js';
 import type { Session } from '../session/session.js';
 import { ErrorCode, SwitchboardError } from '../jsonrpc/messages.js';
 import type { ConfigDiff } from '../config/reload-diff.js';
@@ -19,7 +18,8 @@ export class Upstreams {
     private config: SwitchboardConfig,
     private readonly log: Logger,
     private readonly events: ServerHandleEvents,
-    private readonly shutdown: ShutdownTimings | undefined,
+    /** How every instance stops, and what it talks to when not its configured child (the core's tests). */
+    private readonly instanceOptions: Pick<ServerHandleOptions, 'shutdown' | 'openTransport'> = {},
   ) {
     for (const server of config.servers) {
       if (server.disabled) continue;
@@ -163,7 +163,7 @@ export class Upstreams {
       maxLineBytes: this.config.limits.maxLineBytes,
       // A session's own instance: the catalog lists the shared one, so nothing waits for this one.
       listsKnown: listsKnown || owner !== undefined,
-      ...(this.shutdown ? { shutdown: this.shutdown } : {}),
+      ...this.instanceOptions,
     }, owner);
   }
 }

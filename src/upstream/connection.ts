@@ -19,7 +19,7 @@ import {
 } from '../jsonrpc/messages.js';
 import { RAW_SPANS, splicedRequestLine, type RawCarrier } from '../wire/request-splice.js';
 import type { ShutdownTimings } from './child.js';
-import { openChild } from './child-transport.js';
+import { openChild, type TransportOpener } from './child-transport.js';
 import { describeExit, type ChildExit, type ChildTransport, type TransportEvents } from './transport.js';
 import type { Caller, Pending, ServerIdentity } from './types.js';
 import { addEnvelope, proxyEnvelope, removeEnvelope, rootsFromConfig } from './stateless-envelope.js';
@@ -56,7 +56,7 @@ export interface ConnectionOptions {
   /** Most requests waiting for this child at once; beyond it requests are refused, not queued. */
   readonly maxPending?: number;
   /** Opens the transport instead of the configured child or remote server (tests drive it in memory). */
-  readonly transport?: (events: TransportEvents) => ChildTransport;
+  readonly openTransport?: TransportOpener;
 }
 
 let connectionSerial = 0;
@@ -110,7 +110,7 @@ export class UpstreamConnection {
       },
       onExit: (exit) => this.onExit(exit),
     };
-    this.child = options.transport?.(events) ?? openChild(server, log, options.maxLineBytes, events, options.shutdown);
+    this.child = options.openTransport?.(server, events) ?? openChild(server, log, options.maxLineBytes, events, options.shutdown);
     // One sweep from the front of the pending table (deadline order) replaces a timer per request.
     const sweepEvery = Math.min(1000, Math.max(10, Math.floor(server.timeoutMs / 20)));
     this.sweeper = setInterval(() => this.expire(Date.now()), sweepEvery);

@@ -3,6 +3,7 @@ import type { Logger } from '../log.js';
 import type { ServerConfig } from '../config/types.js';
 import { ErrorCode, SwitchboardError, isObject, type JsonObject, type JsonRpcId, type JsonRpcNotification, type JsonRpcRequest } from '../jsonrpc/messages.js';
 import type { ShutdownTimings } from './child.js';
+import type { TransportOpener } from './child-transport.js';
 import { UpstreamConnection, type Pending } from './connection.js';
 import { describeExit, type ChildExit } from './transport.js';
 import type { Caller, ListKind, ServerIdentity, ServerLists } from './types.js';
@@ -31,6 +32,7 @@ export interface ServerHandleOptions {
    * holds no list request. Otherwise list requests of views showing it wait for that start.
    */
   readonly listsKnown?: boolean;
+  readonly openTransport?: TransportOpener;
 }
 
 /** A child that stayed up this long has its backoff reset, ms. */
@@ -166,7 +168,7 @@ export class ServerHandle {
       onVacancy: () => {
         if (this.queued.size > 0) queueMicrotask(() => this.sendQueued());
       },
-    }, { maxLineBytes: this.options.maxLineBytes, ...(this.options.shutdown ? { shutdown: this.options.shutdown } : {}) });
+    }, this.options); // its maxLineBytes, shutdown and openTransport
     this.connection = connection;
     if (this.firstAttempt !== undefined && this.firstAttempt.timer === undefined) {
       this.firstAttempt.timer = setTimeout(() => this.endFirstAttempt(), this.config.timeoutMs);

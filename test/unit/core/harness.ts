@@ -1,6 +1,7 @@
 // Drives the socket-free core (SwitchboardCore, Router, Session, ChildMessages) with an in-memory
-// channel per session and real fixture children: a change to routing, ids, progress, cancellation
-// or list_changed fails here in milliseconds, without HTTP, SSE or WebSocket in the way.
+// channel per session, and either real fixture children or children scripted in memory
+// (scripted-child.ts): a change to routing, ids, progress, cancellation or list_changed fails here
+// in milliseconds, without HTTP, SSE or WebSocket in the way.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,8 +12,10 @@ import { classify, type JsonObject, type JsonRpcId, type JsonRpcMessage } from '
 import { silentLogger } from '../../../src/log.js';
 import type { Session } from '../../../src/session/session.js';
 import type { SessionChannel } from '../../../src/session/opening.js';
+import type { TransportEvents } from '../../../src/upstream/transport.js';
 import { SwitchboardCore } from '../../../src/switchboard.js';
 import type { Serialized } from '../../../src/wire/result-bytes.js';
+import { ScriptedChild } from './scripted-child.js';
 
 export const FIXTURE = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../fixtures/fixture-server.mjs');
 const WAIT_MS = 20_000;
@@ -82,16 +85,44 @@ export interface Client {
   answer(id: JsonRpcId, result: JsonObject): void;
 }
 
+/** Sets up each scripted child the core opens (its tools, its call handlers) before its handshake. */
+export type Script = (child: ScriptedChild) => void;
+
 export class CoreHarness {
   private nextId = 1;
   private readonly dir: string;
   readonly core: SwitchboardCore;
+  /** Every scripted child the core opened, by server, oldest first (a restart opens another). */
+  private readonly opened = new Map<string, ScriptedChild[]>();
 
-  constructor(servers: Record<string, Record<string, string>>) {
+  /**
+   * `servers`: each server's environment for the fixture child. With `script`, no process starts:
+   * each server is a ScriptedChild the core is given through its transport seam.
+   */
+  constructor(servers: Record<string, Record<string, string>>, script?: Script) {
     this.dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-core-harness-'));
     const mcpServers = Object.fromEntries(Object.entries(servers).map(([name, env]) => [name, { command: process.execPath, args: [FIXTURE], env: { FIXTURE_NAME: name, ...env } }]));
     const config = resolveConfig({ mcpServers }, { file: '<inline>', dir: this.dir }, process.env);
-    this.core = new SwitchboardCore(config, silentLogger());
+    const openTransport = script === undefined ? undefined : (server: { name: string }, events: TransportEvents): ScriptedChild => {
+      const child = new ScriptedChild(server.name, events);
+      script(child);
+      this.opened.set(server.name, [...(this.opened.get(server.name) ?? []), child]);
+      return child;
+    };
+    this.core = new SwitchboardCore(config, silentLogger(), openTransport === undefined ? {} : { openTransport });
+  }
+
+  /** The scripted child `server` talks to now (the newest the core opened for it). */
+  child(server: string): ScriptedChild {
+    const children = this.opened.get(server) ?? [];
+    const newest = children[children.length - 1];
+    if (newest === undefined) throw new Error(`no scripted child was opened for ${server}`);
+    return newest;
+  }
+
+  /** How many scripted children the core opened for `server` (1 + its restarts). */
+  openedCount(server: string): number {
+    return this.opened.get(server)?.length ?? 0;
   }
 
   async start(): Promise<void> {
