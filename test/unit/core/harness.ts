@@ -83,6 +83,8 @@ export interface Client {
   notify(method: string, params?: JsonObject): void;
   /** Answers a request the core sent this client (sampling, elicitation, roots). */
   answer(id: JsonRpcId, result: JsonObject): void;
+  /** The proxy's initialize result: its capabilities and identity. */
+  readonly initialized: JsonObject;
 }
 
 /** Sets up each scripted child the core opens (its tools, its call handlers) before its handshake. */
@@ -90,18 +92,21 @@ export type Script = (child: ScriptedChild) => void;
 
 export class CoreHarness {
   private nextId = 1;
-  private readonly dir: string;
+  /** The config's directory: relative paths in it (roots) resolve here. */
+  readonly dir: string;
   readonly core: SwitchboardCore;
   /** Every scripted child the core opened, by server, oldest first (a restart opens another). */
   private readonly opened = new Map<string, ScriptedChild[]>();
 
   /**
    * `servers`: each server's environment for the fixture child. With `script`, no process starts:
-   * each server is a ScriptedChild the core is given through its transport seam.
+   * each server is a ScriptedChild the core is given through its transport seam. `config`: more
+   * fields of a server's entry (isolation, roots).
    */
-  constructor(servers: Record<string, Record<string, string>>, script?: Script) {
+  constructor(servers: Record<string, Record<string, string>>, options: { script?: Script; config?: Record<string, Record<string, unknown>> } = {}) {
+    const { script, config: extra = {} } = options;
     this.dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-core-harness-'));
-    const mcpServers = Object.fromEntries(Object.entries(servers).map(([name, env]) => [name, { command: process.execPath, args: [FIXTURE], env: { FIXTURE_NAME: name, ...env } }]));
+    const mcpServers = Object.fromEntries(Object.entries(servers).map(([name, env]) => [name, { command: process.execPath, args: [FIXTURE], env: { FIXTURE_NAME: name, ...env }, ...extra[name] }]));
     const config = resolveConfig({ mcpServers }, { file: '<inline>', dir: this.dir }, process.env);
     const openTransport = script === undefined ? undefined : (server: { name: string }, events: TransportEvents): ScriptedChild => {
       const child = new ScriptedChild(server.name, events);
@@ -118,6 +123,11 @@ export class CoreHarness {
     const newest = children[children.length - 1];
     if (newest === undefined) throw new Error(`no scripted child was opened for ${server}`);
     return newest;
+  }
+
+  /** Every scripted child opened for `server`, oldest first: the shared one, then a session's own (isolation) or a restart. */
+  children(server: string): readonly ScriptedChild[] {
+    return this.opened.get(server) ?? [];
   }
 
   /** How many scripted children the core opened for `server` (1 + its restarts). */
@@ -148,7 +158,7 @@ export class CoreHarness {
       accept({ jsonrpc: '2.0', id, method, params });
       return id;
     };
-    const client: Client = {
+    const client: Omit<Client, 'initialized'> = {
       session,
       channel,
       send,
@@ -159,7 +169,7 @@ export class CoreHarness {
     const init = await client.request('initialize', { protocolVersion: '2025-11-25', capabilities, clientInfo: { name: 'harness', version: '1' } });
     if (init.message.error !== undefined) throw new Error(`initialize failed: ${init.message.error.message}`);
     client.notify('notifications/initialized');
-    return client;
+    return Object.assign(client, { initialized: init.message.result ?? {} });
   }
 
   async stop(): Promise<void> {

@@ -13,7 +13,7 @@ afterEach(async () => {
 });
 
 async function started(script: Script, servers: readonly string[] = ['alpha']): Promise<CoreHarness> {
-  harness = new CoreHarness(Object.fromEntries(servers.map((name) => [name, {}])), script);
+  harness = new CoreHarness(Object.fromEntries(servers.map((name) => [name, {}])), { script });
   await harness.start();
   return harness;
 }
@@ -109,9 +109,10 @@ describe('routing through the core, with scripted children', () => {
     expect(client.channel.delivered.some((d) => d.message.method === 'sampling/createMessage')).toBe(false);
   });
 
-  it("lists a child again on its list_changed and tells every session once, with the new tool listed", async () => {
+  it("lists a child again on its list_changed and tells every session once, with the new tool listed, then gone again", async () => {
     const core = await started(() => undefined, ['alpha', 'beta']);
     const [a, b] = [await core.open(), await core.open()];
+    expect(a.initialized.capabilities).toMatchObject({ tools: { listChanged: true } });
     await a.request('tools/list');
     await b.request('tools/list');
     const child = core.child('beta');
@@ -123,8 +124,20 @@ describe('routing through the core, with scripted children', () => {
     await b.channel.next((d) => d.message.method === 'notifications/tools/list_changed', 'list_changed for b');
     const names = ((await b.request('tools/list')).message.result?.tools as Array<{ name: string }>).map((t) => t.name);
     expect(names).toEqual(expect.arrayContaining(['alpha__echo', 'beta__echo', 'beta__fresh']));
+    expect(textOf(await b.request('tools/call', { name: 'beta__fresh', arguments: { text: 'new tool works' } }))).toBe('new tool works');
     expect(core.child('alpha').requests('tools/list')).toHaveLength(1);
     expect(a.channel.delivered.filter((d) => d.message.method === 'notifications/tools/list_changed')).toHaveLength(1);
+
+    // Removed: listed no more, and unknown to a call.
+    child.tools = child.tools.filter((t) => t.name !== 'fresh');
+    child.notify('notifications/tools/list_changed');
+    await b.channel.next((d) => b.channel.delivered.filter((e) => e.message.method === 'notifications/tools/list_changed').length === 2, 'a second list_changed for b');
+    const after = ((await b.request('tools/list')).message.result?.tools as Array<{ name: string }>).map((t) => t.name);
+    expect(after).not.toContain('beta__fresh');
+    expect(after).toContain('beta__echo');
+    const gone = await b.request('tools/call', { name: 'beta__fresh', arguments: { text: 'x' } });
+    expect(JSON.stringify(gone.message.error ?? gone.message.result)).toMatch(/fresh/);
+    expect(child.requests('tools/call').filter((w) => (w.message.params as JsonObject).name === 'fresh')).toHaveLength(1);
   });
 
   it('answers a call in flight with an error naming the server when its child dies, and the restarted child serves the next call', async () => {

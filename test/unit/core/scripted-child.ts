@@ -72,6 +72,14 @@ export class ScriptedChild extends MemoryTransport {
     return answer.message;
   }
 
+  /**
+   * The first call of `tool` the proxy wrote after the first `since` messages, waiting for it: take
+   * `child.written.length` before sending, so a call an earlier test left is not mistaken for it.
+   */
+  callAfter(since: number, tool: string): Promise<Written> {
+    return this.next((w) => w.method === 'tools/call' && (w.message.params as JsonObject).name === tool && this.written.indexOf(w) >= since, `a call of ${tool}`);
+  }
+
   /** Requests the proxy sent with `method`, in order. */
   requests(method: string): Written[] {
     return this.written.filter((w) => w.method === method && w.id !== undefined);
