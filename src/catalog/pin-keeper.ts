@@ -7,6 +7,9 @@ import { watchFile } from '../file-watch.js';
 import type { Logger } from '../log.js';
 import { PinStore } from '../sanitize/index.js';
 
+/** One reload of the pins' store after a change event: `changed` when it brought in another writer's pins. */
+export type PinReloaded = (changed: boolean) => void;
+
 export type PinSaveOutcome = { readonly ok: true } | { readonly ok: false; readonly error: Error };
 
 export interface PinKeeper {
@@ -16,8 +19,12 @@ export interface PinKeeper {
   readonly where: string;
   /** The shared store's health (/metrics); undefined for a pin file, which has no outage to report. */
   readonly shared: { readonly reachable: boolean } | undefined;
-  /** Follows other writers: `onChange` runs (synchronously re-reviewing) once their pins are in use. */
-  follow(onChange: () => void): void;
+  /**
+   * Follows other writers: `onChange` runs (synchronously re-reviewing) once their pins are in use.
+   * `reloaded` hears every reload a change event (ours or another writer's) set off, and whether it
+   * found pins new to us: the event to wait on where "nothing changed" is the outcome.
+   */
+  follow(onChange: () => void, reloaded?: PinReloaded): void;
   /**
    * Writes what changed. Never throws and never makes a caller wait for the store: a review calls
    * it and goes on; the promise is for the CLI, which reports the outcome.
@@ -55,7 +62,7 @@ export class FilePinKeeper implements PinKeeper {
     return this.current.path;
   }
 
-  follow(onChange: () => void): void {
+  follow(onChange: () => void, reloaded?: PinReloaded): void {
     const file = this.current.path;
     const dir = dirname(file);
     let timer: NodeJS.Timeout | undefined;
@@ -64,9 +71,13 @@ export class FilePinKeeper implements PinKeeper {
         (pins) => {
           // The text our own save wrote: nothing changed, and treating it as a change would
           // re-review the catalog, which may pin again and save again, and so on for ever.
-          if (pins.sameFileAs(this.current)) return;
+          if (pins.sameFileAs(this.current)) {
+            reloaded?.(false);
+            return;
+          }
           this.current = pins;
           onChange();
+          reloaded?.(true);
         },
         (error: unknown) => this.log.error({ err: (error as Error).message, file }, 'could not read the changed pin file; keeping the pins in memory'),
       );

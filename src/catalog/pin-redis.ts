@@ -9,7 +9,7 @@ import type { Logger } from '../log.js';
 import type { SwitchboardConfig } from '../config/types.js';
 import { describePinStore, type RedisStateConfig } from '../config/state.js';
 import { PinStore, fromFields } from '../sanitize/index.js';
-import { FilePinKeeper, type PinKeeper, type PinSaveOutcome } from './pin-keeper.js';
+import { FilePinKeeper, type PinReloaded, type PinKeeper, type PinSaveOutcome } from './pin-keeper.js';
 import { ABSENT, ANY, planWrite, type FieldWrite } from './pin-merge.js';
 
 /**
@@ -71,6 +71,7 @@ export class RedisPinKeeper implements PinKeeper {
   private base = new Map<string, string>();
   private subscriber: RedisClientType | undefined;
   private onChange: (() => void) | undefined;
+  private reloaded: PinReloaded | undefined;
   /** True while onChange runs: the saves it asks for follow another writer (planWrite's `echo`). */
   private echoing = false;
   /** Saves and reloads run one at a time, in order. */
@@ -137,8 +138,9 @@ export class RedisPinKeeper implements PinKeeper {
     return { reachable: this.reachable };
   }
 
-  follow(onChange: () => void): void {
+  follow(onChange: () => void, reloaded?: PinReloaded): void {
     this.onChange = onChange;
+    this.reloaded = reloaded;
   }
 
   save(): Promise<PinSaveOutcome> {
@@ -232,7 +234,10 @@ export class RedisPinKeeper implements PinKeeper {
   /** Takes the store's pins when they differ from the last read, and has the catalog reviewed again. */
   private async reload(): Promise<void> {
     const held = await within(this.client.hGetAll(this.key), PIN_STORE_COMMAND_MS);
-    if (sameFields(held, this.base)) return;
+    if (sameFields(held, this.base)) {
+      this.reloaded?.(false);
+      return;
+    }
     this.adopt(held);
     this.echoing = true;
     try {
@@ -240,6 +245,7 @@ export class RedisPinKeeper implements PinKeeper {
     } finally {
       this.echoing = false;
     }
+    this.reloaded?.(true);
   }
 
   private async write(echo: boolean): Promise<PinSaveOutcome> {

@@ -4,7 +4,7 @@
 import { LRUCache } from 'lru-cache';
 import { FindingsLog, type FindingNote } from './findings-log.js';
 import { NameLookups, changedNames } from './name-lookups.js';
-import { FilePinKeeper, type PinKeeper } from './pin-keeper.js';
+import { FilePinKeeper, type PinKeeper, type PinReloaded } from './pin-keeper.js';
 import { openPinKeeper } from './pin-redis.js';
 import type { Logger } from '../log.js';
 import type { ServerConfig, SwitchboardConfig } from '../config/types.js';
@@ -129,13 +129,13 @@ export class CatalogReview {
   /**
    * Follows the pins' store: `switchboard approve` changes them from another process (and other
    * instances, with a shared store), and the approved tools must come back without a restart.
-   * Calls `onChange` after the new pins are in use.
+   * Calls `onChange` after the new pins are in use; `reloaded` as PinKeeper.follow says.
    */
-  watchPins(onChange: () => void): void {
+  watchPins(onChange: () => void, reloaded?: PinReloaded): void {
     this.keeper.follow(() => {
       this.pinsGeneration += 1;
       onChange();
-    });
+    }, reloaded);
   }
 
   /** Stops following the pins (after the save in flight) and flushes the log. */

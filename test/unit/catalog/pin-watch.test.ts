@@ -1,5 +1,5 @@
 // The daemon follows the pin file (approvals come from another process) without reacting to its own saves.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -16,7 +16,6 @@ afterEach(() => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const tool = (description: string) => ({ name: 'read', description, inputSchema: { type: 'object' } });
 
 function inputs(servers: Record<string, unknown>, descriptions: string[]): ReviewInput[] {
@@ -29,17 +28,33 @@ function inputs(servers: Record<string, unknown>, descriptions: string[]): Revie
   }));
 }
 
-async function watched(listed: ReviewInput[]): Promise<{ review: CatalogReview; changes: () => number }> {
+interface Watched {
+  readonly review: CatalogReview;
+  changes(): number;
+  /** Resolves with what the watcher's next look at the pin file found (true: pins new to it), in order. */
+  nextCheck(): Promise<boolean>;
+}
+
+async function watched(listed: ReviewInput[]): Promise<Watched> {
   const pins = await PinStore.open(path.join(dir, 'pins.json'));
   const review = new CatalogReview({ pins, auditLog: undefined, blocking: true, separator: '__', log: silentLogger(), persistPins: true });
   let changes = 0;
+  const checks: boolean[] = [];
+  let taken = 0;
   // What the core does on a pin change: review the whole catalog again.
-  review.watchPins(() => {
-    changes += 1;
-    review.run(listed);
-  });
+  review.watchPins(
+    () => {
+      changes += 1;
+      review.run(listed);
+    },
+    (changed) => void checks.push(changed),
+  );
   review.run(listed);
-  return { review, changes: () => changes };
+  const nextCheck = async (): Promise<boolean> => {
+    await vi.waitFor(() => expect(checks.length).toBeGreaterThan(taken), { timeout: 10_000, interval: 10 });
+    return checks[taken++]!;
+  };
+  return { review, changes: () => changes, nextCheck };
 }
 
 describe('CatalogReview.watchPins', () => {
@@ -48,16 +63,17 @@ describe('CatalogReview.watchPins', () => {
     // and re-pends them, so each review saves. Reacting to those saves looped for ever.
     const same = { command: process.execPath, args: ['fs.js'] };
     const listed = inputs({ work: { ...same, env: { ROOT: '/w' } }, home: { ...same, env: { ROOT: '/h' } } }, ['Reads a file.', 'Reads a file (home).']);
-    const { review, changes } = await watched(listed);
-    await sleep(1500);
+    const { review, changes, nextCheck } = await watched(listed);
+    // The watcher looks at the file its own save wrote, and finds nothing new: no second review.
+    expect(await nextCheck()).toBe(false);
     await review.close();
     expect(changes()).toBe(0);
   });
 
   it('re-reviews when another process approves', async () => {
     const listed = inputs({ fs: { command: process.execPath, args: ['fs.js'] } }, ['Reads a file.']);
-    const { review, changes } = await watched(listed);
-    await sleep(600);
+    const { review, changes, nextCheck } = await watched(listed);
+    expect(await nextCheck()).toBe(false);
     expect(changes()).toBe(0);
     const id = serverId(listed[0]!.config.command, listed[0]!.config.args, listed[0]!.config.cwd);
     // `switchboard approve` in another process: a store of its own, saved over the file.
@@ -65,7 +81,7 @@ describe('CatalogReview.watchPins', () => {
     other.checkEntity(id, 'read', tool('Reads a file, then some.'));
     expect(other.approve(id, 'read')).toBe(1);
     expect((await other.save()).ok).toBe(true);
-    await sleep(600);
+    expect(await nextCheck()).toBe(true);
     await review.close();
     expect(changes()).toBe(1);
   });
