@@ -134,6 +134,11 @@ export class SwitchboardCore {
     return this.review?.pinStore;
   }
 
+  /** Resolves once the findings of every listing reviewed so far are in the sanitization log (CatalogReview.settled). */
+  findingsSettled(): Promise<void> {
+    return this.review?.settled() ?? Promise.resolve();
+  }
+
   /**
    * Applies a reloaded config to the running proxy: stops removed servers, restarts changed ones,
    * starts added ones, rebuilds views and tells sessions whose view changed. Sessions stay open.

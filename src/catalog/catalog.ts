@@ -66,6 +66,11 @@ export class Catalog {
     for (const server of config.servers) if (!server.disabled) this.servers.set(server.name, emptyEntry(server));
   }
 
+  /** How many listings of `server` the catalog took in (0 before its first): grows with each list_changed and restart. */
+  listingOf(server: string): number {
+    return this.servers.get(server)?.listing ?? 0;
+  }
+
   /** Sanitization outcome of a server's last listing (withheld entities, findings, suspect). */
   reviewOf(server: string): Reviewed | undefined {
     return this.servers.get(server)?.review;

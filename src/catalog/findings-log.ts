@@ -34,6 +34,11 @@ export class FindingsLog {
     await this.auditLog?.close();
   }
 
+  /** Resolves once the findings handed to `write` so far are in the log (or failed to be). */
+  async settled(): Promise<void> {
+    await this.auditLog?.settled();
+  }
+
   /**
    * At most FINDINGS_PER_ENTITY records per entity and rule per window reach the log: a server that
    * rewrites a tool in a loop (a counter in its description) makes a new finding each time, and

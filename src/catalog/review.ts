@@ -138,6 +138,14 @@ export class CatalogReview {
     }, reloaded);
   }
 
+  /**
+   * Resolves once every finding of the reviews run so far is in the sanitization log: with
+   * Catalog.listingOf, what a test waits on to say a listing wrote nothing.
+   */
+  settled(): Promise<void> {
+    return this.findingsLog.settled();
+  }
+
   /** Stops following the pins (after the save in flight) and flushes the log. */
   async close(): Promise<void> {
     await this.keeper.close();

@@ -87,9 +87,14 @@ export class AuditLog {
     return result;
   }
 
-  /** Waits for pending appends. */
-  async close(): Promise<void> {
+  /** Resolves once the appends asked for so far are written (or have failed). */
+  async settled(): Promise<void> {
     await this.queue;
+  }
+
+  /** Waits for pending appends. */
+  close(): Promise<void> {
+    return this.settled();
   }
 
   private async write(records: readonly AuditRecord[]): Promise<AppendResult> {

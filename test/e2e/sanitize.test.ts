@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ResourceListChangedNotificationSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { RunningSwitchboard } from '../../src/index.js';
-import { ROOT, connect, expectNothingWithin, listAllTools, rawPost, rawSession, responseOf, startProxy, textOf, waitFor, runCli, type CliOutcome } from './helpers.js';
+import { ROOT, connect, listAllTools, rawPost, rawSession, responseOf, startProxy, textOf, waitFor, runCli, type CliOutcome } from './helpers.js';
 import { CLEAN_TOOLS, CONTROL_TOOLS, POISONED_TOOL, ROLES, SEND_EMAIL, SHADOWING_TOOL, STRIPPED_DESCRIPTION, STRIPPED_TOOL } from '../fixtures/poison-tools.mjs';
 
 const POISON = path.join(ROOT, 'test/fixtures/poison-server.mjs');
@@ -175,6 +175,7 @@ describe('a catalog with poisoned tools', () => {
   });
 
   it('logs each finding once, escaped, and a second listing adds no record', async () => {
+    await proxy.core.findingsSettled();
     const first = readLog(files.log);
     expectWellFormed(first);
     expect(first.filter((r) => CLEAN_TOOLS.some((t) => t.name === r.tool))).toEqual([]);
@@ -187,12 +188,11 @@ describe('a catalog with poisoned tools', () => {
     expect(String(first.find((r) => r.rule === 'ansi-escape')!.before)).toContain('\\x1b[8m');
 
     // list_changed with nothing changed: the proxy lists again, and writes nothing new.
-    const listed = Number(textOf(await client.callTool({ name: 'evil__list_count', arguments: {} })));
+    const listing = proxy.core.catalog.listingOf('evil');
     await client.callTool({ name: 'evil__relist', arguments: {} });
-    await waitFor(async () => Number(textOf(await client.callTool({ name: 'evil__list_count', arguments: {} }))) > listed, 5000, 'a second listing');
-    // Nothing to wait for: a listing that finds nothing new writes nothing, and findings are
-    // appended in the background. The window is what an append takes on a busy machine.
-    await expectNothingWithin(1_000, 'a new sanitization record', () => readLog(files.log).length !== first.length);
+    await waitFor(() => proxy.core.catalog.listingOf('evil') > listing, 5000, 'the relisting in the catalog');
+    // Its review is done; its findings, had it made any, are appended once the log settles.
+    await proxy.core.findingsSettled();
     const second = readLog(files.log);
     expect(second.length).toBe(first.length);
     expectWellFormed(second);
