@@ -39,7 +39,7 @@ export async function runStart(configFile: string, options: LoadOptions = {}): P
       }
       stopping = true;
       cliLog.info({ signal }, 'stopping');
-      systemd.stopping();
+      void systemd.stopping();
       reloader?.stop();
       void proxy.close({ graceMs: proxy.core.config.limits.shutdownGraceMs }).then(() => {
         cliLog.info('stopped');

@@ -21,8 +21,11 @@ export interface SystemdNotifier {
    * it; the daemon serves the others and keeps retrying it, and /readyz reports it.
    */
   readyWhenSettled(core: SwitchboardCore, url: string): Promise<void>;
-  /** Sends STOPPING=1: the graceful stop began (systemctl shows "deactivating" while requests finish). */
-  stopping(): void;
+  /**
+   * Sends STOPPING=1: the graceful stop began (systemctl shows "deactivating" while requests finish).
+   * Resolves once systemd-notify has run (at once when there is nothing to tell); the stop need not wait.
+   */
+  stopping(): Promise<void>;
 }
 
 /**
@@ -31,7 +34,7 @@ export interface SystemdNotifier {
  */
 export function systemdNotifier(log: Logger, env: NodeJS.ProcessEnv = process.env, readyWaitMs = READY_WAIT_MS): SystemdNotifier {
   if (env['NOTIFY_SOCKET'] === undefined || env['NOTIFY_SOCKET'] === '') {
-    return { readyWhenSettled: () => Promise.resolve(), stopping: () => undefined };
+    return { readyWhenSettled: () => Promise.resolve(), stopping: () => Promise.resolve() };
   }
   let stopped = false;
   return {
@@ -45,12 +48,12 @@ export function systemdNotifier(log: Logger, env: NodeJS.ProcessEnv = process.en
       const sent = await notify(['--ready', `--status=listening on ${url}/mcp; ${up} of ${servers.length} servers ready`], env, log);
       if (!sent) log.error('systemd was not told the daemon is ready: it will stop the unit when TimeoutStartSec= passes');
     },
-    stopping() {
+    async stopping() {
       if (stopped) return;
       stopped = true;
       // STOPPING=1 rather than --stopping: that flag needs systemd 253 (Debian 12 ships 252); the
       // message itself is understood by every version.
-      void notify(['STOPPING=1', '--status=stopping: letting in-flight requests finish'], env, log);
+      await notify(['STOPPING=1', '--status=stopping: letting in-flight requests finish'], env, log);
     },
   };
 }

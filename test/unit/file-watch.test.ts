@@ -29,15 +29,20 @@ describe('watchFile', () => {
     fs.writeFileSync(file, '{}');
     let events = 0;
     const watcher = watchFile(file, () => void (events += 1), () => undefined);
+    // A plain watch of the same directory: the process's watches of one directory hear each change
+    // in the same turn, so once it has heard other.json, watchFile has heard it too.
+    const heard: string[] = [];
+    const witness = fs.watch(dir, (_event, name) => void heard.push(String(name)));
     try {
       fs.writeFileSync(path.join(dir, 'other.json'), '{}');
-      await settle(300);
+      await waitFor(() => heard.includes('other.json'), 'the change to other.json');
       expect(events).toBe(0);
       const temp = path.join(dir, 'config.json.tmp');
       fs.writeFileSync(temp, '{"a":1}');
       fs.renameSync(temp, file);
       await waitFor(() => events > 0, 'the rename');
     } finally {
+      witness.close();
       watcher.close();
     }
   });

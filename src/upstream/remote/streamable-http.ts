@@ -286,6 +286,7 @@ export class StreamableHttp {
         if (status === 405 || (status >= 400 && status < 500 && !this.standingWorked)) {
           // No such stream here (405, or a server that routes only POST): its messages come on request streams.
           response.body.resume();
+          link.log.debug({ server: link.name, status }, 'the remote server offers no standing stream; its messages come on request streams');
           return;
         }
         if (status < 200 || status >= 300) {

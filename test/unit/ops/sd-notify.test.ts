@@ -59,8 +59,8 @@ describe('sd-notify', () => {
     // failed server may well be in its next start attempt, which is right.)
     expect(calls()).toEqual([['--ready', `--status=listening on ${proxy.url}/mcp; 1 of 2 servers ready`]]);
 
-    notifier.stopping();
-    await expect.poll(() => calls().length).toBe(2);
+    await notifier.stopping();
+    expect(calls().length).toBe(2);
     expect(calls()[1]?.[0]).toBe('STOPPING=1');
   });
 
@@ -89,8 +89,8 @@ describe('sd-notify', () => {
     const { NOTIFY_SOCKET: _unset, ...without } = env;
     const notifier = systemdNotifier(silentLogger(), without);
     await notifier.readyWhenSettled(proxy.core, proxy.url);
-    notifier.stopping();
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Resolves once systemd-notify has run, had it been run.
+    await notifier.stopping();
     expect(calls()).toEqual([]);
   });
 

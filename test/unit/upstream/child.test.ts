@@ -101,7 +101,11 @@ describe('ServerProcess', () => {
       onLine: () => {},
       onExit: (e) => (exit = e),
     }, { afterStdinCloseMs: 300, afterTermMs: 300 });
-    await new Promise((r) => setTimeout(r, 300));
+    // Its signal handlers are set once it says so.
+    for (const deadline = Date.now() + 10_000; !stderr.includes('stubborn ready'); ) {
+      if (Date.now() > deadline) throw new Error('stubborn.mjs never said it was ready');
+      await new Promise((r) => setTimeout(r, 10));
+    }
     const started = Date.now();
     await child.stop();
     expect(exit?.signal).toBe('SIGKILL');

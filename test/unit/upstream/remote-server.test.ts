@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RemoteServer } from '../../../src/upstream/remote/remote-server.js';
 import type { ChildExit } from '../../../src/upstream/child.js';
-import { silentLogger } from '../../../src/log.js';
+import { pino } from 'pino';
 
 let server: Server;
 let url: string;
@@ -57,16 +57,19 @@ afterAll(async () => {
   await new Promise((resolve) => server.close(resolve));
 });
 
-function open(): { remote: RemoteServer; lines: string[]; made: unknown[]; exits: ChildExit[] } {
+/** `logged`: the messages of what the remote server logged at debug and above, in order. */
+function open(): { remote: RemoteServer; lines: string[]; made: unknown[]; exits: ChildExit[]; logged: string[] } {
   const lines: string[] = [];
   const made: unknown[] = [];
   const exits: ChildExit[] = [];
-  const remote = new RemoteServer('r', { url, headers: {}, transport: 'http', ca: undefined }, silentLogger(), 1024 * 1024, {
+  const logged: string[] = [];
+  const log = pino({ level: 'debug' }, { write: (line: string) => void logged.push(String((JSON.parse(line) as { msg?: unknown }).msg)) });
+  const remote = new RemoteServer('r', { url, headers: {}, transport: 'http', ca: undefined }, log, 1024 * 1024, {
     onLine: (line) => lines.push(line),
     onMessage: (message, carriedBy) => made.push({ message, carriedBy }),
     onExit: (exit) => exits.push(exit),
   });
-  return { remote, lines, made, exits };
+  return { remote, lines, made, exits, logged };
 }
 
 /** Writes a message the way the connection does: its text, with the id and method it already knows. */
@@ -118,9 +121,10 @@ describe('RemoteServer', () => {
   });
 
   it('stays up when the server offers no standing stream (a GET answered 404 before it ever worked)', async () => {
-    const { remote, lines, exits } = open();
+    const { remote, lines, exits, logged } = open();
     await initialized(remote, lines);
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Its answer to the GET is read: had it ended the connection, it would have by now.
+    await waitUntil(() => logged.some((msg) => msg.startsWith('the remote server offers no standing stream')));
     expect(exits).toEqual([]);
     expect(remote.alive).toBe(true);
     await remote.stop();
