@@ -20,7 +20,7 @@ import { rateLimitsOf } from './config/rate-limits.js';
 import type { Session } from './session/session.js';
 import type { SessionChannel, SessionGrant, TransportKind } from './session/opening.js';
 import { Router } from './router/router.js';
-import { Upstreams } from './router/upstreams.js';
+import { Upstreams } from './upstream/upstreams.js';
 import { Subscriptions } from './router/subscriptions.js';
 import { ChildMessages } from './router/child-messages.js';
 import type { StatelessCalls } from './stateless/calls.js';

@@ -11,7 +11,7 @@ import type { ListKind } from '../upstream/types.js';
 import type { Session } from '../session/session.js';
 import type { SessionRegistry } from '../session/registry.js';
 import type { Subscriptions } from './subscriptions.js';
-import type { Upstreams } from './upstreams.js';
+import type { Upstreams } from '../upstream/upstreams.js';
 
 const LIST_CHANGED_METHOD: Record<ListKind, string> = {
   tools: 'notifications/tools/list_changed',

@@ -4,7 +4,7 @@ import type { Catalog } from '../catalog/catalog.js';
 import type { View } from '../catalog/view.js';
 import type { Session } from '../session/session.js';
 import type { ClientRequest } from '../session/client-request.js';
-import type { Upstreams } from './upstreams.js';
+import type { Upstreams } from '../upstream/upstreams.js';
 
 /** List requests waiting at once, all sessions together; past it they are answered with what is listed. */
 const MAX_HELD_LISTS = 10_000;

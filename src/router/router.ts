@@ -19,7 +19,7 @@ import { LOG_LEVELS, type LogLevel, type Session } from '../session/session.js';
 import { methodSlot, type RequestStats } from '../session/stats.js';
 import type { ClientRequest } from '../session/client-request.js';
 import { SWITCHBOARD_INFO, negotiateVersion } from '../protocol.js';
-import type { Upstreams } from './upstreams.js';
+import type { Upstreams } from '../upstream/upstreams.js';
 import type { Subscriptions } from './subscriptions.js';
 import { pageText } from './lists.js';
 import { ListHolds } from './list-holds.js';

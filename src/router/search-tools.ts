@@ -18,7 +18,7 @@ import type { SearchHit } from '../catalog/catalog-search.js';
 import type { Session } from '../session/session.js';
 import type { ClientRequest } from '../session/client-request.js';
 import { NO_PENDING, pendingNote, type PendingServers } from '../search/pending-note.js';
-import type { Upstreams } from './upstreams.js';
+import type { Upstreams } from '../upstream/upstreams.js';
 
 /** Characters of a query searched; a request is a sentence, not a document. */
 const MAX_QUERY_CHARS = 1_000;

@@ -9,7 +9,7 @@ import type { Session } from '../session/session.js';
 import type { SessionGrant } from '../session/opening.js';
 import type { SessionRegistry } from '../session/registry.js';
 import type { Router } from '../router/router.js';
-import type { Upstreams } from '../router/upstreams.js';
+import type { Upstreams } from '../upstream/upstreams.js';
 import type { Subscriptions } from '../router/subscriptions.js';
 import type { ChildMessages } from '../router/child-messages.js';
 import { StatelessCalls } from './calls.js';

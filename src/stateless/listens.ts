@@ -12,7 +12,7 @@ import type { SessionRegistry } from '../session/registry.js';
 import type { StatelessContext, ReplyStream } from './context.js';
 import { META_SUBSCRIPTION_ID } from '../protocol.js';
 import type { Subscriptions } from '../router/subscriptions.js';
-import type { Upstreams } from '../router/upstreams.js';
+import type { Upstreams } from '../upstream/upstreams.js';
 
 /** Resource URIs one listen may follow; a client that wants more opens another. */
 const MAX_RESOURCE_SUBSCRIPTIONS = 256;

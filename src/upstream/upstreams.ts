@@ -1,10 +1,23 @@
 // The server instances behind the catalog: one per shared server, plus one per session for isolated ones.
 import type { Logger } from '../log.js';
 import type { ServerConfig, SwitchboardConfig } from '../config/types.js';
-import { ServerHandle, type ServerHandleEvents, type ServerHandleOptions } from '../upstream/server-handle.js';
-import type { Session } from '../session/session.js';
+import { ServerHandle, type ServerHandleEvents, type ServerHandleOptions } from './server-handle.js';
 import { ErrorCode, SwitchboardError } from '../jsonrpc/messages.js';
 import type { ConfigDiff } from '../config/reload-diff.js';
+
+/**
+ * A client session as the registry sees it: it may own instances of isolated servers. Session
+ * (session/session.ts) is one; the registry sits below the sessions and names only this.
+ */
+export interface InstanceOwner {
+  readonly id: string;
+  /** A stateless request's one-off session cannot own an instance. */
+  readonly transport: string;
+  readonly isolated: ReadonlyMap<string, ServerHandle>;
+  ownInstance(server: string, handle: ServerHandle): void;
+  dropInstance(server: string): void;
+  dropInstances(): void;
+}
 
 export class Upstreams {
   /**
@@ -40,7 +53,7 @@ export class Upstreams {
   }
 
   /** The instance that serves `session`'s calls to `server`: the shared one, or the session's own (started on first use). */
-  handleFor(server: string, session: Session): ServerHandle | undefined {
+  handleFor(server: string, session: InstanceOwner): ServerHandle | undefined {
     const primary = this.primary.get(server);
     if (primary === undefined || primary.config.isolation === 'shared') return primary;
     if (session.transport === 'stateless') {
@@ -61,7 +74,7 @@ export class Upstreams {
   }
 
   /** Every instance that may hold `session`'s requests: the shared ones and its own. */
-  handlesOf(session: Session): ServerHandle[] {
+  handlesOf(session: InstanceOwner): ServerHandle[] {
     return [...this.primary.values(), ...session.isolated.values()];
   }
 
@@ -71,7 +84,7 @@ export class Upstreams {
   }
 
   /** Stops the instances a closing session owned. */
-  async release(session: Session): Promise<void> {
+  async release(session: InstanceOwner): Promise<void> {
     const stops: Promise<void>[] = [];
     for (const [server, handle] of session.isolated) {
       this.isolatedCount.set(server, Math.max(0, (this.isolatedCount.get(server) ?? 1) - 1));
@@ -123,7 +136,7 @@ export class Upstreams {
   }
 
   /** Stops a session's own instances of `servers` (removed or redefined); its next call starts a fresh one. */
-  dropIsolated(session: Session, servers: ReadonlySet<string>): Promise<void> {
+  dropIsolated(session: InstanceOwner, servers: ReadonlySet<string>): Promise<void> {
     const stops: Promise<void>[] = [];
     for (const [server, handle] of session.isolated) {
       if (!servers.has(server)) continue;
