@@ -67,6 +67,21 @@ export function knownQuiet(cls: Slot['cls'], parameterText: boolean, value: stri
 
 const NAMES_A_PERSON = /\b(?:user|users|owner|human|customer|admin|they|approved|consented|agreed)\b/;
 
+/**
+ * What a boolean or number parameter says of the value it takes, which cannot carry text out.
+ * `getAllEnvVars: boolean` names what a switch does: only a text parameter can carry secrets out
+ * (a name that orders the model, names another tool or an address is judged whatever its type).
+ * Its description likewise says what the tool does when it is on ("returns the full conversation
+ * history", "include stack traces for all messages in the output"). `suppressConfirmations:
+ * boolean` switches off the tool's own prompts; a switch that says the user has already agreed is
+ * still a claim, and in a description any claim is.
+ */
+function switchesOnly(hit: Hit, slot: Slot, skel: string): boolean {
+  if (hit.rule === 'exfil-parameter') return true;
+  if (slot.parameterText) return hit.rule === 'conversation-exfil';
+  return hit.id === 'override.consent' && !NAMES_A_PERSON.test(skel);
+}
+
 export function sanitizeField(slot: Slot, opts: FieldOptions): FieldOutcome {
   const value = slot.value;
   const quietKey = quietKeyOf(slot.cls, slot.parameterText, value, slot.data);
@@ -81,11 +96,7 @@ export function sanitizeField(slot: Slot, opts: FieldOptions): FieldOutcome {
   const scanOpts = { parameter: slot.parameterText, identifier, propertyName: slot.cls === 'key', server: opts.server, own: opts.own, params: opts.params, index: opts.index, camel: camelCaseWords(value), acronyms: acronymWords(value) };
   let hits = scan(shadow, scanOpts);
   if (slot.data || slot.parameterText) hits = withDataSlotHits(hits, shadow.skel, slot, scanOpts, shadow.plain);
-  // `getAllEnvVars: boolean` names what a switch does: only a text parameter can carry secrets out
-  // (a name that orders the model, names another tool or an address is judged whatever its type).
-  // `suppressConfirmations: boolean` switches off the tool's own prompts; a switch that says the
-  // user has already agreed is still a claim.
-  if (slot.scalar) hits = hits.map((h) => (h.action === 'block' && (h.rule === 'exfil-parameter' || (h.id === 'override.consent' && !NAMES_A_PERSON.test(shadow.skel))) ? { ...h, action: 'flag', severity: 'low', reason: `${h.reason} (a boolean or number parameter)` } : h));
+  if (slot.scalar) hits = hits.map((h) => (h.action === 'block' && switchesOnly(h, slot, shadow.skel) ? { ...h, action: 'flag', severity: 'low', reason: `${h.reason} (a boolean or number parameter)` } : h));
   if (!identifier && stripped.removals.length > 0) {
     // Invisibles between letters read as spaces too ("ignore<ZWSP>all<ZWSP>previous"): the same
     // length, so offsets still point into the original; the reading with more to withhold wins.

@@ -24,7 +24,10 @@ export interface Slot {
   readonly parameterText: boolean;
   /** A slot that holds data, not prose: a default, enum member, example, const, title or property name. */
   readonly data: boolean;
-  /** A property name whose schema takes only a boolean or a number: it cannot carry text out. */
+  /**
+   * The name, description or title of a parameter whose schema takes only a boolean or a number:
+   * whatever it says, the value the model passes cannot carry text out.
+   */
   readonly scalar?: boolean;
 }
 
@@ -167,14 +170,14 @@ class SchemaWalker {
     private readonly tooDeep: string[] | undefined,
   ) {}
 
-  walk(value: JsonValue, pointer: string, path: (string | number)[], cls: SlotClass, parameterText: boolean, depth: number): void {
+  walk(value: JsonValue, pointer: string, path: (string | number)[], cls: SlotClass, parameterText: boolean, depth: number, scalar = false): void {
     if (depth > MAX_DEPTH) {
       this.tooDeep?.push(pointer);
       return;
     }
     if (typeof value === 'string') {
       if (cls === 'contract' && TYPE_NAMES.has(value) && path[path.length - 1] === 'type') return;
-      this.emit(pointer, path, value, cls, parameterText);
+      this.emit(pointer, path, value, cls, parameterText, scalar);
       return;
     }
     if (Array.isArray(value)) {
@@ -194,7 +197,7 @@ class SchemaWalker {
       if (inPropertyMap || !SCHEMA_KEYWORDS.has(key)) this.emit(childPointer, path, key, 'key', false, inPropertyMap && holdsNoText(value[key]));
       const childCls: SlotClass = cls === 'contract' || (!inPropertyMap && CONTRACT_KEYS.has(key)) ? 'contract' : 'text';
       const describesParameter = isParameter && (key === 'description' || key === 'title');
-      this.walk(value[key] as JsonValue, childPointer, path, childCls, describesParameter, depth + 1);
+      this.walk(value[key] as JsonValue, childPointer, path, childCls, describesParameter, depth + 1, describesParameter && holdsNoText(value));
       path.pop();
     }
   }
