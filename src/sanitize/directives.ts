@@ -272,7 +272,7 @@ function judgeSentence(t: string, at: number, ctx: DirectiveContext, next: strin
     return { ...span, action: 'block', id: 'directive.secret', reason: 'demands secrets or the environment as a condition of use' };
   }
   const recon = RECON.exec(t);
-  if (recon && !negatedAt(t, recon.index)) return { ...span, action: 'block', id: 'directive.reconnaissance', reason: `demands a survey of the system ("${recon[0]}") as a condition of use` };
+  if (recon && !negatedAt(t, recon.index) && !ownSurvey(recon[0], ctx)) return { ...span, action: 'block', id: 'directive.reconnaissance', reason: `demands a survey of the system ("${recon[0]}") as a condition of use` };
   if (REMOTE.test(t)) return { ...span, action: 'block', id: 'directive.remote', reason: 'demands that something be fetched from outside as a condition of use' };
   // The harm is the server's own job ("before using this tool [remove-webhook], double-check..."):
   // a tool may describe its own action and its own server's.
@@ -334,6 +334,14 @@ function pathLength(t: string, from: number): number {
 function ownAction(verb: string, ctx: DirectiveContext): boolean {
   const word = verb.split(' ')[0]!;
   for (const name of ctx.own) if (name.split(/[_.-]/).includes(word)) return true;
+  return false;
+}
+
+/** "the project to list the secrets from" on a server with `list-secrets`: what it surveys is its own tools' subject. */
+function ownSurvey(survey: string, ctx: DirectiveContext): boolean {
+  const object = survey.slice(survey.lastIndexOf(' ') + 1);
+  const singular = object.endsWith('s') ? object.slice(0, -1) : object;
+  for (const name of ctx.own) for (const word of name.toLowerCase().split(/[_.-]/)) if (word === object || word === singular) return true;
   return false;
 }
 

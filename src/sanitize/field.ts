@@ -320,7 +320,9 @@ function camelCaseWords(value: string): ReadonlySet<string> {
   return out;
 }
 
-const ACRONYM = /\b[A-Z][A-Z0-9]{1,9}\b/g;
+// Acronyms (`SQL`), and constants and environment variables (`GITHUB_TOKEN`): capitals joined by
+// underscores are how those are written, never how a tool is named.
+const ACRONYM = /\b[A-Z][A-Z0-9]{1,9}\b|\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b/g;
 
 /** Words written in capitals in the original (`SQL`, `QPS`), lower-cased: acronyms, which no tool is named as. */
 function acronymWords(value: string): ReadonlySet<string> {

@@ -252,8 +252,10 @@ export const PATTERNS: readonly Pattern[] = [
       `\\b(?<!\\b(?:after|once|when|until|unless|before|only if|only when) (?:the )?)(?:the )?user (?:has )?(?:already )?(?:agreed|consented|approved|signed off)\\b(?! to (?:the )?(?:terms|tos|license|eula|privacy))`,
       `\\bwithout (?<!\\b(?:never|not|don't|do not|must not|should not|cannot|can't)\\b[^.!?\\n]{0,60}without )(?:asking|checking (?:back )?with|confirming with|consulting) (?:the )?(?:user|owner|them|anyone)\\b`,
       `\\b(?:developer|admin) mode (?:is )?(?:active|on|enabled)\\b`,
-      // "...force-push main without asking." The waiver closes the order; "never ... without asking" is the rule kept.
-      `\\bwithout (?<!\\b(?:never|not|don't|do not|must not|should not|cannot|can't)\\b[^.!?\\n]{0,60}without )(?:asking|confirming|confirmation|prompting|checking)(?: (?:first|anyone|again))?(?= ?(?:[.!;]|$))`,
+      // "...force-push main without asking." The waiver closes the order; "never ... without asking" is
+      // the rule kept, and "overwrites any file of that name without confirmation" warns of what the
+      // tool does.
+      `\\bwithout (?<!\\b(?:never|not|don't|do not|must not|should not|cannot|can't|overwrites|overwritten|replaces|replaced|deletes|deleted|removes|removed|discards|discarded)\\b[^.!?\\n]{0,60}without )(?:asking|confirming|confirmation|prompting|checking)(?: (?:first|anyone|again))?(?= ?(?:[.!;]|$))`,
     ].join('|'),
     'block', 'high', 'claims an approval or a lifted rule that lets the model act without the user'),
   p('override.user-overridden', 'instruction-override',
@@ -329,7 +331,7 @@ export const PATTERNS: readonly Pattern[] = [
     `\\b(?:do not|don't|dont|never|must not|should not|shouldn't)\\b (?:ever )?(?:tell|mention|inform|notify|reveal|disclose|show|alert|say|bring (?:this |it |that )?up|point out|draw attention to|acknowledge)\\b${gap(80)}\\b(?:user|human|operator|anyone|substitution|change)\\b|\\b(?:do not|don't|dont|never) (?:mention|reveal|disclose|explain) (?:that|this|it|anything|the fact)\\b|\\bwithout (?<!\\b(?:never|not|don't|do not|must not|should not|cannot|can't)\\b[^.!?\\n]{0,60}without )(?:telling|informing|notifying|alerting|asking|warning|showing|letting) (?:the )?(?:user|human)\\b`,
     'block', 'high', 'asks the model to hide something from the user'),
   p('conceal.secret', 'concealment',
-    `\\b(?:the )?user (?:must|should|will|need|needs) (?:not|never) (?:know|see|be told|notice|find out|learn)\\b|\\bkeep (?:this|it|these|that) (?:a )?secret\\b|\\bkeep (?:this|it|these|that)(?: step| instruction| part| detail)? to yourself\\b|\\b(?:hide|conceal) (?:this|it|these|that)${gap(30)} from (?:the )?user\\b|\\bsilently (?:call|send|include|pass|add|run|execute|use|read|append|forward|copy|upload|invoke|fetch)\\b|\\b(?:this|it) is (?:just |only |merely )?an? implementation detail\\b${gap(80)}\\b(?:user|mention|tell)\\b|\\b(?:the )?user (?:won't|will not|doesn't|does not) (?:notice|see|know)\\b|\\binvisible to the user\\b|\\bbe (?:very )?gentle and not scary\\b`,
+    `\\b(?:the )?user (?:must|should|will|need|needs) (?:not|never) (?:know|see|be told|notice|find out|learn)\\b|\\bkeep (?:this|it|these|that) (?:a )?secret\\b|\\bkeep (?:this|it|these|that)(?: step| instruction| part| detail)? to yourself\\b|\\b(?:hide|conceal) (?:this|it|these|that)${gap(30)} from (?:the )?user\\b|\\b(?<!\\b(?:never|not|don't|do not|must not|should not|cannot|can't) )silently (?:call|send|include|pass|add|run|execute|use|read|append|forward|copy|upload|invoke|fetch)\\b|\\b(?:this|it) is (?:just |only |merely )?an? implementation detail\\b${gap(80)}\\b(?:user|mention|tell)\\b|\\b(?:the )?user (?:won't|will not|doesn't|does not) (?:notice|see|know)\\b|\\binvisible to the user\\b|\\bbe (?:very )?gentle and not scary\\b`,
     'block', 'high', 'asks the model to keep something from the user'),
   p('conceal.deceive', 'concealment',
     [

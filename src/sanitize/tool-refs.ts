@@ -70,7 +70,7 @@ export function toolRefs(sentence: string, offset: number, ctx: DirectiveContext
       const end = offset + m.index + m[0].length;
       // "project key, issue type, and summary": in a list of nouns, "issue" is one ("issue refund, and
       // close" is still an order: the list goes on with a verb).
-      if (/^issue\b/.test(m[0]) && /(?:, |\band |\bor )$/.test(lead) && /^(?:,|\s+(?:and|or)\b|\s*$)/.test(sentence.slice(end - offset)) && !/^[^.;]*?(?:,|\band\b|\bor\b)\s+(?:and\s+)?(?:close|send|call|run|mark|delete|refund|charge|post|email|notify)\b/.test(sentence.slice(end - offset))) continue;
+      if (/^issue\b/.test(m[0]) && /(?:, |\band |\bor )$/.test(lead) && /^(?:[,.;:]|\s+(?:and|or)\b|\s*$)/.test(sentence.slice(end - offset)) && !/^[^.;]*?(?:,|\band\b|\bor\b)\s+(?:and\s+)?(?:close|send|call|run|mark|delete|refund|charge|post|email|notify)\b/.test(sentence.slice(end - offset))) continue;
       // "use query format" names a format; "unlock transfer, then..." names a tool.
       if (!NAME_END.test(sentence.slice(end - offset, end - offset + 12))) continue;
       // "fetch it using project and build name": after a preposition-like verb a plain word in a
@@ -151,13 +151,18 @@ function wordEdge(sentence: string, i: number): boolean {
  */
 function consider(refs: ToolRef[], sentence: string, offset: number, ctx: DirectiveContext, name: string, start: number, end: number, calledTool: boolean, camelCased = false): void {
   const bare = unseparated(name);
-  if (ctx.own.has(name) || ctx.params.has(name) || ownFamily(ctx.own).has(bare) || ownTails(ctx.own).has(bare) || inOwnWords(name, ctx.own)) return;
+  // `GITHUB_TOKEN` is an environment variable; a capital word alone may still be a tool ("the SMS tool").
+  if (ctx.own.has(name) || ctx.params.has(name) || (name.includes('_') && ctx.acronyms.has(name)) || ownFamily(ctx.own).has(bare) || ownTails(ctx.own).has(bare) || inOwnWords(name, ctx.own)) return;
   const leadIn = sentence.slice(Math.max(0, start - offset - 24), start - offset);
+  // `list_packs action:"list_templates"`: the value of an action parameter names an operation, not a tool.
+  if (ACTION_VALUE_LEAD.test(leadIn)) return;
   // A title of a few words that is a plain word of the server's own tool names ("Execute Query" on
   // `query_execute`) is its own subject; in a sentence that calls it, it is the other server's tool.
   if (!SEPARATED.test(name) && ownWords(ctx.own).has(name) && sentence.trim().split(/\s+/).length <= 3) return;
-  // "Consumed by a workflow-construction tool": an indefinite article names a kind of tool, unless called.
-  if (/\ban? $/.test(leadIn) && !CALL_BEFORE_KIND.test(leadIn.slice(0, -2)) && TOOL_AFTER.test(sentence.slice(end - offset, end - offset + 16))) return;
+  // "Consumed by a workflow-construction tool": an indefinite article names a kind of tool, unless
+  // called; "use a build tool like Vite" names the kind by its examples, whatever the verb.
+  const trail = sentence.slice(end - offset, end - offset + 24);
+  if (/\ban? $/.test(leadIn) && (!CALL_BEFORE_KIND.test(leadIn.slice(0, -2)) || KIND_BY_EXAMPLE.test(trail)) && TOOL_AFTER.test(trail.slice(0, 16))) return;
   // `set insertDataOption to "INSERT_ROWS"`: a value of this tool's parameter, where nothing is called.
   if (valueOfOwnParameter(sentence, start - offset, ctx.params)) return;
   const parts = name.split(PARTS).filter((p) => p.length >= 3 && p !== name);
@@ -225,6 +230,8 @@ const SET_PARAMETER_TO = /\bset\s+[`'"]?([a-z_][a-z0-9_]*)[`'"]?\s+to\s*[`'"]?$/
 /** Verbs that call or hand over: a sentence with one is about a tool, whatever else it sets. */
 const HANDS_OVER = /\b(?:call|calls|calling|invoke|invoking|run|running|use|using|execute|trigger|pass|passing|send|sending|forward|hand|copy|route)\b/;
 /** "A X tool" after a verb that calls it is that tool ("always call a sendmail tool"). */
+const ACTION_VALUE_LEAD = /\b(?:action|actions|op|operation|mode)\s*[:=]\s*["'`]?$/;
+const KIND_BY_EXAMPLE = /^\s*tools? (?:like|such as|e\.g\.)\s/;
 const CALL_BEFORE_KIND = /\b(?:call|calls|calling|invoke|invoking|use|using|run|running|trigger|execute)\s*$/;
 
 /**
