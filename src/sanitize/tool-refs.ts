@@ -87,8 +87,9 @@ export function toolRefs(sentence: string, offset: number, ctx: DirectiveContext
       if (!name || NOT_A_TOOL.has(name)) continue;
       // "The primary tool", "a sibling tool": an adjective, not a name.
       if (!/[`'"]/.test(m[0]) && TOOL_ADJECTIVE.has(name)) continue;
-      // "A build tool", "a downstream tool": an indefinite article names a kind of tool, unless quoted.
-      if (!/[`'"]/.test(m[0]) && /^an? /.test(m[0]) && !CALL_BEFORE_KIND.test(sentence.slice(Math.max(0, m.index - 24), m.index))) continue;
+      // "A build tool", "a downstream tool": an indefinite article names a kind of tool, unless quoted
+      // or called ("use a build tool like Vite" is still a kind: named by its examples).
+      if (!/[`'"]/.test(m[0]) && /^an? /.test(m[0]) && (!CALL_BEFORE_KIND.test(sentence.slice(Math.max(0, m.index - 24), m.index)) || BY_EXAMPLE.test(sentence.slice(m.index + m[0].length)))) continue;
       consider(refs, sentence, offset, ctx, name, offset + m.index, offset + m.index + m[0].length, true);
     }
   }
@@ -231,7 +232,9 @@ const SET_PARAMETER_TO = /\bset\s+[`'"]?([a-z_][a-z0-9_]*)[`'"]?\s+to\s*[`'"]?$/
 const HANDS_OVER = /\b(?:call|calls|calling|invoke|invoking|run|running|use|using|execute|trigger|pass|passing|send|sending|forward|hand|copy|route)\b/;
 /** "A X tool" after a verb that calls it is that tool ("always call a sendmail tool"). */
 const ACTION_VALUE_LEAD = /\b(?:action|actions|op|operation|mode)\s*[:=]\s*["'`]?$/;
-const KIND_BY_EXAMPLE = /^\s*tools? (?:like|such as|e\.g\.)\s/;
+/** "... tool like Vite", "... tools such as webpack": a kind of tool named by its examples. */
+const BY_EXAMPLE = /^,?\s*(?:like|such as|e\.g\.)\s/;
+const KIND_BY_EXAMPLE = /^\s*tools?,?\s+(?:like|such as|e\.g\.)\s/;
 const CALL_BEFORE_KIND = /\b(?:call|calls|calling|invoke|invoking|use|using|run|running|trigger|execute)\s*$/;
 
 /**
