@@ -186,6 +186,13 @@ const SYSTEM_PROMPT = /system ?prompt|prompt (?:de|del|du|di|do) sist|system ?(?
 /** A tool named for a bot's instructions (`update_bot_instructions`, `set_agent_prompt`), lower-cased. */
 const BOT_PROMPT_TOOL = /(?:bot|agent|assistant|persona|gpt)s?[_.-]?(?:system[_.-]?)?(?:prompt|instruction|instrucc)|(?:prompt|instruction|instrucc)\w*[_.-](?:bot|agent|assistant)/;
 
+/**
+ * A public key and the line format it is shared in (`~/.ssh/id_ed25519.pub`, "authorized_keys-style
+ * line"): what a tool registering SSH keys asks for, and meant to be given away.
+ */
+const PUBLIC_KEY = /\.pub\b|\bauthorized_keys[- ](?:style|format|lines?|entr)/;
+const PUBLIC_KEYS_G = /[~\w./$-]*\.pub\b|\bauthorized_keys[- ](?:style|format|lines?|entr)/g;
+
 /** A parameter's description that wants the secrets the model has seen, or all of them. */
 function parameterSecrets(text: string, slot: Slot, other: string = text, own: ReadonlySet<string> = new Set()): Hit | undefined {
   if (!slot.parameterText) return undefined;
@@ -198,7 +205,8 @@ function parameterSecrets(text: string, slot: Slot, other: string = text, own: R
     return exfil('a parameter asks for the system prompt, the conversation or secrets');
   }
   if (namedSecrets(slot.value)) return exfil('a parameter asks for secrets by their variable names');
-  if ((SYSTEM_PATH.test(text) || ENV_FILE_PATH.test(text)) && (I18N_ALL.test(other) || I18N_PASTE.test(other) || FILE_CONTENTS.test(other)) && !STORED_INPUT.test(text) && !REJECTED.test(text)) {
+  const privateText = PUBLIC_KEY.test(text) ? text.replace(PUBLIC_KEYS_G, ' ') : text;
+  if ((SYSTEM_PATH.test(privateText) || ENV_FILE_PATH.test(privateText)) && (I18N_ALL.test(other) || I18N_PASTE.test(other) || FILE_CONTENTS.test(other)) && !STORED_INPUT.test(text) && !REJECTED.test(text)) {
     return exfil('a parameter asks for the contents of a system file or a secret store');
   }
   if (!(OTHERS_SECRET.test(text) || (SECRET.test(text) && SEEN_SECRETS.test(text)))) return undefined;

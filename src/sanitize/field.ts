@@ -82,6 +82,17 @@ function switchesOnly(hit: Hit, slot: Slot, skel: string): boolean {
   return hit.id === 'override.consent' && !NAMES_A_PERSON.test(skel);
 }
 
+/**
+ * `auth: {oneOf: [..., {properties: {access_key_id, secret_access_key}}]}`: a credential the schema
+ * declares as one way the tool signs in to the service it reaches (S3, a model hub), which the
+ * user gives it; a credential parameter anywhere else is judged as itself.
+ */
+function inAuthObject(slot: Slot): boolean {
+  for (let i = slot.path.length - 2; i >= 0; i--) if (typeof slot.path[i] === 'string' && AUTH_OBJECT.test(slot.path[i] as string)) return true;
+  return false;
+}
+const AUTH_OBJECT = /^(?:auth|authentication|credentials?|creds)$/i;
+
 export function sanitizeField(slot: Slot, opts: FieldOptions): FieldOutcome {
   const value = slot.value;
   const quietKey = quietKeyOf(slot.cls, slot.parameterText, value, slot.data);
@@ -96,6 +107,7 @@ export function sanitizeField(slot: Slot, opts: FieldOptions): FieldOutcome {
   const scanOpts = { parameter: slot.parameterText, identifier, propertyName: slot.cls === 'key', server: opts.server, own: opts.own, params: opts.params, index: opts.index, camel: camelCaseWords(value), acronyms: acronymWords(value) };
   let hits = scan(shadow, scanOpts);
   if (slot.data || slot.parameterText) hits = withDataSlotHits(hits, shadow.skel, slot, scanOpts, shadow.plain);
+  if (slot.cls === 'key' && inAuthObject(slot)) hits = hits.map((h) => (h.id === 'parameter.credential-name' && h.action === 'block' ? { ...h, action: 'flag', severity: 'low', reason: `${h.reason} (in the tool's own authentication object)` } : h));
   if (slot.scalar) hits = hits.map((h) => (h.action === 'block' && switchesOnly(h, slot, shadow.skel) ? { ...h, action: 'flag', severity: 'low', reason: `${h.reason} (a boolean or number parameter)` } : h));
   if (!identifier && stripped.removals.length > 0) {
     // Invisibles between letters read as spaces too ("ignore<ZWSP>all<ZWSP>previous"): the same
