@@ -251,7 +251,8 @@ function judgeSentence(t: string, at: number, ctx: DirectiveContext, next: strin
     return { ...span, action: 'block', id: 'directive.copy-out', reason: 'directs the model to copy what it sends to an outside address' };
   }
   const path = SYSTEM_PATH.exec(t) ?? ENV_FILE_PATH.exec(t);
-  const verb = path && !ownSubject(path[0], ctx) ? lastMatch(READ_OR_PASS_G, t.slice(0, path.index)) : -1;
+  // Judged by the whole path: "~/.config/comfyui-mcp/config.json" is the file of a server whose tools are comfyui's.
+  const verb = path && !ownSubject(t.slice(path.index, path.index + pathLength(t, path.index)), ctx) ? lastMatch(READ_OR_PASS_G, t.slice(0, path.index)) : -1;
   // "Copy the snippet into ~/.cursor/mcp.json": the file is where something is written (setup).
   if (path && verb >= 0 && !negatedAt(t, verb) && !INTO_PATH.test(t.slice(verb, path.index))) {
     // The span runs from the verb to the path, so "requests to read `~/.ssh`" reads as an example.
