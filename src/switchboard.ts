@@ -34,7 +34,7 @@ export interface CoreOptions {
   readonly review?: CatalogReview;
   /** Transports tell the registry which sessions hold an open stream (never idle). */
   readonly isBusy?: (session: Session) => boolean;
-  /** Every server's instances talk to what this opens instead of their configured child (tests: a scripted child in memory). */
+  /** Every server's instances talk to what this opens instead of their configured child or remote server (tests: a scripted child in memory). */
   readonly openTransport?: TransportOpener;
 }
 
@@ -329,7 +329,7 @@ export class SwitchboardCore {
 
   /** Frees what a closing session holds upstream: in-flight and held requests, child requests, subscriptions, own instances. */
   private release(session: Session, reason: string): void {
-    if (session.transport === 'stateless') {
+    if (session.stateless) {
       this.statelessDoor.release(session, reason);
       return;
     }

@@ -21,8 +21,9 @@ export interface PinKeeper {
   readonly shared: { readonly reachable: boolean } | undefined;
   /**
    * Follows other writers: `onChange` runs (synchronously re-reviewing) once their pins are in use.
-   * `reloaded` hears every reload a change event (ours or another writer's) set off, and whether it
-   * found pins new to us: the event to wait on where "nothing changed" is the outcome.
+   * `reloaded` hears the end of every reload a change event set off, and whether it brought in pins
+   * new to us (false also when the store could not be read): the event to wait on where "nothing
+   * changed" is the outcome. The pin file hears our own saves too; Redis does not announce them to us.
    */
   follow(onChange: () => void, reloaded?: PinReloaded): void;
   /**
@@ -79,7 +80,10 @@ export class FilePinKeeper implements PinKeeper {
           onChange();
           reloaded?.(true);
         },
-        (error: unknown) => this.log.error({ err: (error as Error).message, file }, 'could not read the changed pin file; keeping the pins in memory'),
+        (error: unknown) => {
+          this.log.error({ err: (error as Error).message, file }, 'could not read the changed pin file; keeping the pins in memory');
+          reloaded?.(false);
+        },
       );
     };
     try {

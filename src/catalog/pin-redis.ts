@@ -227,6 +227,7 @@ export class RedisPinKeeper implements PinKeeper {
         await this.reload();
       } catch (error) {
         this.failed(error);
+        this.reloaded?.(false);
       }
     });
   }

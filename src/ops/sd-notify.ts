@@ -37,6 +37,7 @@ export function systemdNotifier(log: Logger, env: NodeJS.ProcessEnv = process.en
     return { readyWhenSettled: () => Promise.resolve(), stopping: () => Promise.resolve() };
   }
   let stopped = false;
+  let stopNotified: Promise<void> | undefined;
   return {
     async readyWhenSettled(core, url) {
       const deadline = Date.now() + readyWaitMs;
@@ -48,12 +49,13 @@ export function systemdNotifier(log: Logger, env: NodeJS.ProcessEnv = process.en
       const sent = await notify(['--ready', `--status=listening on ${url}/mcp; ${up} of ${servers.length} servers ready`], env, log);
       if (!sent) log.error('systemd was not told the daemon is ready: it will stop the unit when TimeoutStartSec= passes');
     },
-    async stopping() {
-      if (stopped) return;
+    stopping() {
       stopped = true;
-      // STOPPING=1 rather than --stopping: that flag needs systemd 253 (Debian 12 ships 252); the
-      // message itself is understood by every version.
-      await notify(['STOPPING=1', '--status=stopping: letting in-flight requests finish'], env, log);
+      // Sent once; a second call waits for the same systemd-notify. STOPPING=1 rather than
+      // --stopping: that flag needs systemd 253 (Debian 12 ships 252); the message itself is
+      // understood by every version.
+      stopNotified ??= notify(['STOPPING=1', '--status=stopping: letting in-flight requests finish'], env, log).then(() => undefined);
+      return stopNotified;
     },
   };
 }

@@ -14,7 +14,7 @@ export function startRequestTrace(tracing: Tracing, session: Session, request: C
     method: message.method,
     requestId: request.id === null ? 'null' : request.id,
     // A stateless-era request has no session: its per-request context's id names nothing a client sees.
-    sessionId: session.transport === 'stateless' ? undefined : session.id,
+    sessionId: session.stateless ? undefined : session.id,
     protocolVersion: session.protocolVersion,
     // Tool and prompt names only: a resource URI may carry what its owner would not want exported.
     target: typeof name === 'string' && message.method !== 'resources/read' ? name : undefined,

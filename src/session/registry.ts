@@ -166,7 +166,7 @@ export class SessionRegistry {
   }
 
   close(session: Session, reason: string): void {
-    if (session.transport === 'stateless') {
+    if (session.stateless) {
       if (!this.dropStateless(session)) return;
     } else {
       if (this.sessions.get(session.id) !== session) return;

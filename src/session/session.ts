@@ -89,6 +89,10 @@ export class Session implements Caller {
     return this.isClosed;
   }
   /** Where the registry keeps this session among the stateless ones; -1 when it is not one of them. */
+  /** One stateless request's session (2026-07-28), not a session a client opened. */
+  get stateless(): boolean {
+    return this.transport === 'stateless';
+  }
   get statelessSlot(): number {
     return this.slotAmongStateless;
   }
@@ -154,7 +158,7 @@ export class Session implements Caller {
 
   /** Only stateless requests take a child's input_required as it is (see Caller). */
   get acceptsInputRequired(): boolean {
-    return this.transport === 'stateless';
+    return this.stateless;
   }
 
   /** Requests forwarded for this client and not answered yet, by the client's id. */

@@ -114,7 +114,7 @@ export class HttpFrontDoor {
     this.endpoints.useServers(this.core.catalog.serverNames());
     for (const session of [...this.core.sessions.all()]) {
       // A single stateless request ends with its answer; it keeps the view it started with.
-      if (session.transport === 'stateless' && !session.initialized) continue;
+      if (session.stateless && !session.initialized) continue;
       const identity = this.access.identityOf(session);
       const endpoint = this.endpoints.scopeOfEndpoint(session.scope.endpoint);
       const scope = identity === undefined || endpoint === undefined ? undefined : this.access.scopeFor(endpoint, identity.profile, session.query);

@@ -32,6 +32,7 @@ export interface ServerHandleOptions {
    * holds no list request. Otherwise list requests of views showing it wait for that start.
    */
   readonly listsKnown?: boolean;
+  /** What its connections talk to instead of the configured child or remote server (the core's tests). */
   readonly openTransport?: TransportOpener;
 }
 
@@ -168,7 +169,7 @@ export class ServerHandle {
       onVacancy: () => {
         if (this.queued.size > 0) queueMicrotask(() => this.sendQueued());
       },
-    }, this.options); // its maxLineBytes, shutdown and openTransport
+    }, { maxLineBytes: this.options.maxLineBytes, ...(this.options.shutdown ? { shutdown: this.options.shutdown } : {}), ...(this.options.openTransport ? { openTransport: this.options.openTransport } : {}) });
     this.connection = connection;
     if (this.firstAttempt !== undefined && this.firstAttempt.timer === undefined) {
       this.firstAttempt.timer = setTimeout(() => this.endFirstAttempt(), this.config.timeoutMs);

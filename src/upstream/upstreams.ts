@@ -6,13 +6,14 @@ import { ErrorCode, SwitchboardError } from '../jsonrpc/messages.js';
 import type { ConfigDiff } from '../config/reload-diff.js';
 
 /**
- * A client session as the registry sees it: it may own instances of isolated servers. Session
- * (session/session.ts) is one; the registry sits below the sessions and names only this.
+ * A client session as the registry sees it: it may own instances of isolated servers (each
+ * instance's `owner` is its id). Session (session/session.ts) is one; the registry sits below the
+ * sessions and names only this.
  */
 export interface InstanceOwner {
   readonly id: string;
-  /** A stateless request's one-off session cannot own an instance. */
-  readonly transport: string;
+  /** A stateless request's one-off session, which cannot own an instance. */
+  readonly stateless: boolean;
   readonly isolated: ReadonlyMap<string, ServerHandle>;
   ownInstance(server: string, handle: ServerHandle): void;
   dropInstance(server: string): void;
@@ -56,7 +57,7 @@ export class Upstreams {
   handleFor(server: string, session: InstanceOwner): ServerHandle | undefined {
     const primary = this.primary.get(server);
     if (primary === undefined || primary.config.isolation === 'shared') return primary;
-    if (session.transport === 'stateless') {
+    if (session.stateless) {
       // An instance per request would be a child per call, and nothing of it could carry over.
       throw new SwitchboardError(
         ErrorCode.InvalidRequest,

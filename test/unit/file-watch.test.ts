@@ -29,8 +29,9 @@ describe('watchFile', () => {
     fs.writeFileSync(file, '{}');
     let events = 0;
     const watcher = watchFile(file, () => void (events += 1), () => undefined);
-    // A plain watch of the same directory: the process's watches of one directory hear each change
-    // in the same turn, so once it has heard other.json, watchFile has heard it too.
+    // A plain watch of the same directory: on Linux (inotify, where this suite runs) the process's
+    // watches of one directory hear each change in the same turn, so once it has heard other.json,
+    // watchFile has heard it too.
     const heard: string[] = [];
     const witness = fs.watch(dir, (_event, name) => void heard.push(String(name)));
     try {

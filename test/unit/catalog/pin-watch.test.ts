@@ -31,15 +31,15 @@ function inputs(servers: Record<string, unknown>, descriptions: string[]): Revie
 interface Watched {
   readonly review: CatalogReview;
   changes(): number;
-  /** Resolves with what the watcher's next look at the pin file found (true: pins new to it), in order. */
-  nextCheck(): Promise<boolean>;
+  /** Resolves with what the watcher's next reload of the pin file found (true: pins new to it), in order. */
+  nextReload(): Promise<boolean>;
 }
 
 async function watched(listed: ReviewInput[]): Promise<Watched> {
   const pins = await PinStore.open(path.join(dir, 'pins.json'));
   const review = new CatalogReview({ pins, auditLog: undefined, blocking: true, separator: '__', log: silentLogger(), persistPins: true });
   let changes = 0;
-  const checks: boolean[] = [];
+  const reloads: boolean[] = [];
   let taken = 0;
   // What the core does on a pin change: review the whole catalog again.
   review.watchPins(
@@ -47,14 +47,14 @@ async function watched(listed: ReviewInput[]): Promise<Watched> {
       changes += 1;
       review.run(listed);
     },
-    (changed) => void checks.push(changed),
+    (changed) => void reloads.push(changed),
   );
   review.run(listed);
-  const nextCheck = async (): Promise<boolean> => {
-    await vi.waitFor(() => expect(checks.length).toBeGreaterThan(taken), { timeout: 10_000, interval: 10 });
-    return checks[taken++]!;
+  const nextReload = async (): Promise<boolean> => {
+    await vi.waitFor(() => expect(reloads.length).toBeGreaterThan(taken), { timeout: 10_000, interval: 10 });
+    return reloads[taken++]!;
   };
-  return { review, changes: () => changes, nextCheck };
+  return { review, changes: () => changes, nextReload };
 }
 
 describe('CatalogReview.watchPins', () => {
@@ -63,17 +63,17 @@ describe('CatalogReview.watchPins', () => {
     // and re-pends them, so each review saves. Reacting to those saves looped for ever.
     const same = { command: process.execPath, args: ['fs.js'] };
     const listed = inputs({ work: { ...same, env: { ROOT: '/w' } }, home: { ...same, env: { ROOT: '/h' } } }, ['Reads a file.', 'Reads a file (home).']);
-    const { review, changes, nextCheck } = await watched(listed);
+    const { review, changes, nextReload } = await watched(listed);
     // The watcher looks at the file its own save wrote, and finds nothing new: no second review.
-    expect(await nextCheck()).toBe(false);
+    expect(await nextReload()).toBe(false);
     await review.close();
     expect(changes()).toBe(0);
   });
 
   it('re-reviews when another process approves', async () => {
     const listed = inputs({ fs: { command: process.execPath, args: ['fs.js'] } }, ['Reads a file.']);
-    const { review, changes, nextCheck } = await watched(listed);
-    expect(await nextCheck()).toBe(false);
+    const { review, changes, nextReload } = await watched(listed);
+    expect(await nextReload()).toBe(false);
     expect(changes()).toBe(0);
     const id = serverId(listed[0]!.config.command, listed[0]!.config.args, listed[0]!.config.cwd);
     // `switchboard approve` in another process: a store of its own, saved over the file.
@@ -81,7 +81,7 @@ describe('CatalogReview.watchPins', () => {
     other.checkEntity(id, 'read', tool('Reads a file, then some.'));
     expect(other.approve(id, 'read')).toBe(1);
     expect((await other.save()).ok).toBe(true);
-    expect(await nextCheck()).toBe(true);
+    expect(await nextReload()).toBe(true);
     await review.close();
     expect(changes()).toBe(1);
   });

@@ -1,5 +1,7 @@
 // The socket-free core, driven through in-memory channels (harness.ts): routing, ids, progress,
 // cancellation, the server-to-client policy and list_changed fan-out, with real fixture children.
+// routing.test.ts checks the same exchanges against scripted children, message by message on both
+// sides; these keep them honest against a real process: its pipe, its timing, its own ids.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CoreHarness, textOf, waitUntil, type Client } from './harness.js';
 

@@ -117,7 +117,7 @@ export class CoreHarness {
     this.core = new SwitchboardCore(config, silentLogger(), openTransport === undefined ? {} : { openTransport });
   }
 
-  /** The scripted child `server` talks to now (the newest the core opened for it). */
+  /** The newest scripted child the core opened for `server`: its shared child, a restart of it, or a session's own (isolation). */
   child(server: string): ScriptedChild {
     const children = this.opened.get(server) ?? [];
     const newest = children[children.length - 1];
@@ -128,11 +128,6 @@ export class CoreHarness {
   /** Every scripted child opened for `server`, oldest first: the shared one, then a session's own (isolation) or a restart. */
   children(server: string): readonly ScriptedChild[] {
     return this.opened.get(server) ?? [];
-  }
-
-  /** How many scripted children the core opened for `server` (1 + its restarts). */
-  openedCount(server: string): number {
-    return this.opened.get(server)?.length ?? 0;
   }
 
   async start(): Promise<void> {

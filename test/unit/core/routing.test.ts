@@ -149,7 +149,7 @@ describe('routing through the core, with scripted children', () => {
     first.close({ code: 3, signal: null });
     const failed = await client.channel.responseTo(id);
     expect(failed.message.error?.message ?? textOf(failed)).toMatch(/alpha.*exited with code 3/);
-    await waitUntil(() => core.openedCount('alpha') === 2, 'a restarted child');
+    await waitUntil(() => core.children('alpha').length === 2, 'a restarted child');
     const echo = await client.request('tools/call', { name: 'alpha__echo', arguments: { text: 'again' } });
     expect(textOf(echo)).toBe('again');
     expect(core.child('alpha').requests('tools/call')).toHaveLength(1);

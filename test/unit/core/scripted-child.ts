@@ -46,9 +46,15 @@ export class ScriptedChild extends MemoryTransport {
       case 'ping':
         return ok({});
       case 'tools/call': {
+        // Run after the proxy's write returns, as a child reading its stdin would: a handler that
+        // writes to the proxy (a request to the client) must not re-enter it mid-write.
         const handler = this.calls.get(String(params.name)) ?? echo;
-        const result = handler((params.arguments ?? {}) as JsonObject, this.written[this.written.length - 1]!);
-        return result === undefined ? undefined : ok(result);
+        const call = this.written[this.written.length - 1]!;
+        queueMicrotask(() => {
+          const result = handler((params.arguments ?? {}) as JsonObject, call);
+          if (result !== undefined) this.answer(id, result);
+        });
+        return undefined;
       }
       default:
         return { jsonrpc: '2.0', id, error: { code: -32601, message: `Method not found: ${method}` } };

@@ -78,10 +78,14 @@ describe('sd-notify', () => {
     const proxy = await proxyOf({ silent });
     const notifier = systemdNotifier(silentLogger(), env, 2_000);
     const ready = notifier.readyWhenSettled(proxy.core, proxy.url);
-    notifier.stopping();
+    const stopped = notifier.stopping();
     await ready;
-    await expect.poll(() => calls().length).toBe(1);
-    expect(calls()[0]?.[0]).toBe('STOPPING=1');
+    // Once both are done, whatever was to be sent has been: STOPPING=1 alone.
+    await stopped;
+    expect(calls().map((c) => c[0])).toEqual(['STOPPING=1']);
+    // A second stop sends nothing more.
+    await notifier.stopping();
+    expect(calls()).toHaveLength(1);
   });
 
   it('without NOTIFY_SOCKET: systemd-notify is never run', async () => {
