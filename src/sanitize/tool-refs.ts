@@ -150,13 +150,20 @@ function wordEdge(sentence: string, i: number): boolean {
  * Adds `name` at [start, end) to `refs` when it is another server's tool, or is called as a tool.
  * `camelCased`: the original wrote it in camelCase (the reading lost the case).
  */
+function ownValueTail(name: string, params: ReadonlySet<string>): boolean {
+  if (!SEPARATED.test(name)) return false;
+  for (const p of params) if (p.length > name.length + 1 && p.endsWith(name) && /[_-]/.test(p[p.length - name.length - 1]!)) return true;
+  return false;
+}
+
 function consider(refs: ToolRef[], sentence: string, offset: number, ctx: DirectiveContext, name: string, start: number, end: number, calledTool: boolean, camelCased = false): void {
   const bare = unseparated(name);
   // `GITHUB_TOKEN` is an environment variable; a capital word alone may still be a tool ("the SMS tool").
   if (ctx.own.has(name) || ctx.params.has(name) || (name.includes('_') && ctx.acronyms.has(name)) || ownFamily(ctx.own).has(bare) || ownTails(ctx.own).has(bare) || inOwnWords(name, ctx.own)) return;
   const leadIn = sentence.slice(Math.max(0, start - offset - 24), start - offset);
-  // `list_packs action:"list_templates"`: the value of an action parameter names an operation, not a tool.
-  if (ACTION_VALUE_LEAD.test(leadIn)) return;
+  // `list_packs action:"list_templates"`: the value of an action parameter names an operation, not a
+  // tool; so does an action value's tail ("list_folder" for `models_list_folder`, in its family).
+  if (ACTION_VALUE_LEAD.test(leadIn) || ownValueTail(name, ctx.params)) return;
   // A title of a few words that is a plain word of the server's own tool names ("Execute Query" on
   // `query_execute`) is its own subject; in a sentence that calls it, it is the other server's tool.
   if (!SEPARATED.test(name) && ownWords(ctx.own).has(name) && sentence.trim().split(/\s+/).length <= 3) return;
