@@ -191,7 +191,7 @@ const BOT_PROMPT_TOOL = /(?:bot|agent|assistant|persona|gpt)s?[_.-]?(?:system[_.
  * line"): what a tool registering SSH keys asks for, and meant to be given away.
  */
 const PUBLIC_KEY = /\.pub\b|\bauthorized_keys[- ](?:style|format|lines?|entr)/;
-const PUBLIC_KEYS_G = /[~\w./$-]*\.pub\b|\bauthorized_keys[- ](?:style|format|lines?|entr)/g;
+const PUBLIC_KEYS_G = /(?<![~\w./$-])[~\w./$-]*\.pub\b|\bauthorized_keys[- ](?:style|format|lines?|entr)/g;
 
 /** A parameter's description that wants the secrets the model has seen, or all of them. */
 function parameterSecrets(text: string, slot: Slot, other: string = text, own: ReadonlySet<string> = new Set()): Hit | undefined {

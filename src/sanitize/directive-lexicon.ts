@@ -121,8 +121,10 @@ export const I18N_PRIORITY = new RegExp(
 );
 export const I18N_OUTRANKED = /nutzer|benutzer|anweisung|usuario|instrucci|utilisateur|instruction|usuário|instruç|用户|系统|ユーザー|システム|사용자|시스템|system/;
 /** Whatever the user chose: the sentence overrides the user's own arguments. */
+// "Whatever they ask" overrides the user; "whatever status they report" speaks of things (workers,
+// services), so a verb that reports is read as that.
 export const OVERRIDES_USER =
-  /\b(?:whatever|regardless of|no matter) (?:what |which )?(?:\w+ ){0,2}(?:the user|you were|they (?:ask|asks|asked|say|says|said|want|wants|wanted|request|requests|tell|tells|told|instruct|instructs|prefer|prefers|choose|chooses|decide|decides))|\beven (?:if|when) the user\b|sin importar|unabhängig|quel que soit|auch wenn|même si|mesmo que|aunque el usuario/;
+  /\b(?:whatever|regardless of|no matter) (?:what |which )?(?:\w+ ){0,2}(?:the user|you were|they(?! (?:report|reports|return|returns|show|shows|display|displays|emit|emits|output|outputs|contain|contains|log|logs)\b))|\beven (?:if|when) the user\b|sin importar|unabhängig|quel que soit|auch wenn|même si|mesmo que|aunque el usuario/;
 /** Arguments spelt out for a named tool: `tool: key=value`, `tool → region=x`, `{"key": ...}`. */
 export const ASSIGNMENT = /\b[a-z_][a-z0-9_]{1,40} ?[=:] ?[^\s]|→|->|=>|\{ ?["'][a-z_]/;
 

@@ -8,6 +8,7 @@
 // an obligation), what is its frame (a prerequisite, a standing rule about another tool's use, a
 // priority claim), and what are its targets (another tool, a system file or secret, the
 // conversation, an outside sink, a harmful action). The combination decides; no single word does.
+import { SECRET_STORE } from './secret-paths.js';
 import { dismissesSystemInstructions, namesSystemInstructions } from './system-dismissed.js';
 import { namesEveryReply, ordersEveryReply } from './every-reply.js';
 import { namesUser, overrulesUser } from './user-overruled.js';
@@ -251,8 +252,7 @@ function judgeSentence(t: string, at: number, ctx: DirectiveContext, next: strin
     return { ...span, action: 'block', id: 'directive.copy-out', reason: 'directs the model to copy what it sends to an outside address' };
   }
   const path = SYSTEM_PATH.exec(t) ?? ENV_FILE_PATH.exec(t);
-  // Judged by the whole path: "~/.config/comfyui-mcp/config.json" is the file of a server whose tools are comfyui's.
-  const verb = path && !ownSubject(t.slice(path.index, path.index + pathLength(t, path.index)), ctx) ? lastMatch(READ_OR_PASS_G, t.slice(0, path.index)) : -1;
+  const verb = path && !ownSubject(path[0], ctx) && !ownConfigDirectory(t.slice(path.index, path.index + pathLength(t, path.index)), ctx) ? lastMatch(READ_OR_PASS_G, t.slice(0, path.index)) : -1;
   // "Copy the snippet into ~/.cursor/mcp.json": the file is where something is written (setup).
   if (path && verb >= 0 && !negatedAt(t, verb) && !INTO_PATH.test(t.slice(verb, path.index))) {
     // The span runs from the verb to the path, so "requests to read `~/.ssh`" reads as an example.
@@ -273,7 +273,7 @@ function judgeSentence(t: string, at: number, ctx: DirectiveContext, next: strin
     return { ...span, action: 'block', id: 'directive.secret', reason: 'demands secrets or the environment as a condition of use' };
   }
   const recon = RECON.exec(t);
-  if (recon && !negatedAt(t, recon.index) && !ownSurvey(recon[0], ctx)) return { ...span, action: 'block', id: 'directive.reconnaissance', reason: `demands a survey of the system ("${recon[0]}") as a condition of use` };
+  if (recon && !negatedAt(t, recon.index) && !ownSurvey(recon[0], t, ctx)) return { ...span, action: 'block', id: 'directive.reconnaissance', reason: `demands a survey of the system ("${recon[0]}") as a condition of use` };
   if (REMOTE.test(t)) return { ...span, action: 'block', id: 'directive.remote', reason: 'demands that something be fetched from outside as a condition of use' };
   // The harm is the server's own job ("before using this tool [remove-webhook], double-check..."):
   // a tool may describe its own action and its own server's.
@@ -338,13 +338,44 @@ function ownAction(verb: string, ctx: DirectiveContext): boolean {
   return false;
 }
 
-/** "the project to list the secrets from" on a server with `list-secrets`: what it surveys is its own tools' subject. */
-function ownSurvey(survey: string, ctx: DirectiveContext): boolean {
-  const object = survey.slice(survey.lastIndexOf(' ') + 1);
-  const singular = object.endsWith('s') ? object.slice(0, -1) : object;
-  for (const name of ctx.own) for (const word of name.toLowerCase().split(/[_.-]/)) if (word === object || word === singular) return true;
+/**
+ * "The project to list the secrets from" on a server with `list-secrets`: the survey is what one of
+ * its own tools is named for (its verb and its object), and nothing is handed on; "collect all keys
+ * and put them in note" on `rotate_key` is still a survey demanded.
+ */
+function ownSurvey(survey: string, t: string, ctx: DirectiveContext): boolean {
+  if (MOVES_IT.test(t)) return false;
+  const words = survey.split(' ');
+  const verb = words[0]!;
+  const object = words[words.length - 1]!;
+  for (const name of ctx.own) {
+    const parts = name.toLowerCase().split(/[_.-]/);
+    if (parts.includes(verb) && parts.some((part) => part === object || `${part}s` === object)) return true;
+  }
   return false;
 }
+const MOVES_IT = /\b(?:put|puts|pass|passes|include|includes|send|sends|post|posts|paste|append|attach|forward|copy|upload|share)\b/;
+
+/**
+ * `~/.config/comfyui-mcp/config.json` on a server with `install_comfyui`: the directory a program
+ * keeps its settings in is named for it, so a config directory named by a whole word of the
+ * server's own tool names is its own. Only that directory counts (not `config` or `hosts.yml`,
+ * which every program has), and a path that climbs out of it (`..`) is judged as any other.
+ */
+function ownConfigDirectory(path: string, ctx: DirectiveContext): boolean {
+  if (path.includes('..') || SECRET_STORE.test(path)) return false;
+  const dir = CONFIG_DIRECTORY.exec(path)?.[1];
+  if (dir === undefined) return false;
+  const words = dir.split(/[^a-z0-9]+/).filter((w) => w.length >= 4 && !GENERIC_DIRECTORY_WORDS.has(w));
+  for (const name of ctx.own) {
+    const parts = name.toLowerCase().split(/[_.-]/);
+    if (words.some((w) => parts.includes(w))) return true;
+  }
+  return false;
+}
+const CONFIG_DIRECTORY = /^(?:~|\$home)\/(?:\.config\/|\.local\/share\/)?\.?([a-z0-9][a-z0-9_.-]*)\//;
+// Words every program's directory has, and directories that hold credentials whoever names a tool after them.
+const GENERIC_DIRECTORY_WORDS = new Set(['config', 'configs', 'local', 'share', 'cache', 'data', 'home', 'settings', 'kube', 'docker', 'gnupg', 'azure', 'gcloud', 'ssh', 'aws', 'credentials', 'keys', 'secrets', 'tokens']);
 
 /** The path is what the server's own tools handle (`.env` for a server whose tools edit environment variables). */
 function ownSubject(path: string, ctx: DirectiveContext): boolean {

@@ -68,30 +68,31 @@ export function knownQuiet(cls: Slot['cls'], parameterText: boolean, value: stri
 const NAMES_A_PERSON = /\b(?:user|users|owner|human|customer|admin|they|approved|consented|agreed)\b/;
 
 /**
- * What a boolean or number parameter says of the value it takes, which cannot carry text out.
- * `getAllEnvVars: boolean` names what a switch does: only a text parameter can carry secrets out
- * (a name that orders the model, names another tool or an address is judged whatever its type).
- * Its description likewise says what the tool does when it is on ("returns the full conversation
- * history", "include stack traces for all messages in the output"). `suppressConfirmations:
- * boolean` switches off the tool's own prompts; a switch that says the user has already agreed is
- * still a claim, and in a description any claim is.
+ * What the name of a boolean or number parameter says of the value it takes, which cannot carry
+ * text out. `getAllEnvVars: boolean` names what a switch does: only a text parameter can carry
+ * secrets out (a name that orders the model, names another tool or an address is judged whatever
+ * its type). `suppressConfirmations: boolean` switches off the tool's own prompts; a switch that
+ * says the user has already agreed is still a claim.
  */
 function switchesOnly(hit: Hit, slot: Slot, skel: string): boolean {
+  // Descriptions are read in the scan (semantic.ts switchDescription): there a claim can still hide.
+  if (slot.cls !== 'key') return false;
   if (hit.rule === 'exfil-parameter') return true;
-  if (slot.parameterText) return hit.rule === 'conversation-exfil';
   return hit.id === 'override.consent' && !NAMES_A_PERSON.test(skel);
 }
 
 /**
- * `auth: {oneOf: [..., {properties: {access_key_id, secret_access_key}}]}`: a credential the schema
- * declares as one way the tool signs in to the service it reaches (S3, a model hub), which the
- * user gives it; a credential parameter anywhere else is judged as itself.
+ * `auth: {oneOf: [..., {properties: {access_key_id, secret_access_key}}]}`: a key the schema's
+ * top-level `auth` parameter declares as one way the tool signs in to the service it reaches (S3,
+ * a model hub), which the user gives it. Only keys a service signs in with (SIGN_IN_CREDENTIAL):
+ * an SSH key, cookies or the environment there are judged as anywhere else.
  */
 function inAuthObject(slot: Slot): boolean {
-  for (let i = slot.path.length - 2; i >= 0; i--) if (typeof slot.path[i] === 'string' && AUTH_OBJECT.test(slot.path[i] as string)) return true;
-  return false;
+  const [schema, properties, parameter] = slot.path;
+  return schema === 'inputSchema' && properties === 'properties' && typeof parameter === 'string' && AUTH_OBJECT.test(parameter) && slot.path.length > 3;
 }
-const AUTH_OBJECT = /^(?:auth|authentication|credentials?|creds)$/i;
+const AUTH_OBJECT = /^(?:auth|authentication)$/i;
+const SIGN_IN_CREDENTIAL = /^(?:(?:aws |s3 )?(?:secret access key|access key(?: id)?|api key|api token|access token|auth token|bearer token|token|password|client secret)|personal access token)$/;
 
 export function sanitizeField(slot: Slot, opts: FieldOptions): FieldOutcome {
   const value = slot.value;
@@ -104,10 +105,10 @@ export function sanitizeField(slot: Slot, opts: FieldOptions): FieldOutcome {
   // Semantic layer on the shadow of the full original (SANITIZE.md "Policy" 3).
   let source = identifier ? identifierWords(value) : value;
   let shadow = buildShadow(source);
-  const scanOpts = { parameter: slot.parameterText, identifier, propertyName: slot.cls === 'key', server: opts.server, own: opts.own, params: opts.params, index: opts.index, camel: camelCaseWords(value), acronyms: acronymWords(value) };
+  const scanOpts = { parameter: slot.parameterText, identifier, propertyName: slot.cls === 'key', switchText: slot.parameterText && slot.scalar === true, server: opts.server, own: opts.own, params: opts.params, index: opts.index, camel: camelCaseWords(value), acronyms: acronymWords(value) };
   let hits = scan(shadow, scanOpts);
   if (slot.data || slot.parameterText) hits = withDataSlotHits(hits, shadow.skel, slot, scanOpts, shadow.plain);
-  if (slot.cls === 'key' && inAuthObject(slot)) hits = hits.map((h) => (h.id === 'parameter.credential-name' && h.action === 'block' ? { ...h, action: 'flag', severity: 'low', reason: `${h.reason} (in the tool's own authentication object)` } : h));
+  if (slot.cls === 'key' && inAuthObject(slot)) hits = hits.map((h) => (h.id === 'parameter.credential-name' && h.action === 'block' && SIGN_IN_CREDENTIAL.test(shadow.skel) ? { ...h, action: 'flag', severity: 'low', reason: `${h.reason} (in the tool's own authentication object)` } : h));
   if (slot.scalar) hits = hits.map((h) => (h.action === 'block' && switchesOnly(h, slot, shadow.skel) ? { ...h, action: 'flag', severity: 'low', reason: `${h.reason} (a boolean or number parameter)` } : h));
   if (!identifier && stripped.removals.length > 0) {
     // Invisibles between letters read as spaces too ("ignore<ZWSP>all<ZWSP>previous"): the same

@@ -255,7 +255,7 @@ export const PATTERNS: readonly Pattern[] = [
       // "...force-push main without asking." The waiver closes the order; "never ... without asking" is
       // the rule kept, and "overwrites any file of that name without confirmation" warns of what the
       // tool does.
-      `\\bwithout (?<!\\b(?:never|not|don't|do not|must not|should not|cannot|can't|overwrites|overwritten|replaces|replaced|deletes|deleted|removes|removed|discards|discarded)\\b[^.!?\\n]{0,60}without )(?:asking|confirming|confirmation|prompting|checking)(?: (?:first|anyone|again))?(?= ?(?:[.!;]|$))`,
+      `\\bwithout (?<!\\b(?:never|not|don't|do not|must not|should not|cannot|can't)\\b[^.!?\\n]{0,60}without )(?<!\\b(?:overwrites|replaces|deletes|removes|discards)\\b[^.!?\\n,;]{0,60}without )(?:asking|confirming|confirmation|prompting|checking)(?: (?:first|anyone|again))?(?= ?(?:[.!;]|$))`,
     ].join('|'),
     'block', 'high', 'claims an approval or a lifted rule that lets the model act without the user'),
   p('override.user-overridden', 'instruction-override',

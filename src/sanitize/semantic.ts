@@ -29,6 +29,8 @@ export interface ScanOptions {
   readonly identifier: boolean;
   /** The identifier is a property name (a parameter the model fills in), not the entity's own name. */
   readonly propertyName?: boolean;
+  /** The text describes a parameter that takes only a boolean or a number (a switch). */
+  readonly switchText?: boolean;
   readonly server: string;
   /** Lower-case names of the server's own tools. */
   readonly own: ReadonlySet<string>;
@@ -53,7 +55,9 @@ export function scan(view: { skel: string; plain: string }, opts: ScanOptions): 
     hits.push({ ...h, id: h.rule, severity: h.action === 'block' ? 'critical' : 'info' });
   }
   // Quoted examples are judged first: a text another rule still withholds needs no second reading.
-  const judged = quotedAsData(view.skel, opts.propertyName === true ? ownCredentials(view.skel, hits, opts.own) : hits);
+  const quoted = quotedAsData(view.skel, opts.propertyName === true ? ownCredentials(view.skel, hits, opts.own) : hits);
+  // Before the directives are skipped for a block: a switch's description read as what the tool returns runs them.
+  const judged = opts.switchText === true ? switchDescription(view.skel, quoted) : quoted;
   if (opts.identifier || judged.some((h) => h.action === 'block')) return judged;
   const ctx = { server: opts.server, own: opts.own, params: opts.params ?? NO_NAMES, index: opts.index, camel: opts.camel ?? NO_NAMES, acronyms: opts.acronyms ?? NO_NAMES };
   const directives: Hit[] = directiveHits(view.skel, ctx, view.plain).map((h) => ({ ...h, rule: 'tool-directive', severity: h.action === 'block' ? 'high' : 'low' }));
@@ -124,6 +128,22 @@ function ownSubjects(skel: string, hits: Hit[], own: ReadonlySet<string>): Hit[]
     return mine ? { ...h, action: 'flag', severity: 'low', reason: `${h.reason} (the server's own subject)` } : h;
   });
 }
+
+/**
+ * A switch's description says what the tool returns when it is on ("returns the full conversation
+ * history for that continuation ID", "include stack traces for all messages in the output"): what
+ * it names cannot travel in a true or false. Read so only where the text says the tool returns it
+ * and hands nothing anywhere (no "put it in note", no path, address or system prompt), since the
+ * description is still prose the model reads.
+ */
+function switchDescription(skel: string, hits: Hit[]): Hit[] {
+  if (!hits.some((h) => h.action === 'block' && (h.rule === 'conversation-exfil' || h.rule === 'exfil-parameter'))) return hits;
+  if (!SAYS_OUTPUT.test(skel) || HANDS_ON.test(skel)) return hits;
+  return hits.map((h) => (h.action === 'block' && (h.rule === 'conversation-exfil' || h.rule === 'exfil-parameter') ? { ...h, action: 'flag', severity: 'low', reason: `${h.reason} (a boolean or number parameter: what the tool returns)` } : h));
+}
+const SAYS_OUTPUT = /\breturns?\b|\b(?:include|includes|including|show|shows|add|adds)\b[^.]{0,80}\b(?:in|to|into) (?:the |its )?(?:output|response|result|results|reply)\b/;
+const HANDS_ON =
+  /\b(?:put|puts|pass|passes|send|sends|post|posts|paste|copy|forward|write|fill|upload|attach|append|provide|give|read|fetch)\b|\binclude\b[^.]{0,60}\b(?:in|into) (?!(?:the |its )?(?:output|response|result|results|reply)\b)|system (?:prompt|message|instructions)|[~/]\.|https?:|@/;
 
 /** How many namings of one option a text may hold before the rest is read as a waiver. */
 const MAX_OPTION_NAMINGS = 8;

@@ -70,7 +70,7 @@ export function toolRefs(sentence: string, offset: number, ctx: DirectiveContext
       const end = offset + m.index + m[0].length;
       // "project key, issue type, and summary": in a list of nouns, "issue" is one ("issue refund, and
       // close" is still an order: the list goes on with a verb).
-      if (/^issue\b/.test(m[0]) && /(?:, |\band |\bor )$/.test(lead) && /^(?:[,.;:]|\s+(?:and|or)\b|\s*$)/.test(sentence.slice(end - offset)) && !/^[^.;]*?(?:,|\band\b|\bor\b)\s+(?:and\s+)?(?:close|send|call|run|mark|delete|refund|charge|post|email|notify)\b/.test(sentence.slice(end - offset))) continue;
+      if (/^issue\b/.test(m[0]) && /(?:, |\band |\bor )$/.test(lead) && (/^(?:,|\s+(?:and|or)\b|\s*$)/.test(sentence.slice(end - offset)) || (/^[.;:]/.test(sentence.slice(end - offset)) && ISSUE_FIELD.test(word))) && !/^[^.;]*?(?:,|\band\b|\bor\b)\s+(?:and\s+)?(?:close|send|call|run|mark|delete|refund|charge|post|email|notify)\b/.test(sentence.slice(end - offset))) continue;
       // "use query format" names a format; "unlock transfer, then..." names a tool.
       if (!NAME_END.test(sentence.slice(end - offset, end - offset + 12))) continue;
       // "fetch it using project and build name": after a preposition-like verb a plain word in a
@@ -89,12 +89,29 @@ export function toolRefs(sentence: string, offset: number, ctx: DirectiveContext
       if (!/[`'"]/.test(m[0]) && TOOL_ADJECTIVE.has(name)) continue;
       // "A build tool", "a downstream tool": an indefinite article names a kind of tool, unless quoted
       // or called ("use a build tool like Vite" is still a kind: named by its examples).
-      if (!/[`'"]/.test(m[0]) && /^an? /.test(m[0]) && (!CALL_BEFORE_KIND.test(sentence.slice(Math.max(0, m.index - 24), m.index)) || BY_EXAMPLE.test(sentence.slice(m.index + m[0].length)))) continue;
+      const kindLead = sentence.slice(Math.max(0, m.index - 24), m.index);
+      if (!/[`'"]/.test(m[0]) && /^an? /.test(m[0]) && (!CALL_BEFORE_KIND.test(kindLead) || (USE_BEFORE_KIND.test(kindLead) && BY_EXAMPLE.test(sentence.slice(m.index + m[0].length))))) continue;
       consider(refs, sentence, offset, ctx, name, offset + m.index, offset + m.index + m[0].length, true);
     }
   }
   return refs;
 }
+
+/** What "issue X" is as a field of a list ("score, and issue count."), not "issue refund.". */
+const ISSUE_FIELD = /^(?:count|counts|type|types|key|keys|number|numbers|id|ids|status|title|titles|labels?|tracker|links?|urls?)$/;
+
+/**
+ * `GITHUB_TOKEN` "if set": capitals joined by underscores, where the sentence speaks of the
+ * environment, are an environment variable. Some servers name their tools in capitals
+ * (`GMAIL_SEND_EMAIL`), so a name the catalog serves in capitals, or one called, is still a tool.
+ */
+function environmentVariable(sentence: string, start: number, end: number, name: string, ctx: DirectiveContext): boolean {
+  if (!name.includes('_') || !ctx.acronyms.has(name)) return false;
+  if (ctx.index?.toolOwners(name).some((o) => o.name !== o.name.toLowerCase())) return false;
+  const around = sentence.slice(Math.max(0, start - 40), Math.min(sentence.length, end + 40));
+  return ENVIRONMENT_WORDS.test(around) && !CALL_BEFORE.test(sentence.slice(Math.max(0, start - 24), start)) && !/^\s*(?:is|are|gets?) (?:called|invoked|run)\b/.test(sentence.slice(end));
+}
+const ENVIRONMENT_WORDS = /\bif (?:it is |it's )?set\b|\benv\b|\benvironment\b|\$|\bexport\b|\bvariables?\b|\bunset\b/;
 
 /** A plain word set off as a name: in quotes, backticks or brackets (CJK text names tools this way). */
 const MARKED_WORD = /[`'"(\[「『]([a-z][a-z0-9]{2,40})[`'")\]」』]/g;
@@ -150,27 +167,22 @@ function wordEdge(sentence: string, i: number): boolean {
  * Adds `name` at [start, end) to `refs` when it is another server's tool, or is called as a tool.
  * `camelCased`: the original wrote it in camelCase (the reading lost the case).
  */
-function ownValueTail(name: string, params: ReadonlySet<string>): boolean {
-  if (!SEPARATED.test(name)) return false;
-  for (const p of params) if (p.length > name.length + 1 && p.endsWith(name) && /[_-]/.test(p[p.length - name.length - 1]!)) return true;
-  return false;
-}
-
 function consider(refs: ToolRef[], sentence: string, offset: number, ctx: DirectiveContext, name: string, start: number, end: number, calledTool: boolean, camelCased = false): void {
   const bare = unseparated(name);
-  // `GITHUB_TOKEN` is an environment variable; a capital word alone may still be a tool ("the SMS tool").
-  if (ctx.own.has(name) || ctx.params.has(name) || (name.includes('_') && ctx.acronyms.has(name)) || ownFamily(ctx.own).has(bare) || ownTails(ctx.own).has(bare) || inOwnWords(name, ctx.own)) return;
+  if (ctx.own.has(name) || ctx.params.has(name) || environmentVariable(sentence, start - offset, end - offset, name, ctx) || ownFamily(ctx.own).has(bare) || ownTails(ctx.own).has(bare) || inOwnWords(name, ctx.own)) return;
   const leadIn = sentence.slice(Math.max(0, start - offset - 24), start - offset);
-  // `list_packs action:"list_templates"`: the value of an action parameter names an operation, not a
-  // tool; so does an action value's tail ("list_folder" for `models_list_folder`, in its family).
-  if (ACTION_VALUE_LEAD.test(leadIn) || ownValueTail(name, ctx.params)) return;
+  // `list_packs action:"list_templates"`: the value of the action parameter of one of the server's
+  // own tools names an operation of it, not another server's tool.
+  const actionOf = ACTION_VALUE_LEAD.exec(leadIn);
+  if (actionOf && ctx.own.has(actionOf[1]!)) return;
   // A title of a few words that is a plain word of the server's own tool names ("Execute Query" on
   // `query_execute`) is its own subject; in a sentence that calls it, it is the other server's tool.
   if (!SEPARATED.test(name) && ownWords(ctx.own).has(name) && sentence.trim().split(/\s+/).length <= 3) return;
   // "Consumed by a workflow-construction tool": an indefinite article names a kind of tool, unless
-  // called; "use a build tool like Vite" names the kind by its examples, whatever the verb.
+  // called; "use a build tool like Vite" names the kind by its examples ("call a transfer tool like
+  // the bank one" still calls a tool).
   const trail = sentence.slice(end - offset, end - offset + 24);
-  if (/\ban? $/.test(leadIn) && (!CALL_BEFORE_KIND.test(leadIn.slice(0, -2)) || KIND_BY_EXAMPLE.test(trail)) && TOOL_AFTER.test(trail.slice(0, 16))) return;
+  if (/\ban? $/.test(leadIn) && (!CALL_BEFORE_KIND.test(leadIn.slice(0, -2)) || (USE_BEFORE_KIND.test(leadIn.slice(0, -2)) && KIND_BY_EXAMPLE.test(trail))) && TOOL_AFTER.test(trail.slice(0, 16))) return;
   // `set insertDataOption to "INSERT_ROWS"`: a value of this tool's parameter, where nothing is called.
   if (valueOfOwnParameter(sentence, start - offset, ctx.params)) return;
   const parts = name.split(PARTS).filter((p) => p.length >= 3 && p !== name);
@@ -237,11 +249,14 @@ const ownWordSets = new WeakMap<ReadonlySet<string>, ReadonlySet<string>>();
 const SET_PARAMETER_TO = /\bset\s+[`'"]?([a-z_][a-z0-9_]*)[`'"]?\s+to\s*[`'"]?$/;
 /** Verbs that call or hand over: a sentence with one is about a tool, whatever else it sets. */
 const HANDS_OVER = /\b(?:call|calls|calling|invoke|invoking|run|running|use|using|execute|trigger|pass|passing|send|sending|forward|hand|copy|route)\b/;
-/** "A X tool" after a verb that calls it is that tool ("always call a sendmail tool"). */
-const ACTION_VALUE_LEAD = /\b(?:action|actions|op|operation|mode)\s*[:=]\s*["'`]?$/;
+ /** `list_packs action:"`: an action value given to a named tool (group 1). */
+const ACTION_VALUE_LEAD = /\b([a-z0-9_.-]+)\s+(?:action|op|operation|mode)\s*[:=]\s*["'`]?$/;
 /** "... tool like Vite", "... tools such as webpack": a kind of tool named by its examples. */
 const BY_EXAMPLE = /^,?\s*(?:like|such as|e\.g\.)\s/;
 const KIND_BY_EXAMPLE = /^\s*tools?,?\s+(?:like|such as|e\.g\.)\s/;
+/** "Use a build tool like Vite": using a kind of tool, where "call a X tool" calls one. */
+const USE_BEFORE_KIND = /\b(?:use|using)\s*$/;
+/** "A X tool" after a verb that calls it is that tool ("always call a sendmail tool"). */
 const CALL_BEFORE_KIND = /\b(?:call|calls|calling|invoke|invoking|use|using|run|running|trigger|execute)\s*$/;
 
 /**

@@ -259,21 +259,6 @@ const SCHEMA_DEPTH = 32;
 const PLAIN_VALUE = /^[A-Za-z][A-Za-z0-9]{1,19}$/;
 const ACTION_NAME = /^[A-Za-z][A-Za-z0-9]*(?:[_.-][A-Za-z0-9]+)*$/;
 
-/** "Valid actions: a, b (requires x), c": a parameter's values listed in its description. */
-const LISTED_VALUES = /\b(?:valid|allowed|supported|available|possible|accepted)\s+(?:actions|values|options|operations|commands|modes|types|steps)\s*:\s*([^.\n]{3,2000})/gi;
-const LISTED_ITEM = /^\s*[`'"]?([A-Za-z][A-Za-z0-9]*(?:[_.-][A-Za-z0-9]+)*)[`'"]?/;
-
-function listedValues(description: string): string[] {
-  if (description.length > 20_000 || !/:/.test(description)) return [];
-  const out: string[] = [];
-  for (const list of description.matchAll(LISTED_VALUES)) {
-    // Items are split at commas outside parentheses: "wait_for (requires selector OR condition), scroll".
-    const items = list[1]!.replace(/\([^()]*\)/g, '').split(',').map((item) => LISTED_ITEM.exec(item)?.[1]?.toLowerCase()).filter((item): item is string => item !== undefined);
-    if (items.length >= 3) out.push(...items);
-  }
-  return out;
-}
-
 export function parameterNames(kind: EntityKind, entity: unknown): ReadonlySet<string> {
   const names = new Set<string>();
   if (!isObject(entity)) return names;
@@ -295,9 +280,6 @@ export function parameterNames(kind: EntityKind, entity: unknown): ReadonlySet<s
       // Plain words offered as values (`encoding: ["text", "base64"]`): "use 'base64'" picks one.
       for (const m of members as string[]) names.add(m.toLowerCase());
     }
-    // The same list written out in a description ("Valid actions: navigate (requires url), click, ...").
-    const description = node['description'];
-    if (typeof description === 'string') for (const m of listedValues(description)) names.add(m);
     for (const value of Object.values(node)) if (typeof value === 'object' && value !== null) visit(value, depth + 1);
   };
   if (kind === 'tool') {
