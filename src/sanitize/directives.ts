@@ -18,7 +18,7 @@ import {
   OUTRANKED, OUTSIDE, OUTSIDE_ADDRESS, OVERRIDES_USER, PREREQUISITE, PRIORITY, READ_OR_PASS_G, RECON, REMOTE,
   REMOTE_FOLLOW, SECRET, STANDING, SYSTEM_PATH, VERB, lastMatch, mayBeForeign, textMayBeForeign, readsAsEnglish, ENV_FILE_PATH, I18N_RANK, I18N_USER, I18N_OTHERS, I18N_REGARDLESS, I18N_IGNORE, I18N_STANDING, CONTENT_OF, REFERS_BACK, SINK_ADDRESS,
 } from './directive-lexicon.js';
-import { OTHER_SCRIPT, markedKnownRefs, toolRefs, type DirectiveContext, type ToolRef } from './tool-refs.js';
+import { OTHER_SCRIPT, markedKnownRefs, ownWords, toolRefs, type DirectiveContext, type ToolRef } from './tool-refs.js';
 
 export type { DirectiveContext } from './tool-refs.js';
 
@@ -349,7 +349,7 @@ function ownSurvey(survey: string, t: string, ctx: DirectiveContext): boolean {
   const verb = words[0]!;
   const object = words[words.length - 1]!;
   for (const name of ctx.own) {
-    const parts = name.toLowerCase().split(/[_.-]/);
+    const parts = name.split(/[_.-]/);
     if (parts.includes(verb) && parts.some((part) => part === object || `${part}s` === object)) return true;
   }
   return false;
@@ -366,12 +366,8 @@ function ownConfigDirectory(path: string, ctx: DirectiveContext): boolean {
   if (path.includes('..') || SECRET_STORE.test(path)) return false;
   const dir = CONFIG_DIRECTORY.exec(path)?.[1];
   if (dir === undefined) return false;
-  const words = dir.split(/[^a-z0-9]+/).filter((w) => w.length >= 4 && !GENERIC_DIRECTORY_WORDS.has(w));
-  for (const name of ctx.own) {
-    const parts = name.toLowerCase().split(/[_.-]/);
-    if (words.some((w) => parts.includes(w))) return true;
-  }
-  return false;
+  const toolWords = ownWords(ctx.own);
+  return dir.split(/[^a-z0-9]+/).some((w) => w.length >= 4 && !GENERIC_DIRECTORY_WORDS.has(w) && toolWords.has(w));
 }
 const CONFIG_DIRECTORY = /^(?:~|\$home)\/(?:\.config\/|\.local\/share\/)?\.?([a-z0-9][a-z0-9_.-]*)\//;
 // Words every program's directory has, and directories that hold credentials whoever names a tool after them.

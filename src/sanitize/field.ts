@@ -333,8 +333,9 @@ function camelCaseWords(value: string): ReadonlySet<string> {
   return out;
 }
 
-// Acronyms (`SQL`), and constants and environment variables (`GITHUB_TOKEN`): capitals joined by
-// underscores are how those are written, never how a tool is named.
+// Acronyms (`SQL`), and constants and environment variables (`GITHUB_TOKEN`). Some servers name tools
+// in capitals too (`GMAIL_SEND_EMAIL`), so tool-refs.ts takes such a name for a variable only where
+// the sentence speaks of the environment and the catalog serves no tool so named.
 const ACRONYM = /\b[A-Z][A-Z0-9]{1,9}\b|\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b/g;
 
 /** Words written in capitals in the original (`SQL`, `QPS`), lower-cased: acronyms, which no tool is named as. */

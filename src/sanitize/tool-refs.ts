@@ -249,7 +249,7 @@ const ownWordSets = new WeakMap<ReadonlySet<string>, ReadonlySet<string>>();
 const SET_PARAMETER_TO = /\bset\s+[`'"]?([a-z_][a-z0-9_]*)[`'"]?\s+to\s*[`'"]?$/;
 /** Verbs that call or hand over: a sentence with one is about a tool, whatever else it sets. */
 const HANDS_OVER = /\b(?:call|calls|calling|invoke|invoking|run|running|use|using|execute|trigger|pass|passing|send|sending|forward|hand|copy|route)\b/;
- /** `list_packs action:"`: an action value given to a named tool (group 1). */
+/** `list_packs action:"`: an action value given to a named tool (group 1). */
 const ACTION_VALUE_LEAD = /\b([a-z0-9_.-]+)\s+(?:action|op|operation|mode)\s*[:=]\s*["'`]?$/;
 /** "... tool like Vite", "... tools such as webpack": a kind of tool named by its examples. */
 const BY_EXAMPLE = /^,?\s*(?:like|such as|e\.g\.)\s/;
