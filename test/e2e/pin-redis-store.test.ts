@@ -1,6 +1,7 @@
 // The shared pin store against a real redis-server: entries of different tools never overwrite
 // each other, a write made on stale pins is dropped and the store's pins taken instead, an empty
-// Redis is seeded from the pin file once, and an unreachable Redis fails the start with one line.
+// Redis is seeded from the pin file once, another writer's change reaches a follower, and an unreachable
+// Redis fails the start with one line.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -132,6 +133,40 @@ describe('RedisPinKeeper', () => {
     await local.save();
     await keeper();
     expect(await held()).toEqual(seeded);
+  });
+
+  it("a follower reloads on another writer's announcement, reviews again with the store's pins and reports it", async () => {
+    const follower = await keeper({ subscribe: true });
+    const reports: boolean[] = [];
+    let reviews = 0;
+    let next: (() => void) | undefined;
+    follower.follow(
+      () => void (reviews += 1),
+      (changed) => {
+        reports.push(changed);
+        next?.();
+      },
+    );
+    const reported = (): Promise<void> => new Promise((resolve) => (next = resolve));
+
+    // Another instance records a tool it saw first: a decision, announced on the channel.
+    const writer = await keeper();
+    const first = reported();
+    const seen = writer.pins.checkEntity(SERVER, 'read', tool('Reads a file.'), 'fs');
+    expect(await writer.save()).toEqual({ ok: true });
+    await first;
+    expect(reports).toEqual([true]);
+    expect(reviews).toBe(1);
+    expect(follower.pins.check(SERVER, 'read', seen.sha256)).toBe('same');
+
+    // The writer records a changed definition as pending: the follower holds it too.
+    writer.pins.checkEntity(SERVER, 'read', tool('Reads a file. Now better.'), 'fs');
+    const second = reported();
+    expect(await writer.save()).toEqual({ ok: true });
+    await second;
+    expect(reports).toEqual([true, true]);
+    expect(reviews).toBe(2);
+    expect(follower.pins.pending(SERVER).map((p) => p.key)).toEqual(['read']);
   });
 
   it('an unreachable Redis fails the open within the bound, in one line that names it without its password', async () => {
