@@ -11,7 +11,10 @@
 // plain BM25 beside the served ranking, over this set and every public one. Sets whose licence does not
 // allow redistributing them are converted from a git copy of their source at bench time.
 //
-//   npm run bench:discovery [-- --json] [-- --split tune|holdout] [-- --misses N] [-- --set NAME|all]
+// `--ablate` adds to the variant table the served ranking with each addition taken out in turn: an
+// addition earns its place only if taking it out costs recall on sets it was not tuned on.
+//
+//   npm run bench:discovery [-- --json] [-- --split tune|holdout] [-- --misses N] [-- --set NAME|all] [-- --ablate]
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -28,6 +31,7 @@ const args = process.argv.slice(2);
 const JSON_OUT = args.includes('--json');
 const MISSES = Number(args[args.indexOf('--misses') + 1] ?? 0) || 0;
 const ONLY_SPLIT = args.includes('--split') ? args[args.indexOf('--split') + 1] : undefined;
+const ABLATE = args.includes('--ablate');
 const SET = args.includes('--set') ? (args[args.indexOf('--set') + 1] ?? 'own') : 'own';
 const PUBLIC = path.join(DATA, 'public');
 
@@ -189,6 +193,20 @@ function variantsOf(tools: readonly IndexedTool[], servers: Map<string, IndexedS
   ];
 }
 
+/** The served ranking with one addition taken out, for each (--ablate). */
+function ablationsOf(tools: readonly IndexedTool[], servers: Map<string, IndexedServer>): Array<[string, Searcher]> {
+  const without = (name: string, features: Partial<IndexFeatures>): [string, Searcher] => [`served without ${name}`, served(ToolIndex.build(tools, servers, { ...DEFAULT_FEATURES, ...features }))];
+  const flat = { name: 1, title: 1, description: 1, summary: DEFAULT_FEATURES.fieldBoost.summary, params: 1, server: 1 };
+  return [
+    without('field weights', { fieldBoost: flat }),
+    without('the server boost', { serverBoost: 1 }),
+    without('the action boost', { actionBoost: 1 }),
+    without('noun synonyms', { synonyms: false }),
+    without('the first sentence', { fieldBoost: { ...DEFAULT_FEATURES.fieldBoost, summary: 0 } }),
+    without('name coverage', { nameCoverage: 0 }),
+  ];
+}
+
 function main(): void {
   const { tools, servers } = loadCatalog();
   const queries = loadQueries();
@@ -199,7 +217,7 @@ function main(): void {
 
   const variants = variantsOf(tools, servers);
   const servedSearch = served(ToolIndex.build(tools, servers));
-  const rows = variants.map(([name, searcher]) => ({ name, tune: recall(searcher, splits.tune), holdout: recall(searcher, splits.holdout) }));
+  const rows = [...variants, ...(ABLATE ? ablationsOf(tools, servers) : [])].map(([name, searcher]) => ({ name, tune: recall(searcher, splits.tune), holdout: recall(searcher, splits.holdout) }));
   // By kind: a request that shares a word with its tool, and one that names its domain without any.
   const byKey = new Map(tools.map((t) => [t.key, t]));
   const kinds = (['shares a word', 'no word shared'] as const).map((kind) => {
@@ -388,7 +406,7 @@ function describeSet(set: LoadedSet): { servers: number; tools: number; tune: nu
 async function runSet(name: string): Promise<void> {
   const set = await loadSet(name);
   checkLabels(set);
-  const rows = measure(set, variantsOf(set.tools, set.servers));
+  const rows = measure(set, [...variantsOf(set.tools, set.servers), ...(ABLATE ? ablationsOf(set.tools, set.servers) : [])]);
   const info = describeSet(set);
   const misses: string[] = [];
   if (MISSES > 0) {
