@@ -100,7 +100,7 @@ interface RealServer {
  * benchmark (bench/poison/real), split by server in alternation into a part the rules may be
  * checked against by name and a part that is only counted.
  */
-type RealSet = 'catalog' | 'real-tune' | 'real-heldout' | 'fresh-tune' | 'fresh-heldout' | 'more-tune' | 'more-heldout' | 'extra-tune' | 'extra-heldout';
+type RealSet = 'catalog' | 'real-tune' | 'real-heldout' | 'fresh-tune' | 'fresh-heldout' | 'more-tune' | 'more-heldout' | 'extra-tune' | 'extra-heldout' | 'sixth-tune' | 'sixth-heldout';
 
 function realSets(): Map<RealSet, RealServer[]> {
   const more = realCatalog('bench/poison/real');
@@ -110,6 +110,8 @@ function realSets(): Map<RealSet, RealServer[]> {
   const moreStill = realCatalog('bench/poison/real-more');
   // And 88 more (bench/poison/real-extra).
   const extra = realCatalog('bench/poison/real-extra');
+  // And 113 more (bench/poison/real-sixth).
+  const sixth = realCatalog('bench/poison/real-sixth');
   return new Map<RealSet, RealServer[]>([
     ['catalog', realCatalog('bench/discovery/catalog')],
     ['real-tune', more.filter((_, i) => i % 2 === 0)],
@@ -120,6 +122,8 @@ function realSets(): Map<RealSet, RealServer[]> {
     ['more-heldout', moreStill.filter((_, i) => i % 2 === 1)],
     ['extra-tune', extra.filter((_, i) => i % 2 === 0)],
     ['extra-heldout', extra.filter((_, i) => i % 2 === 1)],
+    ['sixth-tune', sixth.filter((_, i) => i % 2 === 0)],
+    ['sixth-heldout', sixth.filter((_, i) => i % 2 === 1)],
   ]);
 }
 
@@ -292,7 +296,7 @@ async function main(): Promise<void> {
   for (const o of flagged) {
     lines.push(`- flag ${o.server}/${o.tool}: ${o.findings.filter((f) => f.action === 'flag').map((f) => `${f.rule} at ${f.field}: ${f.reason}`).join('; ')}`);
   }
-  for (const set of ['real-tune', 'real-heldout', 'fresh-tune', 'fresh-heldout', 'more-tune', 'more-heldout', 'extra-tune', 'extra-heldout'] as const) {
+  for (const set of ['real-tune', 'real-heldout', 'fresh-tune', 'fresh-heldout', 'more-tune', 'more-heldout', 'extra-tune', 'extra-heldout', 'sixth-tune', 'sixth-heldout'] as const) {
     const mine = moreOutcomes.filter((o) => setOf.get(o.server) === set);
     const held = mine.filter((o) => o.blocked);
     lines.push('', `## More real tools, ${set} (${mine.length} of ${sets.get(set)!.length} servers, judged among all ${everyServer.length} real servers)`, '');

@@ -10,7 +10,7 @@
 // Thresholds, one for data slots and one each for a tool's description, a parameter's description and a
 // title, are set on legitimate text: above the
 // highest score of any candidate field of the catalog's tools, of the even-numbered servers of
-// bench/poison/real, real-fresh, real-more and real-extra (the odd-numbered ones and the held-out poison sets are
+// bench/poison/real, real-fresh, real-more, real-extra and real-sixth (the odd-numbered ones and the held-out poison sets are
 // only measured, by `npm run bench:poison`), and of the hand-written legitimate definitions and
 // sentences of test/fixtures/poison-corpus.
 // --cross: each corpus batch (one writer) left out of training in turn, the model alone judged on it.
@@ -114,8 +114,9 @@ const catalogIndex = new CatalogIndex(catalogNames);
 const realFresh = serversOf('bench/poison/real-fresh');
 const realMore = serversOf('bench/poison/real-more');
 const realExtra = serversOf('bench/poison/real-extra');
-const calibration = [realCollected, realFresh, realMore, realExtra].flatMap((set) => set.filter((_, i) => i % 2 === 0));
-const everyReal = new CatalogIndex([...realCatalog, ...realCollected, ...realFresh, ...realMore, ...realExtra].map((r) => ({ server: r.server, tools: r.tools.map((t) => t.name) })));
+const realSixth = serversOf('bench/poison/real-sixth');
+const calibration = [realCollected, realFresh, realMore, realExtra, realSixth].flatMap((set) => set.filter((_, i) => i % 2 === 0));
+const everyReal = new CatalogIndex([...realCatalog, ...realCollected, ...realFresh, ...realMore, ...realExtra, ...realSixth].map((r) => ({ server: r.server, tools: r.tools.map((t) => t.name) })));
 /** Real tools' fields, the same for every training run. */
 const realSamples: Sample[] = realCatalog.flatMap((r) => {
   const own = new Set(r.tools.map((t) => t.name.toLowerCase()));

@@ -156,6 +156,9 @@ const ENGLISH_WORDS = new Set([
   'the', 'a', 'an', 'to', 'of', 'and', 'or', 'is', 'are', 'for', 'with', 'this', 'that', 'you', 'it', 'in', 'on', 'be', 'by', 'as',
   'from', 'at', 'if', 'use', 'before', 'after', 'call', 'your', 'not', 'when', 'then', 'all', 'any', 'each', 'its', 'will', 'can',
   'must', 'should', 'into', 'only', 'also', 'returns', 'return', 'get', 'set', 'list', 'run',
+  // Words no other language writes the same, so they can only add to the English count.
+  'which', 'what', 'who', 'how', 'where', 'there', 'their', 'they', 'them', 'has', 'have', 'been', 'does', 'than', 'such',
+  'these', 'those', 'but', 'about', 'out', 'find', 'one', 'were', 'would', 'could', 'other', 'same', 'because', 'without',
 ]);
 const LETTERS = /\p{L}+/gu;
 

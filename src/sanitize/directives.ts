@@ -9,6 +9,7 @@
 // priority claim), and what are its targets (another tool, a system file or secret, the
 // conversation, an outside sink, a harmful action). The combination decides; no single word does.
 import { SECRET_STORE } from './secret-paths.js';
+import { namedCredentialStore } from './credential-stores.js';
 import { dismissesSystemInstructions, namesSystemInstructions } from './system-dismissed.js';
 import { namesEveryReply, ordersEveryReply } from './every-reply.js';
 import { namesUser, overrulesUser } from './user-overruled.js';
@@ -180,6 +181,10 @@ function judgeSentence(t: string, at: number, ctx: DirectiveContext, next: strin
   if (dismissed) {
     return { start: at + dismissed.index, end: at + Math.min(t.length, dismissed.index + dismissed[0].length), action: 'block', id: 'directive.priority', reason: "declares the model's own instructions stale or not applying" };
   }
+  // A credential file of another subject in a sentence whose grammar is not read (English is: a
+  // tool may say it reads its SDK's credentials file; an order to read one is judged below).
+  const store = foreign && !readsAsEnglish(p) ? namedCredentialStore(t, ctx) : null;
+  if (store) return { start: at + store.index, end: at + store.index + store.length, action: 'block', id: 'directive.system-file', reason: 'names a credential file the tool has no business with' };
   // "Whatever the user asks / even if the user says otherwise, do X": the user's say overridden.
   const overrides = directive ? OVERRIDES_USER.exec(t) : null;
   if (overrides && !PROTECTIVE.test(t)) {

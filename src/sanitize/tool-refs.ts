@@ -175,6 +175,10 @@ function consider(refs: ToolRef[], sentence: string, offset: number, ctx: Direct
   // own tools names an operation of it, not another server's tool.
   const actionOf = ACTION_VALUE_LEAD.exec(leadIn);
   if (actionOf && ctx.own.has(actionOf[1]!)) return;
+  // `call 'nextjs_call' with port=3000, toolName="get_errors"`: an argument of this tool, in a
+  // sentence that calls one of the server's own tools.
+  const argumentOf = OWN_ARGUMENT_LEAD.exec(leadIn);
+  if (argumentOf && ctx.params.has(argumentOf[1]!) && namesOwnTool(sentence, ctx.own)) return;
   // A title of a few words that is a plain word of the server's own tool names ("Execute Query" on
   // `query_execute`) is its own subject; in a sentence that calls it, it is the other server's tool.
   if (!SEPARATED.test(name) && ownWords(ctx.own).has(name) && sentence.trim().split(/\s+/).length <= 3) return;
@@ -249,6 +253,13 @@ const ownWordSets = new WeakMap<ReadonlySet<string>, ReadonlySet<string>>();
 const SET_PARAMETER_TO = /\bset\s+[`'"]?([a-z_][a-z0-9_]*)[`'"]?\s+to\s*[`'"]?$/;
 /** Verbs that call or hand over: a sentence with one is about a tool, whatever else it sets. */
 const HANDS_OVER = /\b(?:call|calls|calling|invoke|invoking|run|running|use|using|execute|trigger|pass|passing|send|sending|forward|hand|copy|route)\b/;
+/** `toolName="`: a value given to a parameter (group 1). */
+const OWN_ARGUMENT_LEAD = /\b([a-z_][a-z0-9_]*)\s*[:=]\s*["'`]?$/;
+
+function namesOwnTool(sentence: string, own: ReadonlySet<string>): boolean {
+  for (const name of own) if (name.length >= 3 && sentence.includes(name)) return true;
+  return false;
+}
 /** `list_packs action:"`: an action value given to a named tool (group 1). */
 const ACTION_VALUE_LEAD = /\b([a-z0-9_.-]+)\s+(?:action|op|operation|mode)\s*[:=]\s*["'`]?$/;
 /** "... tool like Vite", "... tools such as webpack": a kind of tool named by its examples. */

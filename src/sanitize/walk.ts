@@ -258,6 +258,8 @@ const SCHEMA_DEPTH = 32;
 /** One word, no separator: a value, where a tool's name would be joined (`send_email`). */
 const PLAIN_VALUE = /^[A-Za-z][A-Za-z0-9]{1,19}$/;
 const ACTION_NAME = /^[A-Za-z][A-Za-z0-9]*(?:[_.-][A-Za-z0-9]+)*$/;
+/** Property names whose value picks what the tool does. */
+const ACTION_KEY = /^(?:action|operation|op|mode|method|command)$/i;
 
 export function parameterNames(kind: EntityKind, entity: unknown): ReadonlySet<string> {
   const names = new Set<string>();
@@ -270,7 +272,14 @@ export function parameterNames(kind: EntityKind, entity: unknown): ReadonlySet<s
     }
     if (!isObject(node)) return;
     const props = node['properties'];
-    if (isObject(props)) for (const key of Object.keys(props)) names.add(key.toLowerCase());
+    if (isObject(props)) {
+      for (const [key, schema] of Object.entries(props)) {
+        names.add(key.toLowerCase());
+        // The one operation a tool is fixed to (`operation: {const: "get-user"}`) is its own, as an action list's members are.
+        const fixed = isObject(schema) ? schema['const'] : undefined;
+        if (typeof fixed === 'string' && ACTION_KEY.test(key) && ACTION_NAME.test(fixed)) names.add(fixed.toLowerCase());
+      }
+    }
     // An action list (`action: ["create_application", "update_application", ...]`) is the tool's
     // own vocabulary: its members name what this tool does, not another server's tools.
     const members = node['enum'];
