@@ -19,7 +19,7 @@ import {
   OUTRANKED, OUTSIDE, OUTSIDE_ADDRESS, OVERRIDES_USER, PREREQUISITE, PRIORITY, READ_OR_PASS_G, RECON, REMOTE,
   REMOTE_FOLLOW, SECRET, STANDING, SYSTEM_PATH, VERB, lastMatch, mayBeForeign, textMayBeForeign, readsAsEnglish, ENV_FILE_PATH, I18N_RANK, I18N_USER, I18N_OTHERS, I18N_REGARDLESS, I18N_IGNORE, I18N_STANDING, CONTENT_OF, REFERS_BACK, SINK_ADDRESS,
 } from './directive-lexicon.js';
-import { OTHER_SCRIPT, markedKnownRefs, ownWords, toolRefs, type DirectiveContext, type ToolRef } from './tool-refs.js';
+import { OTHER_SCRIPT, markedKnownRefs, ownWords, toolRefs, withPlainRefs, type DirectiveContext, type ToolRef } from './tool-refs.js';
 
 export type { DirectiveContext } from './tool-refs.js';
 
@@ -142,7 +142,7 @@ const COMMAND_WORDS_BEFORE = /(?:^|[^a-z0-9_./-])[a-z][a-z0-9]* [a-z][a-z0-9]* $
 function judgeSentence(t: string, at: number, ctx: DirectiveContext, next: string | undefined, p: string, mixed: boolean): DirectiveHit | undefined {
   const span = { start: at, end: at + t.length };
   const directive = isDirective(t);
-  const refs = CUE_TOOL.test(t) ? toolRefs(t, at, ctx) : NO_REFS;
+  const refs = CUE_TOOL.test(t) ? withPlainRefs(toolRefs(t, at, ctx), t, p, at, ctx) : NO_REFS;
   const demoted = USER_DEMOTED.exec(t);
   const priority = PRIORITY.exec(t) ?? RANK_BY_MEANING.exec(t) ?? ABOVE_USER.exec(t) ?? demoted;
   if (priority && (demoted !== null || ABOVE_USER.test(t) || OUTRANKED.test(t.slice(priority.index + priority[0].length))) && !negatedAt(t, priority.index) && !DEFERS_TO_USER.test(t)) {

@@ -347,3 +347,15 @@ function editDistanceAtMost2(a: string, b: string): boolean {
   }
   return prev[b.length]! <= 2;
 }
+
+const NON_LATIN_LETTER = /(?!\p{Script=Latin})\p{L}/u;
+
+/**
+ * In a sentence of another script the skeleton folds letters next to a name into Latin lookalikes
+ * (`create_issue-ում` reads as one unknown name): the plain reading, other scripts kept, finds it.
+ */
+export function withPlainRefs(refs: readonly ToolRef[], t: string, p: string, at: number, ctx: DirectiveContext): readonly ToolRef[] {
+  if (p === t || refs.some((r) => r.known) || !NON_LATIN_LETTER.test(p)) return refs;
+  const plain = toolRefs(p, at, ctx).filter((r) => r.known);
+  return plain.length === 0 ? refs : [...plain, ...refs];
+}
