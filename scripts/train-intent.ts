@@ -29,7 +29,8 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = path.join(ROOT, 'src/sanitize/intent-model.json');
 const BITS = 18;
 const EPOCHS = 20;
-const L2 = 1e-3;
+/** 1e-3 held the weights of the sentence-level concept pairs down: 3e-4 caught 29.6 % of withheld writers' cases (24.7 %) at the same 16/2050 benign (--cross). */
+const L2 = 3e-4;
 const RATE = 0.5;
 const SEED = 7;
 /**
