@@ -19,7 +19,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { deflateRawSync } from 'node:zlib';
+import { deflateRawSync, inflateRawSync } from 'node:zlib';
 import { CatalogIndex } from '../src/sanitize/index.js';
 import { candidateKind, intentFeatures, intentFields, namesOtherServersTool, type IntentField } from '../src/sanitize/intent-features.js';
 import { intentFindings, modelFrom, type IntentModelFile } from '../src/sanitize/intent-model.js';
@@ -29,7 +29,8 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = path.join(ROOT, 'src/sanitize/intent-model.json');
 const BITS = 18;
 const EPOCHS = 20;
-const L2 = 1e-3;
+/** 1e-3 held the weights of the sentence-level concept pairs down: 3e-4 caught 29.6 % of withheld writers' cases (24.7 %) at the same 16/2050 benign (--cross). */
+const L2 = 3e-4;
 const RATE = 0.5;
 const SEED = 7;
 /**
@@ -79,10 +80,12 @@ function pointerOf(where: string): string {
 }
 
 interface Sample {
-  features: Map<number, number>;
+  keys: Uint32Array;
+  vals: Float64Array;
   y: 0 | 1;
   weight: number;
 }
+const sampleOf = (features: Map<number, number>, y: 0 | 1, weight: number): Sample => ({ keys: Uint32Array.from(features.keys()), vals: Float64Array.from(features.values()), y, weight });
 
 const realCatalog = serversOf('bench/discovery/catalog');
 const realCollected = serversOf('bench/poison/real');
@@ -120,7 +123,7 @@ const everyReal = new CatalogIndex([...realCatalog, ...realCollected, ...realFre
 /** Real tools' fields, the same for every training run. */
 const realSamples: Sample[] = realCatalog.flatMap((r) => {
   const own = new Set(r.tools.map((t) => t.name.toLowerCase()));
-  return r.tools.flatMap((t) => fieldsWithRefs(t, r.server, own, catalogIndex).map(({ field }) => ({ features: intentFeatures(field, BITS), y: 0 as const, weight: REAL_WEIGHT })));
+  return r.tools.flatMap((t) => fieldsWithRefs(t, r.server, own, catalogIndex).map(({ field }) => sampleOf(intentFeatures(field, BITS), 0, REAL_WEIGHT)));
 });
 
 /** The target field of a poisoned case, or undefined (benign, or an attack in a structure the rules judge). */
@@ -130,22 +133,30 @@ function targetOf(c: Case, fields: { field: IntentField }[]): string | undefined
   return target;
 }
 
+/** A case's fields as samples, read once (--cross trains on each case many times); null when unresolved. */
+const caseSamples = new Map<Case, Sample[] | null>();
+function samplesOfCase(c: Case): Sample[] | null {
+  let out = caseSamples.get(c);
+  if (out !== undefined) return out;
+  const ctx = caseContext(c);
+  const fields = fieldsWithRefs(c.tool, ctx.server, ctx.own, ctx.index);
+  const target = targetOf(c, fields);
+  // null: the attack sits in a structure rather than a string, left to the rules
+  out = target === null ? null : fields.map(({ field }) => sampleOf(intentFeatures(field, BITS), field.pointer === target ? 1 : 0, 1));
+  caseSamples.set(c, out);
+  return out;
+}
+
 function samplesOf(cases: readonly Case[]): { samples: Sample[]; positives: number; unresolved: number } {
   const samples: Sample[] = [];
   let positives = 0;
   let unresolved = 0;
   for (const c of cases) {
-    const ctx = caseContext(c);
-    const fields = fieldsWithRefs(c.tool, ctx.server, ctx.own, ctx.index);
-    const target = targetOf(c, fields);
-    if (target === null) {
-      unresolved++; // the attack sits in a structure rather than a string: left to the rules
-      continue;
-    }
-    for (const { field } of fields) {
-      const y = field.pointer === target ? 1 : 0;
-      positives += y;
-      samples.push({ features: intentFeatures(field, BITS), y, weight: 1 });
+    const own = samplesOfCase(c);
+    if (own === null) unresolved++;
+    else {
+      for (const sample of own) samples.push(sample);
+      positives += own.reduce((n, x) => n + x.y, 0);
     }
   }
   for (const sample of realSamples) samples.push(sample);
@@ -160,9 +171,9 @@ function train(samples: readonly Sample[], positives: number): { scale: number; 
   const squares = new Float64Array(1 << BITS).fill(1e-8);
   let seed = SEED;
   const random = (): number => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 2 ** 32;
-  const dot = (f: Map<number, number>): number => {
+  const dot = (f: Sample): number => {
     let s = 0;
-    for (const [k, v] of f) s += weights[k]! * v;
+    for (let i = 0; i < f.keys.length; i++) s += weights[f.keys[i]!]! * f.vals[i]!;
     return s;
   };
   const order = samples.map((_, i) => i);
@@ -173,8 +184,10 @@ function train(samples: readonly Sample[], positives: number): { scale: number; 
     }
     for (const i of order) {
       const s = samples[i]!;
-      const err = (1 / (1 + Math.exp(-dot(s.features))) - s.y) * classWeight[s.y] * s.weight;
-      for (const [k, v] of s.features) {
+      const err = (1 / (1 + Math.exp(-dot(s))) - s.y) * classWeight[s.y] * s.weight;
+      for (let f = 0; f < s.keys.length; f++) {
+        const k = s.keys[f]!;
+        const v = s.vals[f]!;
         const g = err * v + L2 * weights[k]!;
         squares[k]! += g * g;
         weights[k]! -= (RATE / Math.sqrt(squares[k]!)) * g;
@@ -209,18 +222,40 @@ interface Calibrated {
 // catalog's tools and the even-numbered servers of bench/poison/real) and of the hand-written
 // legitimate definitions and sentences of test/fixtures/poison-corpus (never trained on: tools that
 // talk about the user, secrets and other tools for good reasons, which real catalogs hold too few of).
+type Slot = 'data' | 'prose' | 'pdesc' | 'title';
+/** The legitimate candidate fields, read once: a sample (features) with its slot and where it is. */
+const legitimate: { slot: Slot; at: string; sample: Sample }[] = [];
 function calibrate(scale: number, packed: string): Calibrated {
-  const draft = modelFrom({ format: 2, bits: BITS, scale, threshold: Infinity, proseThreshold: Infinity, weights: packed, trained: {} });
+  if (legitimate.length === 0) readLegitimate();
+  const draft = new Int8Array(inflateRawSync(Buffer.from(packed, 'base64')).buffer.slice(0));
   const highest = { data: -Infinity, prose: -Infinity, pdesc: -Infinity, title: -Infinity };
   const highestAt = { data: '', prose: '', pdesc: '', title: '' };
+  for (const { slot, at, sample } of legitimate) {
+    let sum = 0;
+    for (let i = 0; i < sample.keys.length; i++) sum += draft[sample.keys[i]!]! * sample.vals[i]!;
+    const s = sum * scale; // as IntentModel.score reckons it
+    if (s > highest[slot]) [highest[slot], highestAt[slot]] = [s, at];
+  }
+  // Never below even odds: a field the model thinks more likely genuine than not is never withheld,
+  // however low the legitimate fields it was calibrated on happened to score.
+  const above = (score: number): number => Math.max(0, Math.ceil((score + MARGIN) * 100) / 100);
+  // A kind no legitimate field was a candidate of is held to the tool description's threshold.
+  const prose = above(highest.prose);
+  const orProse = (score: number): number => (Number.isFinite(score) ? above(score) : prose);
+  // A title is a parameter's kind of prose at most: few legitimate titles name the user, so the
+  // highest of them is a thin bar (one server's hundred titles once all scored just above it).
+  const parameter = orProse(highest.pdesc);
+  return { threshold: above(highest.data), proseThreshold: prose, parameterThreshold: parameter, titleThreshold: Math.max(parameter, orProse(highest.title)), highest, highestAt };
+}
+
+function readLegitimate(): void {
   const calibrateOn = (id: string, tool: Tool, server: string, own: ReadonlySet<string>, index: CatalogIndex): void => {
     for (const { field, elsewhere } of fieldsWithRefs(tool, server, own, index)) {
       const kind = candidateKind(field, elsewhere);
       if (kind === undefined) continue;
-      const s = draft.score(field);
       // A parameter's description and a title are calibrated apart from the tool's description.
       const slot = kind === 'prose' && (field.kind === 'pdesc' || field.kind === 'title') ? field.kind : kind;
-      if (s > highest[slot]) [highest[slot], highestAt[slot]] = [s, `${id} ${field.pointer}`];
+      legitimate.push({ slot, at: `${id} ${field.pointer}`, sample: sampleOf(intentFeatures(field, BITS), 0, 1) });
     }
   };
   for (const [servers, index] of [[realCatalog, catalogIndex], [calibration, everyReal]] as const) {
@@ -240,16 +275,6 @@ function calibrate(scale: number, packed: string): Calibrated {
     calibrateOn(`sentence ${i}`, { name: 'add', description: text }, 'calc', own, TEST_INDEX);
     calibrateOn(`sentence ${i}`, { name: 'add', inputSchema: { type: 'object', properties: { q: { type: 'string', description: text } } } }, 'calc', own, TEST_INDEX);
   }
-  // Never below even odds: a field the model thinks more likely genuine than not is never withheld,
-  // however low the legitimate fields it was calibrated on happened to score.
-  const above = (score: number): number => Math.max(0, Math.ceil((score + MARGIN) * 100) / 100);
-  // A kind no legitimate field was a candidate of is held to the tool description's threshold.
-  const prose = above(highest.prose);
-  const orProse = (score: number): number => (Number.isFinite(score) ? above(score) : prose);
-  // A title is a parameter's kind of prose at most: few legitimate titles name the user, so the
-  // highest of them is a thin bar (one server's hundred titles once all scored just above it).
-  const parameter = orProse(highest.pdesc);
-  return { threshold: above(highest.data), proseThreshold: prose, parameterThreshold: parameter, titleThreshold: Math.max(parameter, orProse(highest.title)), highest, highestAt };
 }
 
 if (process.argv.includes('--cross') && process.argv.includes('--check')) {
@@ -261,6 +286,8 @@ if (process.argv.includes('--cross')) {
   // thresholds still set on legitimate text only), and the model alone judged on that batch.
   const lines = ['| left out | poisoned | withheld by the model | benign | withheld by the model |', '|---|---:|---:|---:|---:|'];
   const sum = { poisoned: 0, caught: 0, benign: 0, wrong: 0 };
+  const CLASSES = ['p1', 'p2', 'p3', 'p4', 'd', 's'] as const;
+  const byClass = new Map<string, { n: number; caught: number }>(CLASSES.map((k) => [k, { n: 0, caught: 0 }]));
   const pct = (n: number, d: number): string => (d === 0 ? '-' : `${((100 * n) / d).toFixed(1)} %`);
   for (const batch of new Set(corpus.map((x) => x.batch))) {
     const { samples, positives } = samplesOf(corpus.filter((x) => x.batch !== batch).map((x) => x.c));
@@ -272,12 +299,18 @@ if (process.argv.includes('--cross')) {
       const ctx = caseContext(c);
       const fired = intentFindings(c.tool, { server: ctx.server, own: ctx.own, index: ctx.index }, model).length > 0;
       if (c.class === 'benign') [row.benign, row.wrong] = [row.benign + 1, row.wrong + (fired ? 1 : 0)];
-      else [row.poisoned, row.caught] = [row.poisoned + 1, row.caught + (fired ? 1 : 0)];
+      else {
+        [row.poisoned, row.caught] = [row.poisoned + 1, row.caught + (fired ? 1 : 0)];
+        const k = byClass.get(c.class) ?? { n: 0, caught: 0 };
+        byClass.set(c.class, { n: k.n + 1, caught: k.caught + (fired ? 1 : 0) });
+      }
     }
     for (const k of Object.keys(sum) as (keyof typeof sum)[]) sum[k] += row[k];
     lines.push(`| ${batch} | ${row.poisoned} | ${row.caught} (${pct(row.caught, row.poisoned)}) | ${row.benign} | ${row.wrong} (${pct(row.wrong, row.benign)}) |`);
   }
   lines.push(`| **all** | ${sum.poisoned} | ${sum.caught} (${pct(sum.caught, sum.poisoned)}) | ${sum.benign} | ${sum.wrong} (${pct(sum.wrong, sum.benign)}) |`);
+  lines.push('', `| class | ${[...byClass.keys()].join(' | ')} |`, `|---|${[...byClass.keys()].map(() => '---:').join('|')}|`);
+  lines.push(`| withheld | ${[...byClass.values()].map((v) => `${v.caught}/${v.n} (${pct(v.caught, v.n)})`).join(' | ')} |`);
   process.stdout.write(`${lines.join('\n')}\n`);
   process.exit(0);
 }

@@ -145,6 +145,9 @@ export function intentFeatures(field: Pick<IntentField, 'kind' | 'text'>, bits: 
     add(`x:${seen[i]!}`, CONCEPT_WEIGHT);
     for (let j = i + 1; j < seen.length; j++) add(`xx:${seen[i]!}+${seen[j]!}`, CONCEPT_WEIGHT);
   }
+  // The same pairs within one sentence, or two neighbouring ones: "the user" and "is not asked" in
+  // one breath say more than each somewhere in a long page of genuine documentation.
+  for (const pair of nearbyConceptPairs(field.text)) add(`sx:${pair}`, NEARBY_PAIR_WEIGHT);
   add(`k:${field.kind}`, 1);
   if (data && tokens.length >= 8) add('s:data-long', 1);
   let norm = 0;
@@ -155,6 +158,28 @@ export function intentFeatures(field: Pick<IntentField, 'kind' | 'text'>, bits: 
 }
 
 const CONCEPT_WEIGHT = 3;
+/** Concept pairs are weighed more within a sentence than across a field. */
+const NEARBY_PAIR_WEIGHT = 5;
+
+/** Sentences of a reading (NFKC): split after . ! ? (and their Arabic and Devanagari forms), at 。, a semicolon or a line break. */
+function sentencesOf(reading: string): string[] {
+  return reading.split(/(?<=[.!?؟।])\s+|[\n;。]+/u).filter((x) => x.trim() !== '');
+}
+
+/**
+ * Each pair of concepts spoken of within one sentence or two neighbouring ones, in the order read
+ * (the first sentence's concepts before the second's): "consent was given" then "nothing is asked".
+ */
+function nearbyConceptPairs(text: string): Set<string> {
+  const per = sentencesOf(text.slice(0, READ_CHARS).normalize('NFKC')).map((sentence) => conceptsOf(sentence));
+  const pairs = new Set<string>();
+  for (let k = 0; k < per.length; k++) {
+    const here = [...new Set([...per[k]!, ...(per[k + 1] ?? [])])];
+    for (let i = 0; i < here.length; i++) for (let j = i + 1; j < here.length; j++) pairs.add(`${here[i]!}+${here[j]!}`);
+  }
+  return pairs;
+}
+
 const CONCEPTS: readonly (readonly [string, (text: string) => boolean])[] = [
   ['user', (t) => concept.USER.test(t) || sense.PERSON.test(t)],
   ['choice', (t) => concept.CHOICE.test(t)],
