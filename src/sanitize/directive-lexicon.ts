@@ -156,9 +156,10 @@ const ENGLISH_WORDS = new Set([
   'the', 'a', 'an', 'to', 'of', 'and', 'or', 'is', 'are', 'for', 'with', 'this', 'that', 'you', 'it', 'in', 'on', 'be', 'by', 'as',
   'from', 'at', 'if', 'use', 'before', 'after', 'call', 'your', 'not', 'when', 'then', 'all', 'any', 'each', 'its', 'will', 'can',
   'must', 'should', 'into', 'only', 'also', 'returns', 'return', 'get', 'set', 'list', 'run',
-  // Words no other language writes the same, so they can only add to the English count.
-  'which', 'what', 'who', 'how', 'where', 'there', 'their', 'they', 'them', 'has', 'have', 'been', 'does', 'than', 'such',
-  'these', 'those', 'but', 'about', 'out', 'find', 'one', 'were', 'would', 'could', 'other', 'same', 'because', 'without',
+  // Words the Latin-script languages tool text is written in do not spell the same (not `have`,
+  // `find`: Danish; `been`: Dutch), so they add to the English count only.
+  'which', 'what', 'who', 'how', 'where', 'there', 'their', 'they', 'them', 'does', 'than', 'such',
+  'these', 'those', 'about', 'one', 'were', 'would', 'could', 'other', 'because', 'without',
 ]);
 const LETTERS = /\p{L}+/gu;
 

@@ -171,7 +171,8 @@ function sentencesOf(reading: string): string[] {
  * (the first sentence's concepts before the second's): "consent was given" then "nothing is asked".
  */
 function nearbyConceptPairs(text: string): Set<string> {
-  const per = sentencesOf(text.slice(0, READ_CHARS).normalize('NFKC')).map((sentence) => conceptsOf(sentence));
+  // Read once: each sentence of the NFKC, lower-cased field is already what conceptsOf would make of it.
+  const per = sentencesOf(text.slice(0, READ_CHARS).normalize('NFKC').toLowerCase()).map((sentence) => conceptsOfReading(sentence));
   const pairs = new Set<string>();
   for (let k = 0; k < per.length; k++) {
     const here = [...new Set([...per[k]!, ...(per[k + 1] ?? [])])];
@@ -230,7 +231,11 @@ const CONCEPTS: readonly (readonly [string, (text: string) => boolean])[] = [
 
 /** The concepts a field's text speaks of, on the reading the lexicons are written for (NFKC, lower case). */
 export function conceptsOf(text: string): string[] {
-  const reading = text.slice(0, READ_CHARS).normalize('NFKC').toLowerCase();
+  return conceptsOfReading(text.slice(0, READ_CHARS).normalize('NFKC').toLowerCase());
+}
+
+/** The concepts of a reading already NFKC and lower case. */
+function conceptsOfReading(reading: string): string[] {
   return CONCEPTS.filter(([, test]) => test(reading)).map(([name]) => name);
 }
 

@@ -164,9 +164,11 @@ const CONVERSATION_ITSELF = [
 export const CONV_TARGET = [
   '(?:a |the )?(?:full |complete |verbatim |word-for-word |whole )?(?:copy|transcript|record|dump) of (?:the |this |our |your )?(?:current |whole |entire |full )?(?:conversation|chat|session|thread|context)',
   "(?:the user's )?(?:(?<!\\b(?:set|sets|setting|write|writes|to|into|onto) (?:the )?)clipboard(?: contents)?|terminal output|shell history|bash_history|command history|browser history)",
-  // "Send complete context" to a model the tool delegates to, "so the model has full context" of the
-  // code: bare context is whatever the task needs; the conversation's is named as such.
   '(?:the |this |our |your )?(?:full|entire|whole|complete|verbatim|raw|exact) (?:text of (?:the )?)?(?:conversation|chat(?! message\\b)|transcript|dialog(?:ue)?|message history|chat history|conversation history|context window|(?:conversation|chat) context|session|thread|history)',
+  // "Send complete context" to a model the tool delegates to, "so the model has full context" of the
+  // code: whatever the task needs. Whose context it is, or all of it word for word, is the conversation's.
+  '(?:this|our|your) (?:full|entire|whole|complete|verbatim|raw|exact) context',
+  '(?:the |all )?(?:entire|whole|verbatim|raw|exact) context',
   '(?:all |the )?(?:previous|prior|earlier|past|preceding) (?:user )?(?:messages|conversation|turns|chat messages|prompts)',
   "(?:all|every) (?:of )?(?:the )?(?:user's |user )?messages",
   ...CONVERSATION_ITSELF,

@@ -147,7 +147,7 @@ const TOOL_ADJECTIVE = new Set([
   'another', 'similar', 'equivalent', 'alternative', 'standalone', 'wrapper', 'utility', 'management', 'admin', 'relevant', 'suitable', 'entire',
 ]);
 
-export const OTHER_SCRIPT = /[\u0370-\u03ff\u0400-\u04ff\u0590-\u05ff\u0600-\u06ff\u0900-\u097f\u0e00-\u0e7f\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]{2}/;
+export const OTHER_SCRIPT = /[\u0370-\u052f\u0530-\u18af\u3040-\u30ff\u3400-\u9fff\uac00-\ud7af]{2}/;
 // `status=running` is a field and its value, `a.b` a path: neither is a tool named alone.
 const LATIN_WORD = /(?<![a-z0-9_.=-])([a-z][a-z0-9]{2,40})(?![a-z0-9_=-]|\.[a-z])/g;
 
@@ -175,10 +175,9 @@ function consider(refs: ToolRef[], sentence: string, offset: number, ctx: Direct
   // own tools names an operation of it, not another server's tool.
   const actionOf = ACTION_VALUE_LEAD.exec(leadIn);
   if (actionOf && ctx.own.has(actionOf[1]!)) return;
-  // `call 'nextjs_call' with port=3000, toolName="get_errors"`: an argument of this tool, in a
-  // sentence that calls one of the server's own tools.
-  const argumentOf = OWN_ARGUMENT_LEAD.exec(leadIn);
-  if (argumentOf && ctx.params.has(argumentOf[1]!) && namesOwnTool(sentence, ctx.own)) return;
+  // `call 'nextjs_call' with port=3000, toolName="get_errors"`: an argument in the list given to one
+  // of the server's own tools, the call written out.
+  if (argumentOfOwnCall(sentence.slice(Math.max(0, start - offset - 160), start - offset), ctx)) return;
   // A title of a few words that is a plain word of the server's own tool names ("Execute Query" on
   // `query_execute`) is its own subject; in a sentence that calls it, it is the other server's tool.
   if (!SEPARATED.test(name) && ownWords(ctx.own).has(name) && sentence.trim().split(/\s+/).length <= 3) return;
@@ -253,12 +252,15 @@ const ownWordSets = new WeakMap<ReadonlySet<string>, ReadonlySet<string>>();
 const SET_PARAMETER_TO = /\bset\s+[`'"]?([a-z_][a-z0-9_]*)[`'"]?\s+to\s*[`'"]?$/;
 /** Verbs that call or hand over: a sentence with one is about a tool, whatever else it sets. */
 const HANDS_OVER = /\b(?:call|calls|calling|invoke|invoking|run|running|use|using|execute|trigger|pass|passing|send|sending|forward|hand|copy|route)\b/;
-/** `toolName="`: a value given to a parameter (group 1). */
-const OWN_ARGUMENT_LEAD = /\b([a-z_][a-z0-9_]*)\s*[:=]\s*["'`]?$/;
+/**
+ * `<tool>' with port=3000, toolName="`: a tool named, "with", then `name=value` arguments up to the
+ * one whose value follows (group 1 the tool, group 2 the parameter). Bounded runs: linear.
+ */
+const OWN_CALL_ARGUMENT = /(?<![a-z0-9_-])([a-z][a-z0-9_-]{1,63})["'`]? with (?:[a-z_][a-z0-9_]{0,40}\s?=\s?[^\s,]{1,80},\s?){0,6}([a-z_][a-z0-9_]{0,40})\s?=\s?["'`]?$/;
 
-function namesOwnTool(sentence: string, own: ReadonlySet<string>): boolean {
-  for (const name of own) if (name.length >= 3 && sentence.includes(name)) return true;
-  return false;
+function argumentOfOwnCall(before: string, ctx: DirectiveContext): boolean {
+  const m = OWN_CALL_ARGUMENT.exec(before);
+  return m !== null && ctx.own.has(m[1]!) && ctx.params.has(m[2]!);
 }
 /** `list_packs action:"`: an action value given to a named tool (group 1). */
 const ACTION_VALUE_LEAD = /\b([a-z0-9_.-]+)\s+(?:action|op|operation|mode)\s*[:=]\s*["'`]?$/;
@@ -348,14 +350,12 @@ function editDistanceAtMost2(a: string, b: string): boolean {
   return prev[b.length]! <= 2;
 }
 
-const NON_LATIN_LETTER = /(?!\p{Script=Latin})\p{L}/u;
-
 /**
  * In a sentence of another script the skeleton folds letters next to a name into Latin lookalikes
  * (`create_issue-ում` reads as one unknown name): the plain reading, other scripts kept, finds it.
  */
 export function withPlainRefs(refs: readonly ToolRef[], t: string, p: string, at: number, ctx: DirectiveContext): readonly ToolRef[] {
-  if (p === t || refs.some((r) => r.known) || !NON_LATIN_LETTER.test(p)) return refs;
+  if (p === t || refs.some((r) => r.known) || !OTHER_SCRIPT.test(p)) return refs;
   const plain = toolRefs(p, at, ctx).filter((r) => r.known);
   return plain.length === 0 ? refs : [...plain, ...refs];
 }

@@ -258,12 +258,22 @@ const SCHEMA_DEPTH = 32;
 /** One word, no separator: a value, where a tool's name would be joined (`send_email`). */
 const PLAIN_VALUE = /^[A-Za-z][A-Za-z0-9]{1,19}$/;
 const ACTION_NAME = /^[A-Za-z][A-Za-z0-9]*(?:[_.-][A-Za-z0-9]+)*$/;
+/** Verbs every tool name has: sharing one says nothing of what a tool is named for. */
+const GENERIC_NAME_WORDS: ReadonlySet<string> = new Set(['get', 'list', 'set', 'create', 'update', 'delete', 'send', 'read', 'write', 'run', 'call', 'add', 'remove', 'search', 'fetch', 'find', 'tool', 'mcp']);
+
+/** Whether `value` shares a word other than a generic verb with the tool's name. */
+function namedFor(toolName: string, value: string): boolean {
+  const words = new Set(toolName.toLowerCase().split(/[^a-z0-9]+/).filter((w) => w.length >= 3 && !GENERIC_NAME_WORDS.has(w)));
+  return value.toLowerCase().split(/[^a-z0-9]+/).some((w) => words.has(w));
+}
+
 /** Property names whose value picks what the tool does. */
 const ACTION_KEY = /^(?:action|operation|op|mode|method|command)$/i;
 
 export function parameterNames(kind: EntityKind, entity: unknown): ReadonlySet<string> {
   const names = new Set<string>();
   if (!isObject(entity)) return names;
+  const toolName = typeof entity['name'] === 'string' ? entity['name'] : '';
   const visit = (node: unknown, depth: number): void => {
     if (depth > SCHEMA_DEPTH) return;
     if (Array.isArray(node)) {
@@ -275,9 +285,11 @@ export function parameterNames(kind: EntityKind, entity: unknown): ReadonlySet<s
     if (isObject(props)) {
       for (const [key, schema] of Object.entries(props)) {
         names.add(key.toLowerCase());
-        // The one operation a tool is fixed to (`operation: {const: "get-user"}`) is its own, as an action list's members are.
+        // The one operation a tool is fixed to is its own where the tool is named for it
+        // (`operation: {const: "get-user"}` on `netlify-user-services-reader`): any other const is a
+        // value the schema states, and naming another server's tool there is judged as such.
         const fixed = isObject(schema) ? schema['const'] : undefined;
-        if (typeof fixed === 'string' && ACTION_KEY.test(key) && ACTION_NAME.test(fixed)) names.add(fixed.toLowerCase());
+        if (typeof fixed === 'string' && ACTION_KEY.test(key) && ACTION_NAME.test(fixed) && namedFor(toolName, fixed)) names.add(fixed.toLowerCase());
       }
     }
     // An action list (`action: ["create_application", "update_application", ...]`) is the tool's
