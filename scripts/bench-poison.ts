@@ -296,7 +296,8 @@ async function main(): Promise<void> {
   for (const o of flagged) {
     lines.push(`- flag ${o.server}/${o.tool}: ${o.findings.filter((f) => f.action === 'flag').map((f) => `${f.rule} at ${f.field}: ${f.reason}`).join('; ')}`);
   }
-  for (const set of ['real-tune', 'real-heldout', 'fresh-tune', 'fresh-heldout', 'more-tune', 'more-heldout', 'extra-tune', 'extra-heldout', 'sixth-tune', 'sixth-heldout'] as const) {
+  // Every collection after the catalog, in the order realSets() lists them.
+  for (const set of [...sets.keys()].filter((name) => name !== 'catalog')) {
     const mine = moreOutcomes.filter((o) => setOf.get(o.server) === set);
     const held = mine.filter((o) => o.blocked);
     lines.push('', `## More real tools, ${set} (${mine.length} of ${sets.get(set)!.length} servers, judged among all ${everyServer.length} real servers)`, '');

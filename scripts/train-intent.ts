@@ -19,7 +19,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { deflateRawSync, inflateRawSync } from 'node:zlib';
+import { deflateRawSync } from 'node:zlib';
 import { CatalogIndex } from '../src/sanitize/index.js';
 import { candidateKind, intentFeatures, intentFields, namesOtherServersTool, type IntentField } from '../src/sanitize/intent-features.js';
 import { intentFindings, modelFrom, type IntentModelFile } from '../src/sanitize/intent-model.js';
@@ -223,17 +223,16 @@ interface Calibrated {
 // legitimate definitions and sentences of test/fixtures/poison-corpus (never trained on: tools that
 // talk about the user, secrets and other tools for good reasons, which real catalogs hold too few of).
 type Slot = 'data' | 'prose' | 'pdesc' | 'title';
-/** The legitimate candidate fields, read once: a sample (features) with its slot and where it is. */
-const legitimate: { slot: Slot; at: string; sample: Sample }[] = [];
+/** The legitimate candidate fields, read once: their features with the slot and where they are. */
+const legitimate: { slot: Slot; at: string; features: Map<number, number> }[] = [];
 function calibrate(scale: number, packed: string): Calibrated {
   if (legitimate.length === 0) readLegitimate();
-  const draft = new Int8Array(inflateRawSync(Buffer.from(packed, 'base64')).buffer.slice(0));
+  // Scored by the runtime's own arithmetic, so thresholds and verdicts never drift apart.
+  const draft = modelFrom({ format: 2, bits: BITS, scale, threshold: Infinity, proseThreshold: Infinity, weights: packed, trained: {} });
   const highest = { data: -Infinity, prose: -Infinity, pdesc: -Infinity, title: -Infinity };
   const highestAt = { data: '', prose: '', pdesc: '', title: '' };
-  for (const { slot, at, sample } of legitimate) {
-    let sum = 0;
-    for (let i = 0; i < sample.keys.length; i++) sum += draft[sample.keys[i]!]! * sample.vals[i]!;
-    const s = sum * scale; // as IntentModel.score reckons it
+  for (const { slot, at, features } of legitimate) {
+    const s = draft.scoreFeatures(features);
     if (s > highest[slot]) [highest[slot], highestAt[slot]] = [s, at];
   }
   // Never below even odds: a field the model thinks more likely genuine than not is never withheld,
@@ -255,7 +254,7 @@ function readLegitimate(): void {
       if (kind === undefined) continue;
       // A parameter's description and a title are calibrated apart from the tool's description.
       const slot = kind === 'prose' && (field.kind === 'pdesc' || field.kind === 'title') ? field.kind : kind;
-      legitimate.push({ slot, at: `${id} ${field.pointer}`, sample: sampleOf(intentFeatures(field, BITS), 0, 1) });
+      legitimate.push({ slot, at: `${id} ${field.pointer}`, features: intentFeatures(field, BITS) });
     }
   };
   for (const [servers, index] of [[realCatalog, catalogIndex], [calibration, everyReal]] as const) {

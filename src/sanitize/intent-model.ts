@@ -37,6 +37,8 @@ export interface IntentModel {
   readonly parameterThreshold: number;
   readonly titleThreshold: number;
   score(field: Pick<IntentField, 'kind' | 'text'>): number;
+  /** The same score of features already read (`intentFeatures`): the training script calibrates on them. */
+  scoreFeatures(features: ReadonlyMap<number, number>): number;
   /** Words of the field that pull hardest towards a verdict of poison, strongest first. */
   strongestWords(field: Pick<IntentField, 'text'>, count: number): string[];
 }
@@ -48,17 +50,19 @@ export function modelFrom(file: IntentModelFile): IntentModel {
   const weights = new Int8Array(raw.buffer, raw.byteOffset, raw.length);
   const mask = (1 << file.bits) - 1;
   const { scale, bits, threshold, proseThreshold } = file;
+  const scoreFeatures = (features: ReadonlyMap<number, number>): number => {
+    let sum = 0;
+    for (const [bucket, value] of features) sum += weights[bucket]! * value;
+    return sum * scale;
+  };
   return {
     bits,
     threshold,
     proseThreshold,
     parameterThreshold: file.parameterThreshold ?? proseThreshold,
     titleThreshold: file.titleThreshold ?? proseThreshold,
-    score(field) {
-      let sum = 0;
-      for (const [bucket, value] of intentFeatures(field, bits)) sum += weights[bucket]! * value;
-      return sum * scale;
-    },
+    score: (field) => scoreFeatures(intentFeatures(field, bits)),
+    scoreFeatures,
     strongestWords(field, count) {
       const seen = new Map<string, number>();
       for (const w of intentTokens(field.text)) if (!seen.has(w)) seen.set(w, weights[featureHash(`w:${w}`) & mask]!);

@@ -1,5 +1,5 @@
 // A credential file named in a sentence in another language than English: withheld unless it is the
-// server's own subject (its name, its tools' names or the tool's parameters say so), a public key,
+// server's own subject (its name or its tools' names say so; its parameters do not), a public key,
 // or kept out. In English the order around the path is read instead.
 import { describe, expect, it } from 'vitest';
 import { CatalogIndex, sanitizeEntity, type SanitizeContext } from '../../../src/sanitize/index.js';
