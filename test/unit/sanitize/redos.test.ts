@@ -22,6 +22,8 @@ const ADVERSARIAL: Record<string, string> = {
   'unclosed tags': '<important '.repeat(6000),
   'placeholders in a URL': `https://x.example/?${'{a'.repeat(20_000)}`,
   'long URL': `http://${'a/'.repeat(30_000)}`,
+  'plus signs before long runs of digits': `+${'9'.repeat(40)}x `.repeat(2000),
+  'digit groups that are almost a card or an account': '1234 5678 9012 ab12 3456 '.repeat(4000),
   'spaces': ' '.repeat(100_000),
   'tabs and nbsp': '\t\u00a0'.repeat(40_000),
   'blank-ish lines': '\n \n'.repeat(30_000),
