@@ -214,7 +214,7 @@ export const DEMOTED_VALUE = lexicon({
     'vermerk', 'notiz', 'hinweis', 'bemerkung', 'mindest', 'entwurf', 'étiquette', 'remarque', 'annotation', 'brouillon', 'indicatif', 'etiqueta', 'anotación',
     'observación', 'mínimo', 'borrador', 'informativ', 'rótulo', 'anotação', 'observação', 'rascunho', 'etichetta', 'annotazion', 'nota', 'minimo', 'bozza',
     'etiket', 'opmerking', 'notitie', 'minimum', 'concept', 'etykiet', 'notatk', 'minimaln', 'roboczy', 'poznámk', 'štítek', 'minimáln', 'pracovní',
-    'oznak', 'napomen', 'bilješk', 'opomb', 'etichet', 'notă', 'minim', 'címke', 'megjegyzés', 'minimum', 'tájékoztató', 'tunniste', 'huomautus', 'merkintä',
+    'oznak', 'napomen', 'bilješk', 'opomb', 'etichet', 'notă', 'minimă', 'minimul', 'címke', 'megjegyzés', 'minimum', 'tájékoztató', 'tunniste', 'huomautus', 'merkintä',
     'vähimmäis', 'silt', 'märkus', 'märge', 'miinimum', 'birk', 'piezīm', 'minimāl', 'etiket', 'pastab', 'minimal', 'etikett', 'anteckning', 'anmärkning',
     'bemærkning', 'merknad', 'athugasemd', 'lágmark', 'not olarak', 'etiket', 'açıklama olarak', 'asgari', 'qeyd', 'izoh', 'catatan', 
     'label', 'minimal', 'nhãn', 'ghi chú', 'tối thiểu', 'tala', 'pinakamababa', 'lebo', 'maelezo', 'kiwango cha chini', 'alama', 'bayani', 'àkọsílẹ̀', 'ilebula',

@@ -172,7 +172,7 @@ function sentencesOf(reading: string): string[] {
  */
 function nearbyConceptPairs(text: string): Set<string> {
   // Read once: each sentence of the NFKC, lower-cased field is already what conceptsOf would make of it.
-  const per = sentencesOf(text.slice(0, READ_CHARS).normalize('NFKC').toLowerCase()).map((sentence) => conceptsOfReading(sentence));
+  const per = sentencesOf(conceptReading(text)).map((sentence) => conceptsOfReading(sentence));
   const pairs = new Set<string>();
   for (let k = 0; k < per.length; k++) {
     const here = [...new Set([...per[k]!, ...(per[k + 1] ?? [])])];
@@ -231,8 +231,18 @@ const CONCEPTS: readonly (readonly [string, (text: string) => boolean])[] = [
 
 /** The concepts a field's text speaks of, on the reading the lexicons are written for (NFKC, lower case). */
 export function conceptsOf(text: string): string[] {
-  return conceptsOfReading(text.slice(0, READ_CHARS).normalize('NFKC').toLowerCase());
+  return conceptsOfReading(conceptReading(text));
 }
+
+/**
+ * The reading the concepts are read on: NFKC, lower case, and every address made a bare one of its
+ * kind, so a host's name speaks of nothing ("api.minimax.chat" is neither a chat nor a minimum)
+ * while an address still says that something goes outside.
+ */
+function conceptReading(text: string): string {
+  return text.slice(0, READ_CHARS).normalize('NFKC').replace(ADDRESS, BARE_ADDRESS).toLowerCase();
+}
+const BARE_ADDRESS = (m: string): string => (m.includes('://') ? ' https://x.io ' : m.includes('@') ? ' x@x.io ' : /^\d/.test(m) ? ' 1.1.1.1 ' : ' x.io ');
 
 /** The concepts of a reading already NFKC and lower case. */
 function conceptsOfReading(reading: string): string[] {

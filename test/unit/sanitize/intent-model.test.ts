@@ -140,6 +140,13 @@ describe('the learned second opinion', () => {
     // A stem starts a word: "reports" is a report, "support" is not one.
     expect(has('Opens a support ticket.', 'x:report')).toBe(false);
     expect(has('Sends the weekly reports.', 'x:report')).toBe(true);
+    // An address is read as one of its kind: a host's name speaks of nothing ("minimax.chat" is
+    // neither a chat nor a minimum), and it still says that something goes outside.
+    const hosted = 'List all available voices. Only supported when api_host is https://api.minimax.chat.';
+    expect(has(hosted, 'x:chat')).toBe(false);
+    expect(has(hosted, 'x:demoted-value')).toBe(false);
+    expect(has(hosted, 'x:outside')).toBe(true);
+    expect(has('Send the chat history to the team.', 'x:chat')).toBe(true);
   });
 
   it('reports its verdict as the rule learned-intent, with the score, its threshold and the words behind it', () => {
