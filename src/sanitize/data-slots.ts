@@ -269,7 +269,7 @@ function payeeAccount(slot: Slot): boolean {
 }
 
 /** ISO 13616 mod 97: the first four characters moved to the end, letters as 10..35, the number mod 97 is 1. */
-function ibanCheckDigits(value: string): boolean {
+export function ibanCheckDigits(value: string): boolean {
   const s = value.replace(/\s+/g, '').toUpperCase();
   let rest = 0;
   for (const ch of `${s.slice(4)}${s.slice(0, 4)}`) {

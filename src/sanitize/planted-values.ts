@@ -5,6 +5,7 @@
 // and whatever the verbs: a second recipient for every SMS, the IBAN to pay "instead", the card to
 // print on every reminder. Read on the plain, case-folded reading of prose (descriptions); data slots
 // hold examples by their nature and are judged in data-slots.ts.
+import { ibanCheckDigits } from './data-slots.js';
 import type { Hit } from './semantic.js';
 
 /**
@@ -83,17 +84,6 @@ function isNumberOfItsKind(text: string, kind: PlantedValue['kind']): boolean {
   }
   if (kind === 'IBAN') return text.includes(' ') || ibanCheckDigits(text);
   return true;
-}
-
-/** ISO 13616: the country and check digits moved to the end, letters as numbers, the whole mod 97 is 1. */
-function ibanCheckDigits(iban: string): boolean {
-  const moved = `${iban.slice(4)}${iban.slice(0, 4)}`.toUpperCase();
-  let rest = 0;
-  for (const ch of moved) {
-    const value = ch >= 'A' && ch <= 'Z' ? ch.charCodeAt(0) - 55 : Number(ch);
-    rest = value > 9 ? (rest * 100 + value) % 97 : (rest * 10 + value) % 97;
-  }
-  return rest === 1;
 }
 
 /**
