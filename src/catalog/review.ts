@@ -23,6 +23,7 @@ import {
   toRecords,
   withPinCheck,
   shippedModelProblem,
+  hijackLexiconProblem,
   type AuditRecord,
   type PinCheck,
   type EntityKind,
@@ -338,6 +339,8 @@ export async function openReview(
   const modelProblem = config.sanitize.learnedIntent ? shippedModelProblem() : undefined;
   // Said once: without the model the rules alone judge tools, which a user who counts on it must know.
   if (modelProblem !== undefined) log.warn({ problem: modelProblem }, 'learned second opinion unavailable; the rules alone judge tools');
+  const lexiconProblem = hijackLexiconProblem();
+  if (lexiconProblem !== undefined) log.warn({ problem: lexiconProblem }, 'word lists for hijacks of a tool named by what it does unavailable; the other rules judge tools');
   const auditLog = options.writeLog
     ? await AuditLog.open({ path: config.sanitize.log, maxBytes: config.sanitize.logMaxBytes, keep: config.sanitize.logKeep, instance: config.instance })
     : undefined;

@@ -9,6 +9,7 @@ import { joinedReading } from './joined-reading.js';
 import { buildShadow, mapShadow, type HiddenText, type MappedShadow } from './shadow.js';
 import { entropy, mergeSpans, sentenceAround } from './spans.js';
 import { withDataSlotHits } from './data-slots.js';
+import { withHijackByKind } from './hijack-by-kind.js';
 import { withPlantedValue } from './planted-values.js';
 import { stripHidden } from './strip.js';
 import { severityRank, type CatalogIndexLike, type Finding, type Limits, type MatchSpan } from './types.js';
@@ -109,7 +110,7 @@ export function sanitizeField(slot: Slot, opts: FieldOptions): FieldOutcome {
   const scanOpts = { parameter: slot.parameterText, identifier, propertyName: slot.cls === 'key', switchText: slot.parameterText && slot.scalar === true, server: opts.server, own: opts.own, params: opts.params, index: opts.index, camel: camelCaseWords(value), acronyms: acronymWords(value) };
   let hits = scan(shadow, scanOpts);
   if (slot.data || slot.parameterText) hits = withDataSlotHits(hits, shadow.skel, slot, scanOpts, shadow.plain);
-  if (slot.cls === 'text' && !slot.data) hits = withPlantedValue(hits, shadow.plain);
+  if (slot.cls === 'text' && !slot.data) hits = withHijackByKind(withPlantedValue(hits, shadow.plain), shadow.plain, opts);
   if (slot.cls === 'key' && inAuthObject(slot)) hits = hits.map((h) => (h.id === 'parameter.credential-name' && h.action === 'block' && SIGN_IN_CREDENTIAL.test(shadow.skel) ? { ...h, action: 'flag', severity: 'low', reason: `${h.reason} (in the tool's own authentication object)` } : h));
   if (slot.scalar) hits = hits.map((h) => (h.action === 'block' && switchesOnly(h, slot, shadow.skel) ? { ...h, action: 'flag', severity: 'low', reason: `${h.reason} (a boolean or number parameter)` } : h));
   if (!identifier && stripped.removals.length > 0) {

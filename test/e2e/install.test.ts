@@ -53,7 +53,7 @@ describe('installing the package', () => {
 
       const packed = JSON.parse(await npm(['pack', '--json', '--pack-destination', out], source, PACK_TIMEOUT_MS)) as Array<{ filename: string; files: Array<{ path: string }> }>;
       const files = new Set(packed[0]?.files.map((file) => file.path));
-      for (const file of ['dist/cli/main.js', 'dist/index.js', 'dist/ops/status.html', 'dist/sanitize/intent-model.json', 'docs/SANITIZE.md', 'docs/configuration.md', 'docs/ARCHITECTURE.md', 'docs/clients/cursor.mcp.json', 'README.md', 'LICENSE', 'package.json']) expect(files).toContain(file);
+      for (const file of ['dist/cli/main.js', 'dist/index.js', 'dist/ops/status.html', 'dist/sanitize/intent-model.json', 'dist/sanitize/hijack-lexicon.json', 'docs/SANITIZE.md', 'docs/configuration.md', 'docs/ARCHITECTURE.md', 'docs/clients/cursor.mcp.json', 'README.md', 'LICENSE', 'package.json']) expect(files).toContain(file);
       expect([...files].filter((file) => file.startsWith('src/') || file.startsWith('test/'))).toEqual([]);
       expect(Object.values(pkg.bin).every((bin) => files.has(bin))).toBe(true);
 

@@ -1,0 +1,175 @@
+// An argument hijack of a tool named by what it does, in another language than English: a
+// sentence that binds an action the model takes through some other tool ("al crear eventos",
+// "при удалении", "메시지를 보낼 때", "whenever you post") to an order ("always add", "set",
+// "also") and to a value for it (an address, a path, a flag, a channel, a quoted name). A tool
+// explains its own use, so the action must not be one its own server's tool names are named for
+// (`send_sms` may say how its messages are sent), and the sentence must not speak of its own
+// parameters. English sentences are judged by the directive analysis, which reads their grammar;
+// here the grammar is not read, only these four parts, from the word lists of hijack-lexicon.json
+// (78 other languages).
+import fs from 'node:fs';
+import { mayBeForeign } from './directive-lexicon.js';
+import type { Hit } from './semantic.js';
+import { StemLexicon, type StemMatch, type Words } from './stem-lexicon.js';
+
+export interface HijackContext {
+  /** Lower-case names of the server's own tools. */
+  readonly own: ReadonlySet<string>;
+  /** Lower-case parameter names of the judged tool. */
+  readonly params: ReadonlySet<string>;
+}
+
+export interface HijackByKind {
+  readonly index: number;
+  readonly length: number;
+  /** The action's English name ("send", "merge"). */
+  readonly action: string;
+}
+
+type ByLanguage = Record<string, Words>;
+interface LexiconFile {
+  readonly when: ByLanguage;
+  readonly always: ByLanguage;
+  readonly order: ByLanguage;
+  readonly also: ByLanguage;
+  readonly toolWords: Record<string, readonly string[]>;
+  readonly actions: Record<string, ByLanguage>;
+}
+
+interface Lexicons {
+  readonly cue: StemLexicon;
+  readonly order: StemLexicon;
+  readonly action: StemLexicon;
+  readonly toolWords: ReadonlyMap<string, readonly string[]>;
+}
+
+let lexicons: Lexicons | undefined;
+let problem: string | undefined;
+const NOTHING = new StemLexicon([]);
+
+/**
+ * Read once, on the first field that needs it (most definitions are English and never do). A file
+ * missing or unreadable leaves this rule without words, and the rest of the sanitizer as it is.
+ */
+function loaded(): Lexicons {
+  if (lexicons !== undefined) return lexicons;
+  try {
+    lexicons = lexiconsOf(JSON.parse(fs.readFileSync(LEXICON_FILE, 'utf8')) as LexiconFile);
+  } catch (err) {
+    problem = err instanceof Error ? err.message.split('\n')[0] : String(err);
+    lexicons = { cue: NOTHING, order: NOTHING, action: NOTHING, toolWords: new Map() };
+  }
+  return lexicons;
+}
+const LEXICON_FILE = new URL('./hijack-lexicon.json', import.meta.url);
+
+function lexiconsOf(file: LexiconFile): Lexicons {
+  // English is left out: its sentences are the directive analysis' (an English word met in another
+  // language's sentence is in that language's list when it is a loan there: "deploy", "merge").
+  const languages = (key: string, byLanguage: ByLanguage): [string, Words][] => Object.entries(byLanguage).filter(([language]) => language !== 'en').map(([, words]) => [key, words]);
+  return {
+    cue: new StemLexicon([...languages('when', file.when), ...languages('always', file.always)]),
+    order: new StemLexicon([...languages('order', file.order), ...languages('also', file.also)]),
+    action: new StemLexicon(Object.entries(file.actions).flatMap(([action, byLanguage]) => languages(action, byLanguage))),
+    toolWords: new Map(Object.entries(file.toolWords)),
+  };
+}
+
+/** Why the word lists could not be read, for the daemon to say once at start; undefined when they were. */
+export function hijackLexiconProblem(): string | undefined {
+  loaded();
+  return problem;
+}
+
+/**
+ * A value handed to the other tool: quoted or in code, an address, a path, a flag, a channel, an
+ * empty filter, a share or a currency. A bare snake_case name in code is not one: tools name their
+ * own fields and error codes that way.
+ */
+const VALUE_G = /`[^`\n]{1,200}`|"[^"\n]{1,120}"|«[^»\n]{1,120}»|„[^“”\n]{1,120}[“”]|“[^”\n]{1,120}”|「[^」\n]{1,120}」|『[^』\n]{1,120}』|https?:\/\/\S+|[\w.+-]+@[\w-]+\.[\w.-]+|\b\d{1,3}(?:\.\d{1,3}){3}\b|(?<![\w&])#[a-z][\w-]{2,}|(?<![\w-])--[a-z][\w-]+|\{\s*\}|\d+(?:[.,]\d+)? ?%|\b(?:chf|eur|usd|gbp|jpy|pln|czk|inr)\b/gu;
+const QUOTES = /^[`"«„“「『]|[`"»“”」』]$/g;
+const SNAKE_NAME = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$/;
+/** "e.g.", "例如", "如": a value given as an example of a format. */
+const EXAMPLE_BEFORE = /(?:e\.g\.|z\. ?b\.|p\. ?ej\.|par ex\.|例如|比如|如|例えば|예:|например|np\.|bijv\.|esim\.|örn\.)\s*$/u;
+/** How far an action may follow its cue ("al crear eventos", "при удалении") or precede it ("보낼 때"). */
+const CUE_BEFORE_ACTION = 24;
+const ACTION_BEFORE_CUE = 12;
+/** Where a sentence ends: a full stop before a space (not the dot of an address), a line break, 。. */
+const SENTENCE_END_G = /[.!?؟।](?:\s+|$)|[\n;。]+/gu;
+/** Cheap look for the gate: nothing here can fire without something quoted, addressed or flagged. */
+const VALUE_CUE = /[`"«„“「『@#%{]|--|:\/\/|\d\.\d/;
+
+/** The first sentence of the text that hijacks another kind of tool's arguments; null when none does. */
+export function hijackByKind(plain: string, ctx: HijackContext): HijackByKind | null {
+  if (!VALUE_CUE.test(plain)) return null;
+  SENTENCE_END_G.lastIndex = 0;
+  for (let from = 0; from < plain.length; ) {
+    const end = SENTENCE_END_G.exec(plain);
+    const to = end === null ? plain.length : end.index + end[0].length;
+    const sentence = plain.slice(from, to);
+    if (sentence.length >= 12 && VALUE_CUE.test(sentence) && mayBeForeign(sentence)) {
+      const found = judgeSentence(sentence, ctx);
+      if (found !== null) return { ...found, index: from + found.index };
+    }
+    from = to;
+  }
+  return null;
+}
+
+function judgeSentence(sentence: string, ctx: HijackContext): HijackByKind | null {
+  const values = valuesOf(sentence, ctx);
+  if (values.length === 0) return null;
+  const lex = loaded();
+  const actions = lex.action.findAll(sentence);
+  if (actions.length === 0) return null;
+  const cues = lex.cue.findAll(sentence);
+  const bound = actions.find((a) => !ownAction(a.key, ctx, lex) && cues.some((c) => boundTo(c, a)));
+  if (bound === undefined) return null;
+  const inValue = (m: StemMatch): boolean => values.some((v) => m.index < v.end && m.index + m.length > v.start);
+  const ordered = lex.order.findAll(sentence).some((o) => !inValue(o) && (o.index >= bound.index + bound.length || o.index + o.length <= bound.index));
+  if (!ordered || speaksOfOwnParameter(sentence, ctx)) return null;
+  return { index: bound.index, length: bound.length, action: bound.key };
+}
+
+/** A cue right before its action ("при удалении") or, in languages that put it after, right after ("보낼 때"). */
+function boundTo(cue: StemMatch, action: StemMatch): boolean {
+  const cueEnd = cue.index + cue.length;
+  const actionEnd = action.index + action.length;
+  // A cue may hold its action ("al crear" is listed whole): overlapping, they are bound.
+  if (cue.index < actionEnd && action.index < cueEnd) return true;
+  return (cueEnd <= action.index && action.index - cueEnd <= CUE_BEFORE_ACTION) || (actionEnd <= cue.index && cue.index - actionEnd <= ACTION_BEFORE_CUE);
+}
+
+function valuesOf(sentence: string, ctx: HijackContext): { start: number; end: number }[] {
+  const out: { start: number; end: number }[] = [];
+  VALUE_G.lastIndex = 0;
+  for (let m = VALUE_G.exec(sentence); m !== null; m = VALUE_G.exec(sentence)) {
+    const core = m[0].replace(QUOTES, '');
+    if (SNAKE_NAME.test(core) || ctx.own.has(core) || ctx.params.has(core)) continue;
+    if (EXAMPLE_BEFORE.test(sentence.slice(Math.max(0, m.index - 12), m.index))) continue;
+    out.push({ start: m.index, end: m.index + m[0].length });
+  }
+  return out;
+}
+
+/** The action is what one of the server's own tools is named for (`send_sms` and "보낼 때"). */
+function ownAction(action: string, ctx: HijackContext, lex: Lexicons): boolean {
+  const words = lex.toolWords.get(action) ?? [action];
+  // Names are lower case, so `sendMessage` reads "sendmessage": a word of the action anywhere in it.
+  for (const name of ctx.own) for (const word of words) if (name.includes(word)) return true;
+  return false;
+}
+
+function speaksOfOwnParameter(sentence: string, ctx: HijackContext): boolean {
+  for (const p of ctx.params) if (p.length >= 3 && sentence.includes(p)) return true;
+  return false;
+}
+
+/** The field's hits with a hijack's block added, unless another rule already withholds it. */
+export function withHijackByKind(hits: Hit[], plain: string, ctx: HijackContext): Hit[] {
+  if (hits.some((h) => h.action === 'block')) return hits;
+  const found = hijackByKind(plain, ctx);
+  if (found === null) return hits;
+  const reason = `tells the model how to pass arguments when it ${found.action}s through another tool (named by what it does, in a sentence the directive analysis does not parse)`;
+  return [...hits, { rule: 'tool-directive', id: 'directive.other-tool-arguments', action: 'block', severity: 'high', reason, start: found.index, end: found.index + found.length }];
+}
