@@ -4,11 +4,12 @@
 // "also") and to a value for it (an address, a path, a flag, a channel, a quoted name). A tool
 // explains its own use, so the action must not be one its own server's tool names are named for
 // (`send_sms` may say how its messages are sent), and the sentence must not speak of its own
-// parameters. English sentences are judged by the directive analysis, which reads their grammar;
-// here the grammar is not read, only these four parts, from the word lists of hijack-lexicon.json
-// (78 other languages).
+// parameters. The grammar is not read, only these four parts, from the word lists of
+// hijack-lexicon.json (79 languages). In English, where the directive analysis reads the grammar and
+// "when" opens conditions of every kind, the clause must also say who acts: "whenever you post",
+// "any message you send".
 import fs from 'node:fs';
-import { mayBeForeign } from './directive-lexicon.js';
+import { readsAsEnglish } from './directive-lexicon.js';
 import type { Hit } from './semantic.js';
 import { StemLexicon, type StemMatch, type Words } from './stem-lexicon.js';
 
@@ -36,10 +37,15 @@ interface LexiconFile {
   readonly actions: Record<string, ByLanguage>;
 }
 
-interface Lexicons {
+interface Lists {
   readonly cue: StemLexicon;
   readonly order: StemLexicon;
   readonly action: StemLexicon;
+}
+
+interface Lexicons {
+  readonly english: Lists;
+  readonly other: Lists;
   readonly toolWords: ReadonlyMap<string, readonly string[]>;
 }
 
@@ -57,22 +63,23 @@ function loaded(): Lexicons {
     lexicons = lexiconsOf(JSON.parse(fs.readFileSync(LEXICON_FILE, 'utf8')) as LexiconFile);
   } catch (err) {
     problem = err instanceof Error ? err.message.split('\n')[0] : String(err);
-    lexicons = { cue: NOTHING, order: NOTHING, action: NOTHING, toolWords: new Map() };
+    const none = { cue: NOTHING, order: NOTHING, action: NOTHING };
+    lexicons = { english: none, other: none, toolWords: new Map() };
   }
   return lexicons;
 }
 const LEXICON_FILE = new URL('./hijack-lexicon.json', import.meta.url);
 
 function lexiconsOf(file: LexiconFile): Lexicons {
-  // English is left out: its sentences are the directive analysis' (an English word met in another
-  // language's sentence is in that language's list when it is a loan there: "deploy", "merge").
-  const languages = (key: string, byLanguage: ByLanguage): [string, Words][] => Object.entries(byLanguage).filter(([language]) => language !== 'en').map(([, words]) => [key, words]);
-  return {
-    cue: new StemLexicon([...languages('when', file.when), ...languages('always', file.always)]),
-    order: new StemLexicon([...languages('order', file.order), ...languages('also', file.also)]),
-    action: new StemLexicon(Object.entries(file.actions).flatMap(([action, byLanguage]) => languages(action, byLanguage))),
-    toolWords: new Map(Object.entries(file.toolWords)),
+  const listsOf = (english: boolean): Lists => {
+    const languages = (key: string, byLanguage: ByLanguage): [string, Words][] => Object.entries(byLanguage).filter(([language]) => (language === 'en') === english).map(([, words]) => [key, words]);
+    return {
+      cue: new StemLexicon([...languages('when', file.when), ...languages('always', file.always)]),
+      order: new StemLexicon([...languages('order', file.order), ...languages('also', file.also)]),
+      action: new StemLexicon(Object.entries(file.actions).flatMap(([action, byLanguage]) => languages(action, byLanguage))),
+    };
   };
+  return { english: listsOf(true), other: listsOf(false), toolWords: new Map(Object.entries(file.toolWords)) };
 }
 
 /** Why the word lists could not be read, for the daemon to say once at start; undefined when they were. */
@@ -86,7 +93,7 @@ export function hijackLexiconProblem(): string | undefined {
  * empty filter, a share or a currency. A bare snake_case name in code is not one: tools name their
  * own fields and error codes that way.
  */
-const VALUE_G = /`[^`\n]{1,200}`|"[^"\n]{1,120}"|«[^»\n]{1,120}»|„[^“”\n]{1,120}[“”]|“[^”\n]{1,120}”|「[^」\n]{1,120}」|『[^』\n]{1,120}』|https?:\/\/\S+|[\w.+-]+@[\w-]+\.[\w.-]+|\b\d{1,3}(?:\.\d{1,3}){3}\b|(?<![\w&])#[a-z][\w-]{2,}|(?<![\w-])--[a-z][\w-]+|\{\s*\}|\d+(?:[.,]\d+)? ?%|\b(?:chf|eur|usd|gbp|jpy|pln|czk|inr)\b/gu;
+const VALUE_G = /`[^`\n]{1,200}`|"[^"\n]{1,120}"|«[^»\n]{1,120}»|„[^“”\n]{1,120}[“”]|“[^”\n]{1,120}”|「[^」\n]{1,120}」|『[^』\n]{1,120}』|https?:\/\/\S+|[\w.+-]+@[\w-]+\.[\w.-]+|\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|net|org|io|dev|ai|co|app|cloud|example|xyz|info|me)\b(?:\/\S*)?|\b\d{1,3}(?:\.\d{1,3}){3}\b|(?<![\w&])#[a-z][\w-]{2,}|(?<![\w-])--[a-z][\w-]+|\{\s*\}|\d+(?:[.,]\d+)? ?%|\b(?:chf|eur|usd|gbp|jpy|pln|czk|inr)\b/gu;
 const QUOTES = /^[`"«„“「『]|[`"»“”」』]$/g;
 const SNAKE_NAME = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$/;
 /** "e.g.", "例如", "如": a value given as an example of a format. */
@@ -97,7 +104,7 @@ const ACTION_BEFORE_CUE = 12;
 /** Where a sentence ends: a full stop before a space (not the dot of an address), a line break, 。. */
 const SENTENCE_END_G = /[.!?؟।](?:\s+|$)|[\n;。]+/gu;
 /** Cheap look for the gate: nothing here can fire without something quoted, addressed or flagged. */
-const VALUE_CUE = /[`"«„“「『@#%{]|--|:\/\/|\d\.\d/;
+const VALUE_CUE = /[`"«„“「『@#%{]|--|:\/\/|\d\.\d|[a-z0-9]\.(?:com|net|org|io|dev|ai|co|app|cloud|example|xyz|info|me)\b|\b(?:chf|eur|usd|gbp|jpy|pln|czk|inr)\b/;
 
 /** The first sentence of the text that hijacks another kind of tool's arguments; null when none does. */
 export function hijackByKind(plain: string, ctx: HijackContext): HijackByKind | null {
@@ -107,8 +114,8 @@ export function hijackByKind(plain: string, ctx: HijackContext): HijackByKind | 
     const end = SENTENCE_END_G.exec(plain);
     const to = end === null ? plain.length : end.index + end[0].length;
     const sentence = plain.slice(from, to);
-    if (sentence.length >= 12 && VALUE_CUE.test(sentence) && mayBeForeign(sentence)) {
-      const found = judgeSentence(sentence, ctx);
+    if (sentence.length >= 12 && VALUE_CUE.test(sentence)) {
+      const found = judgeSentence(sentence, readsAsEnglish(sentence), ctx);
       if (found !== null) return { ...found, index: from + found.index };
     }
     from = to;
@@ -116,17 +123,19 @@ export function hijackByKind(plain: string, ctx: HijackContext): HijackByKind | 
   return null;
 }
 
-function judgeSentence(sentence: string, ctx: HijackContext): HijackByKind | null {
+function judgeSentence(sentence: string, english: boolean, ctx: HijackContext): HijackByKind | null {
   const values = valuesOf(sentence, ctx);
   if (values.length === 0) return null;
   const lex = loaded();
-  const actions = lex.action.findAll(sentence);
-  if (actions.length === 0) return null;
-  const cues = lex.cue.findAll(sentence);
-  const bound = actions.find((a) => !ownAction(a.key, ctx, lex) && cues.some((c) => boundTo(c, a)));
-  if (bound === undefined) return null;
+  const lists = english ? lex.english : lex.other;
   const inValue = (m: StemMatch): boolean => values.some((v) => m.index < v.end && m.index + m.length > v.start);
-  const ordered = lex.order.findAll(sentence).some((o) => !inValue(o) && (o.index >= bound.index + bound.length || o.index + o.length <= bound.index));
+  // An action named inside the value ("the setting “ask before deleting”") is the value's words.
+  const actions = lists.action.findAll(sentence).filter((a) => !inValue(a));
+  if (actions.length === 0) return null;
+  const cues = lists.cue.findAll(sentence);
+  const bound = actions.find((a) => !ownAction(a.key, ctx, lex) && cues.some((c) => (english ? saysWhoActs(sentence, c, a) : boundTo(c, a))));
+  if (bound === undefined) return null;
+  const ordered = lists.order.findAll(sentence).some((o) => !inValue(o) && (o.index >= bound.index + bound.length || o.index + o.length <= bound.index));
   if (!ordered || speaksOfOwnParameter(sentence, ctx)) return null;
   return { index: bound.index, length: bound.length, action: bound.key };
 }
@@ -139,6 +148,13 @@ function boundTo(cue: StemMatch, action: StemMatch): boolean {
   if (cue.index < actionEnd && action.index < cueEnd) return true;
   return (cueEnd <= action.index && action.index - cueEnd <= CUE_BEFORE_ACTION) || (actionEnd <= cue.index && cue.index - actionEnd <= ACTION_BEFORE_CUE);
 }
+
+/** English: "when(ever) you [then] send", "any message you post": the cue, then "you", then the action. */
+function saysWhoActs(sentence: string, cue: StemMatch, action: StemMatch): boolean {
+  const cueEnd = cue.index + cue.length;
+  return cueEnd <= action.index && action.index - cueEnd <= CUE_BEFORE_ACTION && YOU.test(sentence.slice(cueEnd, action.index));
+}
+const YOU = /\byou\b/;
 
 function valuesOf(sentence: string, ctx: HijackContext): { start: number; end: number }[] {
   const out: { start: number; end: number }[] = [];
