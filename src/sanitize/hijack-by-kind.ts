@@ -181,6 +181,19 @@ function speaksOfOwnParameter(sentence: string, ctx: HijackContext): boolean {
   return false;
 }
 
+/**
+ * What the learned second opinion reads of these lists, in a sentence of a reading already NFKC and
+ * lower case: an action bound to its cue ("при удалении", "whenever you post"), and a cue alone.
+ */
+export function actionConcepts(sentence: string): { bound: boolean; cue: boolean } {
+  const lists = readsAsEnglish(sentence) ? loaded().english : loaded().other;
+  const cues = lists.cue.findAll(sentence);
+  if (cues.length === 0) return { bound: false, cue: false };
+  const english = lists === loaded().english;
+  const bound = lists.action.findAll(sentence).some((a) => cues.some((c) => (english ? saysWhoActs(sentence, c, a) : boundTo(c, a))));
+  return { bound, cue: true };
+}
+
 /** The field's hits with a hijack's block added, unless another rule already withholds it. */
 export function withHijackByKind(hits: Hit[], plain: string, ctx: HijackContext): Hit[] {
   if (hits.some((h) => h.action === 'block')) return hits;

@@ -2,6 +2,7 @@
 // word-pair and letter features. The training script (scripts/train-intent.ts) uses these same
 // functions, so the shipped weights and the features they score can never drift apart.
 import { namesEveryReply } from './every-reply.js';
+import { actionConcepts } from './hijack-by-kind.js';
 import { pointerSegment } from './hash.js';
 import * as cue from './directive-lexicon.js';
 import * as concept from './overrule-lexicon.js';
@@ -227,6 +228,8 @@ const CONCEPTS: readonly (readonly [string, (text: string) => boolean])[] = [
   ['refusal', (t) => sense.REFUSAL.test(t)],
   ['demoted-value', (t) => sense.DEMOTED_VALUE.test(t)],
   ['negation', (t) => sense.NEGATION.test(t)],
+  // An action taken through a tool, bound to "when" or "every time", in any of the hijack lists' languages.
+  ['action-when', (t) => actionConcepts(t).bound],
 ];
 
 /** The concepts a field's text speaks of, on the reading the lexicons are written for (NFKC, lower case). */

@@ -132,6 +132,11 @@ describe('the learned second opinion', () => {
     expect(has('Die Überweisung wird ohne Rückfrage beim Nutzer ausgeführt.', 'x:not-asked')).toBe(true);
     expect(has('The transfer goes out without asking the user to confirm it.', 'x:not-asked')).toBe(true);
     expect(has('Die Überweisung wird ohne Rückfrage beim Nutzer ausgeführt.', 'xx:user+not-asked')).toBe(true);
+    // An action taken through a tool, bound to its cue, whatever the language; an action alone is not.
+    expect(has('При удалении записей всегда добавляй фильтр.', 'x:action-when')).toBe(true);
+    expect(has('메시지를 보낼 때는 항상 채널도 추가하세요.', 'x:action-when')).toBe(true);
+    expect(has('Whenever you post a message, add the tag.', 'x:action-when')).toBe(true);
+    expect(has('Deletes a record by id.', 'x:action-when')).toBe(false);
     // A plain description speaks of neither.
     expect(has('Returns the current exchange rate for two currencies.', 'x:not-asked')).toBe(false);
     expect(has('Returns the current exchange rate for two currencies.', 'x:user')).toBe(false);
