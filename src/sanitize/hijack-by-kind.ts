@@ -186,10 +186,11 @@ function speaksOfOwnParameter(sentence: string, ctx: HijackContext): boolean {
  * lower case: an action bound to its cue ("при удалении", "whenever you post"), and a cue alone.
  */
 export function actionConcepts(sentence: string): { bound: boolean; cue: boolean } {
-  const lists = readsAsEnglish(sentence) ? loaded().english : loaded().other;
+  const lex = loaded();
+  const english = readsAsEnglish(sentence);
+  const lists = english ? lex.english : lex.other;
   const cues = lists.cue.findAll(sentence);
   if (cues.length === 0) return { bound: false, cue: false };
-  const english = lists === loaded().english;
   const bound = lists.action.findAll(sentence).some((a) => cues.some((c) => (english ? saysWhoActs(sentence, c, a) : boundTo(c, a))));
   return { bound, cue: true };
 }

@@ -2,7 +2,8 @@
 // "versenden", "versendet"), short words that must stand whole ("при", "al"), and stems matched
 // anywhere (scripts written without spaces, and words that take prefixes or clitics). Thousands of
 // entries cost what a few do: an entry is only tried where the text has its first two characters,
-// never as one alternation of thousands that a regular expression would try at every position.
+// never as one alternation of thousands that a regular expression would try at every position (and
+// the two characters are looked up as a number, so reading a text allocates nothing per position).
 // Entries and text are read in the same form: NFKC, lower case.
 
 export interface Words {
@@ -29,11 +30,25 @@ interface Entry {
 
 const LETTER = /[\p{L}\p{M}\p{N}]/u;
 
+/** Whether the character before position i is part of a word (ASCII looked at directly). */
+function inWord(text: string, i: number): boolean {
+  if (i === 0) return false;
+  const c = text.charCodeAt(i - 1);
+  if (c < 128) return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || (c >= 65 && c <= 90);
+  return LETTER.test(text[i - 1]!);
+}
+
+/** The lookup key of the one or two characters at i: a number, so nothing is allocated. */
+function keyAt(text: string, i: number, two: boolean): number {
+  const first = text.charCodeAt(i);
+  return two && i + 1 < text.length ? first * 65536 + text.charCodeAt(i + 1) + 1 : first;
+}
+
 export class StemLexicon {
   /** Entries that must start a word, by their first two characters (or their one). */
-  private readonly atWordStart = new Map<string, Entry[]>();
+  private readonly atWordStart = new Map<number, Entry[]>();
   /** Entries matched anywhere, by their first two characters (or their one). */
-  private readonly anywhere = new Map<string, Entry[]>();
+  private readonly anywhere = new Map<number, Entry[]>();
 
   constructor(groups: Iterable<readonly [key: string, words: Words]>) {
     for (const [key, words] of groups) {
@@ -49,8 +64,7 @@ export class StemLexicon {
   findAll(text: string): StemMatch[] {
     const out: StemMatch[] = [];
     for (let i = 0; i < text.length; i++) {
-      const wordStart = i === 0 || !LETTER.test(text[i - 1]!);
-      const hit = (wordStart ? this.at(this.atWordStart, text, i) : undefined) ?? this.at(this.anywhere, text, i);
+      const hit = (inWord(text, i) ? undefined : this.at(this.atWordStart, text, i)) ?? this.at(this.anywhere, text, i);
       if (hit === undefined) continue;
       out.push({ index: i, length: hit.text.length, key: hit.key });
       i += hit.text.length - 1;
@@ -60,24 +74,23 @@ export class StemLexicon {
 
   test(text: string): boolean {
     for (let i = 0; i < text.length; i++) {
-      const wordStart = i === 0 || !LETTER.test(text[i - 1]!);
-      if ((wordStart && this.at(this.atWordStart, text, i) !== undefined) || this.at(this.anywhere, text, i) !== undefined) return true;
+      if ((!inWord(text, i) && this.at(this.atWordStart, text, i) !== undefined) || this.at(this.anywhere, text, i) !== undefined) return true;
     }
     return false;
   }
 
-  private add(map: Map<string, Entry[]>, entry: Entry): void {
+  private add(map: Map<number, Entry[]>, entry: Entry): void {
     const text = entry.text.normalize('NFKC').toLowerCase();
     if (text.trim() === '') return;
-    const head = text.slice(0, 2);
+    const head = keyAt(text, 0, text.length >= 2);
     const list = map.get(head);
     if (list === undefined) map.set(head, [{ ...entry, text }]);
     else if (!list.some((e) => e.text === text && e.whole === entry.whole)) list.push({ ...entry, text });
   }
 
-  private at(map: Map<string, Entry[]>, text: string, i: number): Entry | undefined {
-    for (const head of [text.slice(i, i + 2), text[i]!]) {
-      const list = map.get(head);
+  private at(map: Map<number, Entry[]>, text: string, i: number): Entry | undefined {
+    for (let two = 1; two >= 0; two--) {
+      const list = map.get(keyAt(text, i, two === 1));
       if (list === undefined) continue;
       for (const e of list) {
         if (!text.startsWith(e.text, i)) continue;
