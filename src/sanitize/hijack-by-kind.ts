@@ -29,6 +29,7 @@ export interface HijackByKind {
 
 type ByLanguage = Record<string, Words>;
 interface LexiconFile {
+  readonly tool: ByLanguage;
   readonly when: ByLanguage;
   readonly always: ByLanguage;
   readonly order: ByLanguage;
@@ -46,6 +47,10 @@ interface Lists {
 interface Lexicons {
   readonly english: Lists;
   readonly other: Lists;
+  /** "always", "every time" in every language. */
+  readonly always: StemLexicon;
+  /** Nouns for a tool, an integration, a connector, in every language. */
+  readonly tool: StemLexicon;
   readonly toolWords: ReadonlyMap<string, readonly string[]>;
 }
 
@@ -64,7 +69,7 @@ function loaded(): Lexicons {
   } catch (err) {
     problem = err instanceof Error ? err.message.split('\n')[0] : String(err);
     const none = { cue: NOTHING, order: NOTHING, action: NOTHING };
-    lexicons = { english: none, other: none, toolWords: new Map() };
+    lexicons = { english: none, other: none, always: NOTHING, tool: NOTHING, toolWords: new Map() };
   }
   return lexicons;
 }
@@ -79,7 +84,14 @@ function lexiconsOf(file: LexiconFile): Lexicons {
       action: new StemLexicon(Object.entries(file.actions).flatMap(([action, byLanguage]) => languages(action, byLanguage))),
     };
   };
-  return { english: listsOf(true), other: listsOf(false), toolWords: new Map(Object.entries(file.toolWords)) };
+  const all = (key: string, byLanguage: ByLanguage): [string, Words][] => Object.values(byLanguage).map((words) => [key, words]);
+  return {
+    english: listsOf(true),
+    other: listsOf(false),
+    always: new StemLexicon(all('always', file.always)),
+    tool: new StemLexicon(all('tool', file.tool)),
+    toolWords: new Map(Object.entries(file.toolWords)),
+  };
 }
 
 /** Why the word lists could not be read, for the daemon to say once at start; undefined when they were. */
@@ -183,16 +195,32 @@ function speaksOfOwnParameter(sentence: string, ctx: HijackContext): boolean {
 
 /**
  * What the learned second opinion reads of these lists, in a sentence of a reading already NFKC and
- * lower case: an action bound to its cue ("при удалении", "whenever you post"), and a cue alone.
+ * lower case: an action bound to its cue ("при удалении", "whenever you post"), "always" or "every
+ * time", an order or "also" in another language than English ("ustaw", "넣으세요"), a noun for a tool.
  */
-export function actionConcepts(sentence: string): { bound: boolean; cue: boolean } {
+export function actionConcepts(sentence: string): ActionConcepts {
+  // The concept table asks once per concept for the same sentence: read it once.
+  if (sentence === lastSentence && lastConcepts !== undefined) return lastConcepts;
+  lastSentence = sentence;
+  lastConcepts = readConcepts(sentence);
+  return lastConcepts;
+}
+interface ActionConcepts {
+  readonly bound: boolean;
+  readonly always: boolean;
+  readonly order: boolean;
+  readonly tool: boolean;
+}
+let lastSentence = '';
+let lastConcepts: ActionConcepts | undefined;
+
+function readConcepts(sentence: string): ActionConcepts {
   const lex = loaded();
   const english = readsAsEnglish(sentence);
   const lists = english ? lex.english : lex.other;
   const cues = lists.cue.findAll(sentence);
-  if (cues.length === 0) return { bound: false, cue: false };
-  const bound = lists.action.findAll(sentence).some((a) => cues.some((c) => (english ? saysWhoActs(sentence, c, a) : boundTo(c, a))));
-  return { bound, cue: true };
+  const bound = cues.length > 0 && lists.action.findAll(sentence).some((a) => cues.some((c) => (english ? saysWhoActs(sentence, c, a) : boundTo(c, a))));
+  return { bound, always: lex.always.test(sentence), order: !english && lists.order.test(sentence), tool: lex.tool.test(sentence) };
 }
 
 /** The field's hits with a hijack's block added, unless another rule already withholds it. */

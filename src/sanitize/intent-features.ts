@@ -230,6 +230,9 @@ const CONCEPTS: readonly (readonly [string, (text: string) => boolean])[] = [
   ['negation', (t) => sense.NEGATION.test(t)],
   // An action taken through a tool, bound to "when" or "every time", in any of the hijack lists' languages.
   ['action-when', (t) => actionConcepts(t).bound],
+  ['always-any', (t) => actionConcepts(t).always],
+  ['order-any', (t) => actionConcepts(t).order],
+  ['tool-kind', (t) => actionConcepts(t).tool],
 ];
 
 /** The concepts a field's text speaks of, on the reading the lexicons are written for (NFKC, lower case). */

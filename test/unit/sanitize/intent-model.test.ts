@@ -137,6 +137,12 @@ describe('the learned second opinion', () => {
     expect(has('메시지를 보낼 때는 항상 채널도 추가하세요.', 'x:action-when')).toBe(true);
     expect(has('Whenever you post a message, add the tag.', 'x:action-when')).toBe(true);
     expect(has('Deletes a record by id.', 'x:action-when')).toBe(false);
+    // "Always", an order in another language, a noun for a tool: each in many languages.
+    expect(has('Vždy použij tuto větev.', 'x:always-any')).toBe(true);
+    expect(has('Ustaw całą wartość w polu.', 'x:order-any')).toBe(true);
+    expect(has('Paste the result into the field.', 'x:order-any')).toBe(false);
+    expect(has('Das Werkzeug für Tickets.', 'x:tool-kind')).toBe(true);
+    expect(has('Returns the weather.', 'x:tool-kind')).toBe(false);
     // A plain description speaks of neither.
     expect(has('Returns the current exchange rate for two currencies.', 'x:not-asked')).toBe(false);
     expect(has('Returns the current exchange rate for two currencies.', 'x:user')).toBe(false);
