@@ -115,6 +115,12 @@ const CUE_BEFORE_ACTION = 24;
 const ACTION_BEFORE_CUE = 12;
 /** Where a sentence ends: a full stop before a space (not the dot of an address), a line break, 。. */
 const SENTENCE_END_G = /[.!?؟।](?:\s+|$)|[\n;。]+/gu;
+/**
+ * A hijack is said in a sentence of ordinary length; a longer run (a blob, a minified page) is left to
+ * the other rules, which read it all, and its values are never searched (a word run of a megabyte
+ * before an "@" costs every start position a scan to its end).
+ */
+const LONGEST_SENTENCE = 1200;
 /** Cheap look for the gate: nothing here can fire without something quoted, addressed or flagged. */
 const VALUE_CUE = /[`"«„“「『@#%{]|--|:\/\/|\d\.\d|[a-z0-9]\.(?:com|net|org|io|dev|ai|co|app|cloud|example|xyz|info|me)\b|\b(?:chf|eur|usd|gbp|jpy|pln|czk|inr)\b/;
 
@@ -126,7 +132,7 @@ export function hijackByKind(plain: string, ctx: HijackContext): HijackByKind | 
     const end = SENTENCE_END_G.exec(plain);
     const to = end === null ? plain.length : end.index + end[0].length;
     const sentence = plain.slice(from, to);
-    if (sentence.length >= 12 && VALUE_CUE.test(sentence)) {
+    if (sentence.length >= 12 && sentence.length <= LONGEST_SENTENCE && VALUE_CUE.test(sentence)) {
       const found = judgeSentence(sentence, readsAsEnglish(sentence), ctx);
       if (found !== null) return { ...found, index: from + found.index };
     }

@@ -45,6 +45,10 @@ const ADVERSARIAL: Record<string, string> = {
   'do not tell': "don't tell ".repeat(8000),
   'fences': '```\n'.repeat(20_000),
   'sentence-free gap': `send ${'x '.repeat(40_000)}`,
+  // The hijack of a tool named by what it does searches a sentence for values: never a megabyte's.
+  'a foreign cue, a word run and an at sign': `при удалении ${'a'.repeat(200_000)}@`,
+  'a foreign cue and an open guillemet': `при удалении «${'a'.repeat(200_000)}`,
+  'sentences just short of the longest judged': `при удалении ${'a'.repeat(1180)}@. `.repeat(60),
 };
 
 describe('bounded time on hostile input (no catastrophic backtracking)', () => {
