@@ -108,9 +108,14 @@ export function sanitizeField(slot: Slot, opts: FieldOptions): FieldOutcome {
   let source = identifier ? identifierWords(value) : value;
   let shadow = buildShadow(source);
   const scanOpts = { parameter: slot.parameterText, identifier, propertyName: slot.cls === 'key', switchText: slot.parameterText && slot.scalar === true, server: opts.server, own: opts.own, params: opts.params, index: opts.index, camel: camelCaseWords(value), acronyms: acronymWords(value) };
-  let hits = scan(shadow, scanOpts);
-  if (slot.data || slot.parameterText) hits = withDataSlotHits(hits, shadow.skel, slot, scanOpts, shadow.plain);
-  if (slot.cls === 'text' && !slot.data) hits = withHijackByKind(withPlantedValue(hits, shadow.plain), shadow.plain, opts);
+  // The rules of the whole field, beyond the sentence scan, on either reading.
+  const judged = (view: typeof shadow): Hit[] => {
+    let out = scan(view, scanOpts);
+    if (slot.data || slot.parameterText) out = withDataSlotHits(out, view.skel, slot, scanOpts, view.plain);
+    if (slot.cls === 'text' && !slot.data) out = withHijackByKind(withPlantedValue(out, view.plain), view.plain, opts);
+    return out;
+  };
+  let hits = judged(shadow);
   if (slot.cls === 'key' && inAuthObject(slot)) hits = hits.map((h) => (h.id === 'parameter.credential-name' && h.action === 'block' && SIGN_IN_CREDENTIAL.test(shadow.skel) ? { ...h, action: 'flag', severity: 'low', reason: `${h.reason} (in the tool's own authentication object)` } : h));
   if (slot.scalar) hits = hits.map((h) => (h.action === 'block' && switchesOnly(h, slot, shadow.skel) ? { ...h, action: 'flag', severity: 'low', reason: `${h.reason} (a boolean or number parameter)` } : h));
   if (!identifier && stripped.removals.length > 0) {
@@ -119,7 +124,7 @@ export function sanitizeField(slot: Slot, opts: FieldOptions): FieldOutcome {
     const spaced = source.replace(INVISIBLE_SEPARATORS, (run) => ' '.repeat(run.length));
     if (spaced !== source) {
       const spacedShadow = buildShadow(spaced);
-      const spacedHits = scan(spacedShadow, scanOpts);
+      const spacedHits = judged(spacedShadow);
       if (blockingHits(spacedHits) > blockingHits(hits)) [source, shadow, hits] = [spaced, spacedShadow, spacedHits];
     }
   }

@@ -1,5 +1,4 @@
-// An argument hijack of a tool named by what it does, in another language than English: a
-// sentence that binds an action the model takes through some other tool ("al crear eventos",
+// An argument hijack of a tool named by what it does, in any of 79 languages: a sentence that binds an action the model takes through some other tool ("al crear eventos",
 // "при удалении", "메시지를 보낼 때", "whenever you post") to an order ("always add", "set",
 // "also") and to a value for it (an address, a path, a flag, a channel, a quoted name). A tool
 // explains its own use, so the action must not be one its own server's tool names are named for
@@ -59,8 +58,8 @@ let problem: string | undefined;
 const NOTHING = new StemLexicon([]);
 
 /**
- * Read once, on the first field that needs it (most definitions are English and never do). A file
- * missing or unreadable leaves this rule without words, and the rest of the sanitizer as it is.
+ * Read once, when the daemon starts (or the first field is judged). A file missing or unreadable
+ * leaves this rule, and the learned second opinion's concepts of these lists, without words.
  */
 function loaded(): Lexicons {
   if (lexicons !== undefined) return lexicons;
@@ -105,7 +104,7 @@ export function hijackLexiconProblem(): string | undefined {
  * empty filter, a share or a currency. A bare snake_case name in code is not one: tools name their
  * own fields and error codes that way.
  */
-const VALUE_G = /`[^`\n]{1,200}`|"[^"\n]{1,120}"|«[^»\n]{1,120}»|„[^“”\n]{1,120}[“”]|“[^”\n]{1,120}”|「[^」\n]{1,120}」|『[^』\n]{1,120}』|https?:\/\/\S+|[\w.+-]+@[\w-]+\.[\w.-]+|\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|net|org|io|dev|ai|co|app|cloud|example|xyz|info|me)\b(?:\/\S*)?|\b\d{1,3}(?:\.\d{1,3}){3}\b|(?<![\w&])#[a-z][\w-]{2,}|(?<![\w-])--[a-z][\w-]+|\{\s*\}|\d+(?:[.,]\d+)? ?%|\b(?:chf|eur|usd|gbp|jpy|pln|czk|inr)\b/gu;
+const VALUE_G = /`[^`\n]{1,200}`|"[^"\n]{1,120}"|«[^»\n]{1,120}»|„[^“”\n]{1,120}[“”]|“[^”\n]{1,120}”|「[^」\n]{1,120}」|『[^』\n]{1,120}』|https?:\/\/\S{1,2048}|(?<![\w.+-])[\w.+-]{1,64}@[\w-]{1,63}\.[\w.-]{1,190}|(?<![a-z0-9.-])[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){0,8}\.(?:com|net|org|io|dev|ai|co|app|cloud|example|xyz|info|me)\b(?:\/\S{0,2048})?|\b\d{1,3}(?:\.\d{1,3}){3}\b|(?<![\w&])#[a-z][\w-]{2,64}|(?<![\w-])--[a-z][\w-]{0,64}|\{\s{0,8}\}|(?<![\d.,])\d{1,15}(?:[.,]\d{1,15})? ?%|\b(?:chf|eur|usd|gbp|jpy|pln|czk|inr)\b/gu;
 const QUOTES = /^[`"«„“「『]|[`"»“”」』]$/g;
 const SNAKE_NAME = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$/;
 /** "e.g.", "例如", "如": a value given as an example of a format. */
@@ -113,14 +112,18 @@ const EXAMPLE_BEFORE = /(?:e\.g\.|z\. ?b\.|p\. ?ej\.|par ex\.|例如|比如|如|
 /** How far an action may follow its cue ("al crear eventos", "при удалении") or precede it ("보낼 때"). */
 const CUE_BEFORE_ACTION = 24;
 const ACTION_BEFORE_CUE = 12;
-/** Where a sentence ends: a full stop before a space (not the dot of an address), a line break, 。. */
-const SENTENCE_END_G = /[.!?؟।](?:\s+|$)|[\n;。]+/gu;
+/**
+ * Where a sentence ends: a full stop before a space, not the dot of an address and not one after a word
+ * of one or two letters ("e.g.", "z. B.", "p. ej.", "np."); a semicolon, 。. (The reading this runs on
+ * has made single line breaks spaces already.)
+ */
+const SENTENCE_END_G = /(?<!(?:^|[^\p{L}])\p{L}{1,2})[.!?؟।](?:\s+|$)|[\n;。]+/gu;
 /**
  * A hijack is said in a sentence of ordinary length; a longer run (a blob, a minified page) is left to
- * the other rules, which read it all, and its values are never searched (a word run of a megabyte
- * before an "@" costs every start position a scan to its end).
+ * the other rules, which read it all. Each value pattern is bounded and anchored, so a sentence costs
+ * its length, but a megabyte of one sentence is still a megabyte for each list.
  */
-const LONGEST_SENTENCE = 1200;
+const LONGEST_SENTENCE = 4096;
 /** Cheap look for the gate: nothing here can fire without something quoted, addressed or flagged. */
 const VALUE_CUE = /[`"«„“「『@#%{]|--|:\/\/|\d\.\d|[a-z0-9]\.(?:com|net|org|io|dev|ai|co|app|cloud|example|xyz|info|me)\b|\b(?:chf|eur|usd|gbp|jpy|pln|czk|inr)\b/;
 
@@ -145,17 +148,37 @@ function judgeSentence(sentence: string, english: boolean, ctx: HijackContext): 
   const values = valuesOf(sentence, ctx);
   if (values.length === 0) return null;
   const lex = loaded();
-  const lists = english ? lex.english : lex.other;
+  // A terse sentence of another language reads as English ("Beim Versenden immer `x` setzen."): an
+  // English reading tries the English lists (who acts must be said) and then the others'.
+  return (english ? judgeWith(sentence, values, lex.english, true, ctx, lex) : null) ?? judgeWith(sentence, values, lex.other, false, ctx, lex);
+}
+
+function judgeWith(sentence: string, values: readonly Span[], lists: Lists, english: boolean, ctx: HijackContext, lex: Lexicons): HijackByKind | null {
   const inValue = (m: StemMatch): boolean => values.some((v) => m.index < v.end && m.index + m.length > v.start);
   // An action named inside the value ("the setting “ask before deleting”") is the value's words.
   const actions = lists.action.findAll(sentence).filter((a) => !inValue(a));
   if (actions.length === 0) return null;
   const cues = lists.cue.findAll(sentence);
-  const bound = actions.find((a) => !ownAction(a.key, ctx, lex) && cues.some((c) => (english ? saysWhoActs(sentence, c, a) : boundTo(c, a))));
+  const bound = actions.find((a) => !ownAction(a.key, ctx, lex) && cues.some((c) => bindsAction(sentence, c, a, english)));
   if (bound === undefined) return null;
-  const ordered = lists.order.findAll(sentence).some((o) => !inValue(o) && (o.index >= bound.index + bound.length || o.index + o.length <= bound.index));
-  if (!ordered || speaksOfOwnParameter(sentence, ctx)) return null;
+  // The order is a word of its own: not inside the value, the action or a cue ("bei jedem" holds "bei", "and" in Lithuanian).
+  const apart = (o: StemMatch): boolean => !inValue(o) && !overlaps(o, bound) && !cues.some((c) => overlaps(o, c));
+  if (!lists.order.findAll(sentence).some(apart) || speaksOfOwnParameter(sentence, ctx)) return null;
   return { index: bound.index, length: bound.length, action: bound.key };
+}
+
+interface Span {
+  readonly start: number;
+  readonly end: number;
+}
+
+function overlaps(a: StemMatch, b: StemMatch): boolean {
+  return a.index < b.index + b.length && b.index < a.index + a.length;
+}
+
+/** In English who acts must be said ("whenever you post"); elsewhere the cue and the action are enough. */
+function bindsAction(sentence: string, cue: StemMatch, action: StemMatch, english: boolean): boolean {
+  return english ? saysWhoActs(sentence, cue, action) : boundTo(cue, action);
 }
 
 /** A cue right before its action ("при удалении") or, in languages that put it after, right after ("보낼 때"). */
@@ -174,8 +197,8 @@ function saysWhoActs(sentence: string, cue: StemMatch, action: StemMatch): boole
 }
 const YOU = /\byou\b/;
 
-function valuesOf(sentence: string, ctx: HijackContext): { start: number; end: number }[] {
-  const out: { start: number; end: number }[] = [];
+function valuesOf(sentence: string, ctx: HijackContext): Span[] {
+  const out: Span[] = [];
   VALUE_G.lastIndex = 0;
   for (let m = VALUE_G.exec(sentence); m !== null; m = VALUE_G.exec(sentence)) {
     const core = m[0].replace(QUOTES, '');
@@ -186,18 +209,31 @@ function valuesOf(sentence: string, ctx: HijackContext): { start: number; end: n
   return out;
 }
 
-/** The action is what one of the server's own tools is named for (`send_sms` and "보낼 때"). */
+/**
+ * The action is what one of the server's own tools is named for (`send_sms` and "보낼 때"): a whole
+ * word of the name, or the word with an "s" (`send_messages`). Not a piece of one (`facebook` books
+ * nothing, `openai_chat` opens nothing).
+ */
 function ownAction(action: string, ctx: HijackContext, lex: Lexicons): boolean {
   const words = lex.toolWords.get(action) ?? [action];
-  // Names are lower case, so `sendMessage` reads "sendmessage": a word of the action anywhere in it.
-  for (const name of ctx.own) for (const word of words) if (name.includes(word)) return true;
+  for (const name of ctx.own) {
+    for (const part of name.split(NAME_SEPARATORS)) if (words.includes(part) || (part.endsWith('s') && words.includes(part.slice(0, -1)))) return true;
+  }
   return false;
 }
+const NAME_SEPARATORS = /[^a-z0-9]+/;
 
+/** A parameter of the tool's own, named as a whole word ("set `pattern`", "the text"). */
 function speaksOfOwnParameter(sentence: string, ctx: HijackContext): boolean {
-  for (const p of ctx.params) if (p.length >= 3 && sentence.includes(p)) return true;
+  for (const p of ctx.params) {
+    if (p.length < 3) continue;
+    for (let at = sentence.indexOf(p); at >= 0; at = sentence.indexOf(p, at + 1)) {
+      if (!WORD_CHAR.test(sentence[at - 1] ?? ' ') && !WORD_CHAR.test(sentence[at + p.length] ?? ' ')) return true;
+    }
+  }
   return false;
 }
+const WORD_CHAR = /[\p{L}\p{N}_]/u;
 
 /**
  * What the learned second opinion reads of these lists, in a sentence of a reading already NFKC and
@@ -225,7 +261,7 @@ function readConcepts(sentence: string): ActionConcepts {
   const english = readsAsEnglish(sentence);
   const lists = english ? lex.english : lex.other;
   const cues = lists.cue.findAll(sentence);
-  const bound = cues.length > 0 && lists.action.findAll(sentence).some((a) => cues.some((c) => (english ? saysWhoActs(sentence, c, a) : boundTo(c, a))));
+  const bound = cues.length > 0 && lists.action.findAll(sentence).some((a) => cues.some((c) => bindsAction(sentence, c, a, english)));
   return { bound, always: lex.always.test(sentence), order: !english && lists.order.test(sentence), tool: lex.tool.test(sentence) };
 }
 
@@ -234,6 +270,6 @@ export function withHijackByKind(hits: Hit[], plain: string, ctx: HijackContext)
   if (hits.some((h) => h.action === 'block')) return hits;
   const found = hijackByKind(plain, ctx);
   if (found === null) return hits;
-  const reason = `tells the model how to pass arguments when it ${found.action}s through another tool (named by what it does, in a sentence the directive analysis does not parse)`;
+  const reason = `tells the model how to pass arguments when it uses another tool, named by what it does, to ${found.action}`;
   return [...hits, { rule: 'tool-directive', id: 'directive.other-tool-arguments', action: 'block', severity: 'high', reason, start: found.index, end: found.index + found.length }];
 }

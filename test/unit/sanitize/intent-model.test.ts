@@ -121,8 +121,9 @@ describe('the learned second opinion', () => {
     const withModel = withheld(true);
     expect(withModel).toBeGreaterThan(rulesAlone);
     // Trained on, but among thousands of other writers' fields: the model fits its training cases
-    // nearly, not exactly (each new batch moves a case or two either way).
-    expect(withModel).toBeGreaterThanOrEqual(Math.floor(cases.length * 0.95));
+    // nearly, not always exactly (a new batch may move one either way).
+    const MOVED_BY_OTHER_BATCHES = 1;
+    expect(withModel).toBeGreaterThanOrEqual(cases.length - MOVED_BY_OTHER_BATCHES);
   });
 
   it('reads what a field speaks of by concept, in any language the lexicons know, and each pair of them', () => {
