@@ -1,12 +1,12 @@
-// An argument hijack of a tool named by what it does, in any of 79 languages: a sentence that binds an action the model takes through some other tool ("al crear eventos",
-// "при удалении", "메시지를 보낼 때", "whenever you post") to an order ("always add", "set",
-// "also") and to a value for it (an address, a path, a flag, a channel, a quoted name). A tool
-// explains its own use, so the action must not be one its own server's tool names are named for
-// (`send_sms` may say how its messages are sent), and the sentence must not speak of its own
-// parameters. The grammar is not read, only these four parts, from the word lists of
-// hijack-lexicon.json (79 languages). In English, where the directive analysis reads the grammar and
-// "when" opens conditions of every kind, the clause must also say who acts: "whenever you post",
-// "any message you send".
+// An argument hijack of a tool named by what it does, in any of 79 languages: a sentence that
+// binds an action the model takes through some other tool ("al crear eventos", "при удалении",
+// "메시지를 보낼 때", "whenever you post") to an order ("always add", "set", "also") and to a
+// value for it (an address, a path, a flag, a channel, a quoted name). A tool explains its own
+// use, so the action must not be one its own server's tool names are named for (`send_sms` may say
+// how its messages are sent), and the sentence must not speak of its own parameters. The grammar
+// is not read, only these four parts, from the word lists of hijack-lexicon.json. In English,
+// where the directive analysis reads the grammar and "when" opens conditions of every kind, the
+// clause must also say who acts: "whenever you post", "any message you send".
 import fs from 'node:fs';
 import { readsAsEnglish } from './directive-lexicon.js';
 import type { Hit } from './semantic.js';
@@ -104,7 +104,13 @@ export function hijackLexiconProblem(): string | undefined {
  * empty filter, a share or a currency. A bare snake_case name in code is not one: tools name their
  * own fields and error codes that way.
  */
-const VALUE_G = /`[^`\n]{1,200}`|"[^"\n]{1,120}"|«[^»\n]{1,120}»|„[^“”\n]{1,120}[“”]|“[^”\n]{1,120}”|「[^」\n]{1,120}」|『[^』\n]{1,120}』|https?:\/\/\S{1,2048}|(?<![\w.+-])[\w.+-]{1,64}@[\w-]{1,63}\.[\w.-]{1,190}|(?<![a-z0-9.-])[a-z0-9-]{1,63}(?:\.[a-z0-9-]{1,63}){0,8}\.(?:com|net|org|io|dev|ai|co|app|cloud|example|xyz|info|me)\b(?:\/\S{0,2048})?|\b\d{1,3}(?:\.\d{1,3}){3}\b|(?<![\w&])#[a-z][\w-]{2,64}|(?<![\w-])--[a-z][\w-]{0,64}|\{\s{0,8}\}|(?<![\d.,])\d{1,15}(?:[.,]\d{1,15})? ?%|\b(?:chf|eur|usd|gbp|jpy|pln|czk|inr)\b/gu;
+/** Hosts and currencies, as the value patterns and their cheap gate both name them. */
+const TLDS = 'com|net|org|io|dev|ai|co|app|cloud|example|xyz|info|me';
+const CURRENCIES = 'chf|eur|usd|gbp|jpy|pln|czk|inr';
+const VALUE_G = new RegExp(
+  '`[^`\\n]{1,200}`|"[^"\\n]{1,120}"|«[^»\\n]{1,120}»|„[^“”\\n]{1,120}[“”]|“[^”\\n]{1,120}”|「[^」\\n]{1,120}」|『[^』\\n]{1,120}』|https?:\\/\\/\\S{1,2048}|(?<![\\w.+-])[\\w.+-]{1,64}@[\\w-]{1,63}\\.[\\w.-]{1,190}|(?<![a-z0-9.-])[a-z0-9-]{1,63}(?:\\.[a-z0-9-]{1,63}){0,8}\\.(?:' + TLDS + ')\\b(?:\\/\\S{0,2048})?|\\b\\d{1,3}(?:\\.\\d{1,3}){3}\\b|(?<![\\w&])#[a-z][\\w-]{2,64}|(?<![\\w-])--[a-z][\\w-]{0,64}|\\{\\s{0,8}\\}|(?<![\\d.,])\\d{1,15}(?:[.,]\\d{1,15})? ?%|\\b(?:' + CURRENCIES + ')\\b',
+  'gu',
+);
 const QUOTES = /^[`"«„“「『]|[`"»“”」』]$/g;
 const SNAKE_NAME = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$/;
 /** "e.g.", "例如", "如": a value given as an example of a format. */
@@ -125,7 +131,7 @@ const SENTENCE_END_G = /(?<!(?:^|[^\p{L}])\p{L}{1,2})[.!?؟।](?:\s+|$)|[\n;。
  */
 const LONGEST_SENTENCE = 4096;
 /** Cheap look for the gate: nothing here can fire without something quoted, addressed or flagged. */
-const VALUE_CUE = /[`"«„“「『@#%{]|--|:\/\/|\d\.\d|[a-z0-9]\.(?:com|net|org|io|dev|ai|co|app|cloud|example|xyz|info|me)\b|\b(?:chf|eur|usd|gbp|jpy|pln|czk|inr)\b/;
+const VALUE_CUE = new RegExp(`[\`"«„“「『@#%{]|--|:\\/\\/|\\d\\.\\d|[a-z0-9]\\.(?:${TLDS})\\b|\\b(?:${CURRENCIES})\\b`);
 
 /** The first sentence of the text that hijacks another kind of tool's arguments; null when none does. */
 export function hijackByKind(plain: string, ctx: HijackContext): HijackByKind | null {
@@ -241,28 +247,19 @@ const WORD_CHAR = /[\p{L}\p{N}_]/u;
  * time", an order or "also" in another language than English ("ustaw", "넣으세요"), a noun for a tool.
  */
 export function actionConcepts(sentence: string): ActionConcepts {
-  // The concept table asks once per concept for the same sentence: read it once.
-  if (sentence === lastSentence && lastConcepts !== undefined) return lastConcepts;
-  lastSentence = sentence;
-  lastConcepts = readConcepts(sentence);
-  return lastConcepts;
-}
-interface ActionConcepts {
-  readonly bound: boolean;
-  readonly always: boolean;
-  readonly order: boolean;
-  readonly tool: boolean;
-}
-let lastSentence = '';
-let lastConcepts: ActionConcepts | undefined;
-
-function readConcepts(sentence: string): ActionConcepts {
   const lex = loaded();
   const english = readsAsEnglish(sentence);
   const lists = english ? lex.english : lex.other;
   const cues = lists.cue.findAll(sentence);
   const bound = cues.length > 0 && lists.action.findAll(sentence).some((a) => cues.some((c) => bindsAction(sentence, c, a, english)));
   return { bound, always: lex.always.test(sentence), order: !english && lists.order.test(sentence), tool: lex.tool.test(sentence) };
+}
+
+export interface ActionConcepts {
+  readonly bound: boolean;
+  readonly always: boolean;
+  readonly order: boolean;
+  readonly tool: boolean;
 }
 
 /** The field's hits with a hijack's block added, unless another rule already withholds it. */

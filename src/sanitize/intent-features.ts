@@ -228,11 +228,6 @@ const CONCEPTS: readonly (readonly [string, (text: string) => boolean])[] = [
   ['refusal', (t) => sense.REFUSAL.test(t)],
   ['demoted-value', (t) => sense.DEMOTED_VALUE.test(t)],
   ['negation', (t) => sense.NEGATION.test(t)],
-  // An action taken through a tool, bound to "when" or "every time", in any of the hijack lists' languages.
-  ['action-when', (t) => actionConcepts(t).bound],
-  ['always-any', (t) => actionConcepts(t).always],
-  ['order-any', (t) => actionConcepts(t).order],
-  ['tool-kind', (t) => actionConcepts(t).tool],
 ];
 
 /** The concepts a field's text speaks of, on the reading the lexicons are written for (NFKC, lower case). */
@@ -250,9 +245,19 @@ function conceptReading(text: string): string {
 }
 const BARE_ADDRESS = (m: string): string => (m.includes('://') ? ' https://x.io ' : m.includes('@') ? ' x@x.io ' : /^\d/.test(m) ? ' 1.1.1.1 ' : ' x.io ');
 
-/** The concepts of a reading already NFKC and lower case. */
+/**
+ * The concepts of a reading already NFKC and lower case; last, those of the hijack word lists (79
+ * languages), read in one pass: an action taken through a tool bound to "when" or "every time",
+ * "always", an order in another language than English, a noun for a tool.
+ */
 function conceptsOfReading(reading: string): string[] {
-  return CONCEPTS.filter(([, test]) => test(reading)).map(([name]) => name);
+  const out = CONCEPTS.filter(([, test]) => test(reading)).map(([name]) => name);
+  const lists = actionConcepts(reading);
+  if (lists.bound) out.push('action-when');
+  if (lists.always) out.push('always-any');
+  if (lists.order) out.push('order-any');
+  if (lists.tool) out.push('tool-kind');
+  return out;
 }
 
 /** Runs of identifier characters; matched without backtracking, then checked for a name's shape. */
