@@ -23,6 +23,7 @@ import { deflateRawSync } from 'node:zlib';
 import { CatalogIndex } from '../src/sanitize/index.js';
 import { candidateKind, intentFeatures, intentFields, namesOtherServersTool, type IntentField } from '../src/sanitize/intent-features.js';
 import { intentFindings, modelFrom, type IntentModelFile } from '../src/sanitize/intent-model.js';
+import type { CatalogIndexLike, NameOwner } from '../src/sanitize/types.js';
 import { INDEX as TEST_INDEX } from '../test/unit/sanitize/helpers.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -87,21 +88,58 @@ interface Sample {
 }
 const sampleOf = (features: Map<number, number>, y: 0 | 1, weight: number): Sample => ({ keys: Uint32Array.from(features.keys()), vals: Float64Array.from(features.values()), y, weight });
 
+/**
+ * A field's features, read once per kind and text: the catalog's fields are both trained on and
+ * calibrated on, and many benign twins share their parameters' prose.
+ */
+const featureMemo = new Map<string, Map<number, number>>();
+function featuresOf(field: Pick<IntentField, 'kind' | 'text'>): Map<number, number> {
+  const key = `${field.kind}\0${field.text}`;
+  let features = featureMemo.get(key);
+  if (features === undefined) featureMemo.set(key, (features = intentFeatures(field, BITS)));
+  return features;
+}
+
 const realCatalog = serversOf('bench/discovery/catalog');
 const realCollected = serversOf('bench/poison/real');
 const catalogNames = realCatalog.map((r) => ({ server: r.server, tools: r.tools.map((t) => t.name) }));
+const catalogIndex = new CatalogIndex(catalogNames);
+
+/**
+ * The catalog's index with one case's servers after it: owners as one index of them all would list
+ * them, without indexing the 1,087 catalog tools again for every case.
+ */
+class WithCase implements CatalogIndexLike {
+  constructor(
+    private readonly base: CatalogIndexLike,
+    private readonly extra: CatalogIndexLike,
+  ) {}
+  toolOwners(lowerName: string): readonly NameOwner[] {
+    return joined(this.base.toolOwners(lowerName), this.extra.toolOwners(lowerName));
+  }
+  serverOwners(lowerName: string): readonly string[] {
+    return joined(this.base.serverOwners(lowerName), this.extra.serverOwners(lowerName));
+  }
+  skeletonOwners(skeleton: string): readonly NameOwner[] {
+    return joined(this.base.skeletonOwners(skeleton), this.extra.skeletonOwners(skeleton));
+  }
+  nearOwners(lowerName: string): readonly NameOwner[] {
+    return joined(this.base.nearOwners(lowerName), this.extra.nearOwners(lowerName));
+  }
+}
+const joined = <T>(a: readonly T[], b: readonly T[]): readonly T[] => (b.length === 0 ? a : a.length === 0 ? b : [...a, ...b]);
 
 /** A case judged as bench:poison judges it: a poisoned case's siblings are another server's tools. */
-function caseContext(c: Case): { server: string; own: Set<string>; index: CatalogIndex } {
+function caseContext(c: Case): { server: string; own: Set<string>; index: CatalogIndexLike } {
   const benign = c.class === 'benign';
   const server = benign ? (c.server ?? 'srv') : `case-${c.server ?? 'srv'}`;
   const own = new Set([c.tool.name, ...(benign ? (c.siblings ?? []) : [])].map((n) => n.toLowerCase()));
-  const servers = [...catalogNames, { server, tools: [...own] }];
+  const servers = [{ server, tools: [...own] }];
   if (!benign && (c.siblings ?? []).length > 0) servers.push({ server: 'elsewhere', tools: (c.siblings ?? []).filter((n) => n !== c.tool.name) });
-  return { server, own, index: new CatalogIndex(servers) };
+  return { server, own, index: new WithCase(catalogIndex, new CatalogIndex(servers)) };
 }
 
-function fieldsWithRefs(tool: Tool, server: string, own: ReadonlySet<string>, index: CatalogIndex): { field: IntentField; elsewhere: boolean }[] {
+function fieldsWithRefs(tool: Tool, server: string, own: ReadonlySet<string>, index: CatalogIndexLike): { field: IntentField; elsewhere: boolean }[] {
   return intentFields(tool).map((field) => ({ field, elsewhere: namesOtherServersTool(field.raw, server, own, index) }));
 }
 
@@ -112,7 +150,6 @@ const corpus: { batch: string; c: Case }[] = corpusFiles.flatMap((f) =>
   read(f).split('\n').filter((l) => l.trim() !== '').map((l) => ({ batch: batchOf(f), c: JSON.parse(l) as Case })),
 );
 
-const catalogIndex = new CatalogIndex(catalogNames);
 // The even-numbered servers of each later collection (bench:poison's tune halves); the odd ones are only measured.
 const realFresh = serversOf('bench/poison/real-fresh');
 const realMore = serversOf('bench/poison/real-more');
@@ -123,7 +160,7 @@ const everyReal = new CatalogIndex([...realCatalog, ...realCollected, ...realFre
 /** Real tools' fields, the same for every training run. */
 const realSamples: Sample[] = realCatalog.flatMap((r) => {
   const own = new Set(r.tools.map((t) => t.name.toLowerCase()));
-  return r.tools.flatMap((t) => fieldsWithRefs(t, r.server, own, catalogIndex).map(({ field }) => sampleOf(intentFeatures(field, BITS), 0, REAL_WEIGHT)));
+  return r.tools.flatMap((t) => fieldsWithRefs(t, r.server, own, catalogIndex).map(({ field }) => sampleOf(featuresOf(field), 0, REAL_WEIGHT)));
 });
 
 /** The target field of a poisoned case, or undefined (benign, or an attack in a structure the rules judge). */
@@ -142,7 +179,7 @@ function samplesOfCase(c: Case): Sample[] | null {
   const fields = fieldsWithRefs(c.tool, ctx.server, ctx.own, ctx.index);
   const target = targetOf(c, fields);
   // null: the attack sits in a structure rather than a string, left to the rules
-  out = target === null ? null : fields.map(({ field }) => sampleOf(intentFeatures(field, BITS), field.pointer === target ? 1 : 0, 1));
+  out = target === null ? null : fields.map(({ field }) => sampleOf(featuresOf(field), field.pointer === target ? 1 : 0, 1));
   caseSamples.set(c, out);
   return out;
 }
@@ -248,13 +285,13 @@ function calibrate(scale: number, packed: string): Calibrated {
 }
 
 function readLegitimate(): void {
-  const calibrateOn = (id: string, tool: Tool, server: string, own: ReadonlySet<string>, index: CatalogIndex): void => {
+  const calibrateOn = (id: string, tool: Tool, server: string, own: ReadonlySet<string>, index: CatalogIndexLike): void => {
     for (const { field, elsewhere } of fieldsWithRefs(tool, server, own, index)) {
       const kind = candidateKind(field, elsewhere);
       if (kind === undefined) continue;
       // A parameter's description and a title are calibrated apart from the tool's description.
       const slot = kind === 'prose' && (field.kind === 'pdesc' || field.kind === 'title') ? field.kind : kind;
-      legitimate.push({ slot, at: `${id} ${field.pointer}`, features: intentFeatures(field, BITS) });
+      legitimate.push({ slot, at: `${id} ${field.pointer}`, features: featuresOf(field) });
     }
   };
   for (const [servers, index] of [[realCatalog, catalogIndex], [calibration, everyReal]] as const) {

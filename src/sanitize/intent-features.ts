@@ -141,14 +141,18 @@ export function intentFeatures(field: Pick<IntentField, 'kind' | 'text'>, bits: 
   // What the field speaks of, by concept and in every language the lexicons know, and each pair of
   // concepts: the model weighs "the user" with "their choice" and "not asked" where the rules need
   // two moves spelled in words they list.
-  const seen = conceptsOf(field.text);
+  const reading = conceptReading(field.text);
+  const sentences = sentencesOf(reading);
+  const perSentence = sentences.map((sentence) => conceptsOfReading(sentence));
+  // A field of one sentence is read once: its sentence is the whole reading.
+  const seen = sentences.length === 1 && sentences[0] === reading ? perSentence[0]! : conceptsOfReading(reading);
   for (let i = 0; i < seen.length; i++) {
     add(`x:${seen[i]!}`, CONCEPT_WEIGHT);
     for (let j = i + 1; j < seen.length; j++) add(`xx:${seen[i]!}+${seen[j]!}`, CONCEPT_WEIGHT);
   }
   // The same pairs within one sentence, or two neighbouring ones: "the user" and "is not asked" in
   // one breath say more than each somewhere in a long page of genuine documentation.
-  for (const pair of nearbyConceptPairs(field.text)) add(`sx:${pair}`, NEARBY_PAIR_WEIGHT);
+  for (const pair of nearbyConceptPairs(perSentence)) add(`sx:${pair}`, NEARBY_PAIR_WEIGHT);
   add(`k:${field.kind}`, 1);
   if (data && tokens.length >= 8) add('s:data-long', 1);
   let norm = 0;
@@ -168,12 +172,11 @@ function sentencesOf(reading: string): string[] {
 }
 
 /**
- * Each pair of concepts spoken of within one sentence or two neighbouring ones, in the order read
- * (the first sentence's concepts before the second's): "consent was given" then "nothing is asked".
+ * Each pair of concepts spoken of within one sentence or two neighbouring ones (given each
+ * sentence's concepts, in the order read): the first sentence's concepts before the second's,
+ * "consent was given" then "nothing is asked".
  */
-function nearbyConceptPairs(text: string): Set<string> {
-  // Read once: each sentence of the NFKC, lower-cased field is already what conceptsOf would make of it.
-  const per = sentencesOf(conceptReading(text)).map((sentence) => conceptsOfReading(sentence));
+function nearbyConceptPairs(per: readonly (readonly string[])[]): Set<string> {
   const pairs = new Set<string>();
   for (let k = 0; k < per.length; k++) {
     const here = [...new Set([...per[k]!, ...(per[k + 1] ?? [])])];
@@ -229,11 +232,6 @@ const CONCEPTS: readonly (readonly [string, (text: string) => boolean])[] = [
   ['demoted-value', (t) => sense.DEMOTED_VALUE.test(t)],
   ['negation', (t) => sense.NEGATION.test(t)],
 ];
-
-/** The concepts a field's text speaks of, on the reading the lexicons are written for (NFKC, lower case). */
-export function conceptsOf(text: string): string[] {
-  return conceptsOfReading(conceptReading(text));
-}
 
 /**
  * The reading the concepts are read on: NFKC, lower case, and every address made a bare one of its

@@ -44,11 +44,39 @@ function keyAt(text: string, i: number, two: boolean): number {
   return two && i + 1 < text.length ? first * 65536 + text.charCodeAt(i + 1) + 1 : first;
 }
 
+/**
+ * Entries by their first two characters (or their one, for an entry of one character), with a
+ * table of which heads exist in front: most positions of a text start no entry, and a byte read
+ * there costs less than a lookup by a number past the small-integer range.
+ */
+class Heads {
+  readonly entries = new Map<number, Entry[]>();
+  /** Whether some entry may start with this pair of characters (slots shared, so only 'no' is sure). */
+  private readonly pairs = new Uint8Array(PAIR_SLOTS);
+  /** Whether some entry of one character is this character. */
+  private readonly singles = new Uint8Array(65536);
+
+  mark(text: string): void {
+    if (text.length >= 2) this.pairs[pairSlot(text.charCodeAt(0), text.charCodeAt(1))] = 1;
+    else this.singles[text.charCodeAt(0)] = 1;
+  }
+
+  mayStartPair(first: number, second: number): boolean {
+    return this.pairs[pairSlot(first, second)] === 1;
+  }
+
+  mayBeSingle(first: number): boolean {
+    return this.singles[first] === 1;
+  }
+}
+const PAIR_SLOTS = 1 << 16;
+const pairSlot = (first: number, second: number): number => (Math.imul(first, 40503) + second) & (PAIR_SLOTS - 1);
+
 export class StemLexicon {
-  /** Entries that must start a word, by their first two characters (or their one). */
-  private readonly atWordStart = new Map<number, Entry[]>();
-  /** Entries matched anywhere, by their first two characters (or their one). */
-  private readonly anywhere = new Map<number, Entry[]>();
+  /** Entries that must start a word. */
+  private readonly atWordStart = new Heads();
+  /** Entries matched anywhere. */
+  private readonly anywhere = new Heads();
 
   constructor(groups: Iterable<readonly [key: string, words: Words]>) {
     for (const [key, words] of groups) {
@@ -57,7 +85,7 @@ export class StemLexicon {
       for (const text of words.anywhere ?? []) this.add(this.anywhere, { text, key, whole: false });
     }
     // Longest first, so "bei jedem" is found before "bei".
-    for (const map of [this.atWordStart, this.anywhere]) for (const list of map.values()) list.sort((a, b) => b.text.length - a.text.length);
+    for (const heads of [this.atWordStart, this.anywhere]) for (const list of heads.entries.values()) list.sort((a, b) => b.text.length - a.text.length);
   }
 
   /** Every match, in order of position; at one position only the longest entry. */
@@ -79,18 +107,22 @@ export class StemLexicon {
     return false;
   }
 
-  private add(map: Map<number, Entry[]>, entry: Entry): void {
+  private add(heads: Heads, entry: Entry): void {
     const text = entry.text.normalize('NFKC').toLowerCase();
     if (text.trim() === '') return;
     const head = keyAt(text, 0, text.length >= 2);
-    const list = map.get(head);
-    if (list === undefined) map.set(head, [{ ...entry, text }]);
+    heads.mark(text);
+    const list = heads.entries.get(head);
+    if (list === undefined) heads.entries.set(head, [{ ...entry, text }]);
     else if (!list.some((e) => e.text === text && e.whole === entry.whole)) list.push({ ...entry, text });
   }
 
-  private at(map: Map<number, Entry[]>, text: string, i: number): Entry | undefined {
+  private at(heads: Heads, text: string, i: number): Entry | undefined {
+    const first = text.charCodeAt(i);
+    const pair = i + 1 < text.length && heads.mayStartPair(first, text.charCodeAt(i + 1));
     for (let two = 1; two >= 0; two--) {
-      const list = map.get(keyAt(text, i, two === 1));
+      if (two === 1 ? !pair : !heads.mayBeSingle(first)) continue;
+      const list = heads.entries.get(keyAt(text, i, two === 1));
       if (list === undefined) continue;
       for (const e of list) {
         if (!text.startsWith(e.text, i)) continue;
