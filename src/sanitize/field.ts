@@ -18,6 +18,8 @@ import type { Slot } from './walk.js';
 export interface FieldOptions {
   readonly server: string;
   readonly own: ReadonlySet<string>;
+  /** The words of the server's own tool names, lower case (`sendEmail` -> send, email). */
+  readonly ownWords: ReadonlySet<string>;
   /** The entity's own parameter names (walk.ts parameterNames). */
   readonly params: ReadonlySet<string>;
   readonly index: CatalogIndexLike | undefined;

@@ -15,6 +15,8 @@ import { StemLexicon, type StemMatch, type Words } from './stem-lexicon.js';
 export interface HijackContext {
   /** Lower-case names of the server's own tools. */
   readonly own: ReadonlySet<string>;
+  /** The words of those names, split where the original changes case too (`createNewCampaign`). */
+  readonly ownWords: ReadonlySet<string>;
   /** Lower-case parameter names of the judged tool. */
   readonly params: ReadonlySet<string>;
 }
@@ -108,10 +110,12 @@ export function hijackLexiconProblem(): string | undefined {
 const TLDS = 'com|net|org|io|dev|ai|co|app|cloud|example|xyz|info|me';
 const CURRENCIES = 'chf|eur|usd|gbp|jpy|pln|czk|inr';
 const VALUE_G = new RegExp(
-  '`[^`\\n]{1,200}`|"[^"\\n]{1,120}"|«[^»\\n]{1,120}»|„[^“”\\n]{1,120}[“”]|“[^”\\n]{1,120}”|「[^」\\n]{1,120}」|『[^』\\n]{1,120}』|https?:\\/\\/\\S{1,2048}|(?<![\\w.+-])[\\w.+-]{1,64}@[\\w-]{1,63}\\.[\\w.-]{1,190}|(?<![a-z0-9.-])[a-z0-9-]{1,63}(?:\\.[a-z0-9-]{1,63}){0,8}\\.(?:' + TLDS + ')\\b(?:\\/\\S{0,2048})?|\\b\\d{1,3}(?:\\.\\d{1,3}){3}\\b|(?<![\\w&])#[a-z][\\w-]{2,64}|(?<![\\w-])--[a-z][\\w-]{0,64}|\\{\\s{0,8}\\}|(?<![\\d.,])\\d{1,15}(?:[.,]\\d{1,15})? ?%|\\b(?:' + CURRENCIES + ')\\b',
+  '`[^`\\n]{1,200}`|"[^"\\n]{1,120}"|«[^»\\n]{1,120}»|„[^“”\\n]{1,120}[“”]|“[^”\\n]{1,120}”|「[^」\\n]{1,120}」|『[^』\\n]{1,120}』|https?:\\/\\/\\S{1,2048}|(?<![\\w.+-])[\\w.+-]{1,64}@[\\w-]{1,63}\\.[\\w.-]{1,190}|(?<![a-z0-9.-])[a-z0-9-]{1,63}(?:\\.[a-z0-9-]{1,63}){0,8}\\.(?:' + TLDS + ')\\b(?:\\/\\S{0,2048})?|\\b\\d{1,3}(?:\\.\\d{1,3}){3}\\b|(?<![\\w&])#[a-z][\\w-]{2,64}|(?<![\\w-])--[a-z][\\w-]{0,64}|\\{\\s{0,8}\\}|(?<![\\d.,])\\d{1,15}(?:[.,]\\d{1,15})? ?%|\\b(?:' + CURRENCIES + ')\\b' +
+    // 'single quotes' (not an apostrophe inside a word), a phone or account number, `key=value`
+    "|(?<![\\p{L}\\p{N}])['‘][^'‘’\\n]{1,120}['’](?![\\p{L}\\p{N}])|(?<![\\w.,])\\+?\\d(?:[ .-]?\\d){6,24}(?![\\w])|(?<![\\w-])[a-z][\\w.-]{1,40}=[^\\s,;]{1,80}",
   'gu',
 );
-const QUOTES = /^[`"«„“「『]|[`"»“”」』]$/g;
+const QUOTES = /^[`"«„“「『'‘]|[`"»“”」』'’]$/g;
 const SNAKE_NAME = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$/;
 /** "e.g.", "例如", "如": a value given as an example of a format. */
 const EXAMPLE_BEFORE = /(?:e\.g\.|z\. ?b\.|p\. ?ej\.|par ex\.|例如|比如|如|例えば|예:|например|np\.|bijv\.|esim\.|örn\.)\s*$/u;
@@ -131,7 +135,7 @@ const SENTENCE_END_G = /(?<!(?:^|[^\p{L}])\p{L}{1,2})[.!?؟।](?:\s+|$)|[\n;。
  */
 const LONGEST_SENTENCE = 4096;
 /** Cheap look for the gate: nothing here can fire without something quoted, addressed or flagged. */
-const VALUE_CUE = new RegExp(`[\`"«„“「『@#%{]|--|:\\/\\/|\\d\\.\\d|[a-z0-9]\\.(?:${TLDS})\\b|\\b(?:${CURRENCIES})\\b`);
+const VALUE_CUE = new RegExp(`[\`"«„“「『@#%{‘=]|--|:\\/\\/|\\d\\.\\d|\\d(?:[ .-]?\\d){6}|(?<![a-z0-9])'|[a-z0-9]\\.(?:${TLDS})\\b|\\b(?:${CURRENCIES})\\b`);
 
 /** The first sentence of the text that hijacks another kind of tool's arguments; null when none does. */
 export function hijackByKind(plain: string, ctx: HijackContext): HijackByKind | null {
@@ -208,7 +212,7 @@ function valuesOf(sentence: string, ctx: HijackContext): Span[] {
   VALUE_G.lastIndex = 0;
   for (let m = VALUE_G.exec(sentence); m !== null; m = VALUE_G.exec(sentence)) {
     const core = m[0].replace(QUOTES, '');
-    if (SNAKE_NAME.test(core) || ctx.own.has(core) || ctx.params.has(core)) continue;
+    if (SNAKE_NAME.test(core) || ctx.own.has(core) || ctx.params.has(core) || ctx.params.has(core.split('=')[0]!)) continue;
     if (EXAMPLE_BEFORE.test(sentence.slice(Math.max(0, m.index - 12), m.index))) continue;
     out.push({ start: m.index, end: m.index + m[0].length });
   }
@@ -216,18 +220,14 @@ function valuesOf(sentence: string, ctx: HijackContext): Span[] {
 }
 
 /**
- * The action is what one of the server's own tools is named for (`send_sms` and "보낼 때"): a whole
- * word of the name, or the word with an "s" (`send_messages`). Not a piece of one (`facebook` books
- * nothing, `openai_chat` opens nothing).
+ * The action is what one of the server's own tools is named for (`send_sms`, `createCampaign` and
+ * "보낼 때"): a whole word of a name, or the word with an "s" (`send_messages`). Not a piece of one
+ * (`facebook` books nothing, `openai_chat` opens nothing).
  */
 function ownAction(action: string, ctx: HijackContext, lex: Lexicons): boolean {
   const words = lex.toolWords.get(action) ?? [action];
-  for (const name of ctx.own) {
-    for (const part of name.split(NAME_SEPARATORS)) if (words.includes(part) || (part.endsWith('s') && words.includes(part.slice(0, -1)))) return true;
-  }
-  return false;
+  return words.some((w) => ctx.ownWords.has(w) || ctx.ownWords.has(`${w}s`));
 }
-const NAME_SEPARATORS = /[^a-z0-9]+/;
 
 /** A parameter of the tool's own, named as a whole word ("set `pattern`", "the text"). */
 function speaksOfOwnParameter(sentence: string, ctx: HijackContext): boolean {

@@ -2,7 +2,7 @@
 import { clearFieldMemo, knownQuiet, sanitizeField, type FieldOutcome } from './field.js';
 import { finding, type FieldContext } from './findings.js';
 import { intentFindings } from './intent-model.js';
-import { judgeName } from './names.js';
+import { judgeName, toolNameWords } from './names.js';
 import { clearScanMemo } from './semantic.js';
 import { identifierWords } from './semantic.js';
 import {
@@ -48,6 +48,19 @@ function lowerNames(names: ReadonlySet<string> | undefined): ReadonlySet<string>
   return out;
 }
 
+/** The words of a server's own tool names, lower-cased once per set: `reach_createNewCampaignV1` -> reach, create, new, campaign, v1. */
+const worded = new WeakMap<ReadonlySet<string>, ReadonlySet<string>>();
+
+function nameWords(names: ReadonlySet<string> | undefined): ReadonlySet<string> {
+  if (!names) return NO_NAMES;
+  let out = worded.get(names);
+  if (!out) {
+    out = new Set([...names].flatMap(toolNameWords));
+    worded.set(names, out);
+  }
+  return out;
+}
+
 /** Drops every memo of short, context-free results (they only ever speed up repeated strings). */
 export function clearSanitizeCaches(): void {
   clearFieldMemo();
@@ -58,7 +71,7 @@ export function sanitizeEntity<T>(kind: EntityKind, entity: T, ctx: SanitizeCont
   const limits = { ...DEFAULT_LIMITS, ...(ctx.limits ?? {}) };
   const blocking = ctx.blocking !== false;
   const own = lowerNames(ctx.ownToolNames);
-  const fieldOpts = { server: ctx.server, own, params: parameterNames(kind, entity), index: ctx.otherServers, limits, blocking };
+  const fieldOpts = { server: ctx.server, own, ownWords: nameWords(ctx.ownToolNames), params: parameterNames(kind, entity), index: ctx.otherServers, limits, blocking };
 
   // Values remembered as quiet are skipped before a slot is even built (they are most of a schema).
   const skip = (cls: Parameters<typeof knownQuiet>[0], param: boolean, value: string, data: boolean): boolean =>
