@@ -151,6 +151,10 @@ function judge(skel: string, slot: Slot, opts: ScanOptions, plain: string): Hit 
     return hit('asks for the system prompt, the conversation or secrets', 'data-slot.exfil');
   }
   if (namedSecrets(slot.value)) return hit('asks for secrets by their variable names', 'data-slot.named-secrets');
+  // Data that the model would fill in from elsewhere: a secret's variable expanded (`Bearer $GITHUB_TOKEN`),
+  // the system prompt or the conversation as a template's placeholder (`{{system_prompt}}`).
+  if (expandsSecret(slot.value)) return hit("expands a secret's variable", 'data-slot.named-secrets');
+  if (PLACEHOLDER_OF_CONTEXT.test(slot.value)) return hit('holds a placeholder for the system prompt, the conversation or secrets', 'data-slot.exfil');
   // Any language: the user's confirmation waived, the model's instructions or the conversation (with
   // its secrets) asked into the slot. Identifier-shaped names read as words.
   const spaced = slot.cls === 'key' ? other.replace(/_+/g, ' ') : other;
@@ -347,6 +351,24 @@ function otherTool(text: string, opts: ScanOptions): string | undefined {
  * Two or more secrets by their environment variable names (upper case in the original), or one
  * with its value asked for ("paste the value of GITHUB_TOKEN").
  */
+/** `$GITHUB_TOKEN`, `${API_KEY}`, `%DB_PASSWORD%`, `process.env.STRIPE_SECRET`, `os.environ["AWS_SECRET_ACCESS_KEY"]`. */
+const EXPANDED_SECRET = /(?:\$\{?|%|\bprocess\.env\.|\bos\.environ\[["']?|\benv\.)[A-Z][A-Z0-9_]*(?:TOKEN|KEY|SECRET|PASSWORD|PASSWD|CREDENTIALS?)\b/;
+const EXPANDED_SECRET_G = new RegExp(EXPANDED_SECRET.source, 'g');
+
+/**
+ * The value is a secret's expansion, alone or with its scheme (`Bearer $GITHUB_TOKEN`), or inside a
+ * URL (`https://host/h?k=$API_KEY`). A shell example that uses one (`curl -H "Authorization: Bearer
+ * $ACME_API_KEY" ...`) documents the vendor's own variable.
+ */
+function expandsSecret(value: string): boolean {
+  if (!EXPANDED_SECRET.test(value)) return false;
+  if (/https?:\/\/\S*(?:\$|%[A-Z])/.test(value)) return true;
+  return value.replace(EXPANDED_SECRET_G, ' ').trim().split(/\s+/).filter((w) => w !== '' && w !== '}').length <= 1;
+}
+
+/** `{{system_prompt}}`, `{{ conversation_history }}`, `{{env.API_KEY}}`: a template the model would fill from its context. */
+const PLACEHOLDER_OF_CONTEXT = /\{\{\s*[\w.]*?(?:system_?prompt|system_?message|instructions|conversation|chat_?history|messages|transcript|env|secrets?|api_?keys?|passwords?|tokens?)[\w.]*\s*\}\}/i;
+
 function namedSecrets(original: string): boolean {
   const names = new Set(original.match(SECRET_VARIABLE) ?? []);
   return names.size >= 2 || (names.size === 1 && VALUE_OF.test(original.toLowerCase()));
