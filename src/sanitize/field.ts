@@ -10,6 +10,7 @@ import { buildShadow, mapShadow, type HiddenText, type MappedShadow } from './sh
 import { entropy, mergeSpans, sentenceAround } from './spans.js';
 import { withDataSlotHits } from './data-slots.js';
 import { withHijackByKind } from './hijack-by-kind.js';
+import { withPrereqByKind } from './prereq-by-kind.js';
 import { withPlantedValue } from './planted-values.js';
 import { stripHidden } from './strip.js';
 import { severityRank, type CatalogIndexLike, type Finding, type Limits, type MatchSpan } from './types.js';
@@ -114,7 +115,7 @@ export function sanitizeField(slot: Slot, opts: FieldOptions): FieldOutcome {
   const judged = (view: typeof shadow): Hit[] => {
     let out = scan(view, scanOpts);
     if (slot.data || slot.parameterText) out = withDataSlotHits(out, view.skel, slot, scanOpts, view.plain);
-    if (slot.cls === 'text' && !slot.data) out = withHijackByKind(withPlantedValue(out, view.plain), view.plain, opts);
+    if (slot.cls === 'text' && !slot.data) out = withPrereqByKind(withHijackByKind(withPlantedValue(out, view.plain), view.plain, opts), view.plain, opts);
     return out;
   };
   let hits = judged(shadow);

@@ -7,10 +7,10 @@
 // is not read, only these four parts, from the word lists of hijack-lexicon.json. In English,
 // where the directive analysis reads the grammar and "when" opens conditions of every kind, the
 // clause must also say who acts: "whenever you post", "any message you send".
-import fs from 'node:fs';
 import { readsAsEnglish } from './directive-lexicon.js';
 import type { Hit } from './semantic.js';
-import { StemLexicon, type StemMatch, type Words } from './stem-lexicon.js';
+import { hijackLexicon as loaded, type HijackLexicon as Lexicons, type Lists } from './hijack-lexicon.js';
+import type { StemMatch } from './stem-lexicon.js';
 
 export interface HijackContext {
   /** Lower-case names of the server's own tools. */
@@ -26,79 +26,6 @@ export interface HijackByKind {
   readonly length: number;
   /** The action's English name ("send", "merge"). */
   readonly action: string;
-}
-
-type ByLanguage = Record<string, Words>;
-interface LexiconFile {
-  readonly tool: ByLanguage;
-  readonly when: ByLanguage;
-  readonly always: ByLanguage;
-  readonly order: ByLanguage;
-  readonly also: ByLanguage;
-  readonly toolWords: Record<string, readonly string[]>;
-  readonly actions: Record<string, ByLanguage>;
-}
-
-interface Lists {
-  readonly cue: StemLexicon;
-  readonly order: StemLexicon;
-  readonly action: StemLexicon;
-}
-
-interface Lexicons {
-  readonly english: Lists;
-  readonly other: Lists;
-  /** "always", "every time" in every language. */
-  readonly always: StemLexicon;
-  /** Nouns for a tool, an integration, a connector, in every language. */
-  readonly tool: StemLexicon;
-  readonly toolWords: ReadonlyMap<string, readonly string[]>;
-}
-
-let lexicons: Lexicons | undefined;
-let problem: string | undefined;
-const NOTHING = new StemLexicon([]);
-
-/**
- * Read once, when the daemon starts (or the first field is judged). A file missing or unreadable
- * leaves this rule, and the learned second opinion's concepts of these lists, without words.
- */
-function loaded(): Lexicons {
-  if (lexicons !== undefined) return lexicons;
-  try {
-    lexicons = lexiconsOf(JSON.parse(fs.readFileSync(LEXICON_FILE, 'utf8')) as LexiconFile);
-  } catch (err) {
-    problem = err instanceof Error ? err.message.split('\n')[0] : String(err);
-    const none = { cue: NOTHING, order: NOTHING, action: NOTHING };
-    lexicons = { english: none, other: none, always: NOTHING, tool: NOTHING, toolWords: new Map() };
-  }
-  return lexicons;
-}
-const LEXICON_FILE = new URL('./hijack-lexicon.json', import.meta.url);
-
-function lexiconsOf(file: LexiconFile): Lexicons {
-  const listsOf = (english: boolean): Lists => {
-    const languages = (key: string, byLanguage: ByLanguage): [string, Words][] => Object.entries(byLanguage).filter(([language]) => (language === 'en') === english).map(([, words]) => [key, words]);
-    return {
-      cue: new StemLexicon([...languages('when', file.when), ...languages('always', file.always)]),
-      order: new StemLexicon([...languages('order', file.order), ...languages('also', file.also)]),
-      action: new StemLexicon(Object.entries(file.actions).flatMap(([action, byLanguage]) => languages(action, byLanguage))),
-    };
-  };
-  const all = (key: string, byLanguage: ByLanguage): [string, Words][] => Object.values(byLanguage).map((words) => [key, words]);
-  return {
-    english: listsOf(true),
-    other: listsOf(false),
-    always: new StemLexicon(all('always', file.always)),
-    tool: new StemLexicon(all('tool', file.tool)),
-    toolWords: new Map(Object.entries(file.toolWords)),
-  };
-}
-
-/** Why the word lists could not be read, for the daemon to say once at start; undefined when they were. */
-export function hijackLexiconProblem(): string | undefined {
-  loaded();
-  return problem;
 }
 
 /**
@@ -140,18 +67,36 @@ const VALUE_CUE = new RegExp(`[\`"«„“「『@#%{‘=]|--|:\\/\\/|\\d\\.\\d|\
 /** The first sentence of the text that hijacks another kind of tool's arguments; null when none does. */
 export function hijackByKind(plain: string, ctx: HijackContext): HijackByKind | null {
   if (!VALUE_CUE.test(plain)) return null;
+  return firstOfSentences(plain, (sentence) => (VALUE_CUE.test(sentence) ? judgeSentence(sentence, readsAsEnglish(sentence), ctx) : null));
+}
+
+/**
+ * The first finding of `judge` over the text's sentences of ordinary length (12 to 4,096 characters),
+ * its index made the text's.
+ */
+export function firstOfSentences<T extends { readonly index: number }>(plain: string, judge: (sentence: string) => T | null): T | null {
   SENTENCE_END_G.lastIndex = 0;
   for (let from = 0; from < plain.length; ) {
     const end = SENTENCE_END_G.exec(plain);
     const to = end === null ? plain.length : end.index + end[0].length;
     const sentence = plain.slice(from, to);
-    if (sentence.length >= 12 && sentence.length <= LONGEST_SENTENCE && VALUE_CUE.test(sentence)) {
-      const found = judgeSentence(sentence, readsAsEnglish(sentence), ctx);
+    if (sentence.length >= 12 && sentence.length <= LONGEST_SENTENCE) {
+      const found = judge(sentence);
       if (found !== null) return { ...found, index: from + found.index };
     }
     from = to;
   }
   return null;
+}
+
+/** Whether the sentence holds a value: quoted or in code, an address, a path, a flag, a channel, a number. */
+export function holdsValue(sentence: string): boolean {
+  if (!VALUE_CUE.test(sentence)) return false;
+  VALUE_G.lastIndex = 0;
+  for (let m = VALUE_G.exec(sentence); m !== null; m = VALUE_G.exec(sentence)) {
+    if (!EXAMPLE_BEFORE.test(sentence.slice(Math.max(0, m.index - 12), m.index))) return true;
+  }
+  return false;
 }
 
 function judgeSentence(sentence: string, english: boolean, ctx: HijackContext): HijackByKind | null {
@@ -230,7 +175,7 @@ function ownAction(action: string, ctx: HijackContext, lex: Lexicons): boolean {
 }
 
 /** A parameter of the tool's own, named as a whole word ("set `pattern`", "the text"). */
-function speaksOfOwnParameter(sentence: string, ctx: HijackContext): boolean {
+export function speaksOfOwnParameter(sentence: string, ctx: HijackContext): boolean {
   for (const p of ctx.params) {
     if (p.length < 3) continue;
     for (let at = sentence.indexOf(p); at >= 0; at = sentence.indexOf(p, at + 1)) {

@@ -29,4 +29,4 @@ export {
 } from './types.js';
 export { UNACCEPTABLE_RULES, acceptanceCovers, withAcceptance, type Acceptance, type AcceptanceEntry, type WithheldDefinition } from './acceptances.js';
 export { shippedModelProblem } from './intent-model.js';
-export { hijackLexiconProblem } from './hijack-by-kind.js';
+export { hijackLexiconProblem } from './hijack-lexicon.js';

@@ -1,0 +1,93 @@
+// The word lists of hijack-lexicon.json, read once: what the rules on tools named by what they do
+// (hijack-by-kind.ts, prereq-by-kind.ts) and the learned second opinion's concepts look for, in 79
+// languages. Each list is a StemLexicon, so thousands of entries cost a pass over the sentence.
+import fs from 'node:fs';
+import { StemLexicon, type Words } from './stem-lexicon.js';
+
+type ByLanguage = Record<string, Words>;
+interface LexiconFile {
+  readonly tool: ByLanguage;
+  readonly when: ByLanguage;
+  readonly always: ByLanguage;
+  readonly order: ByLanguage;
+  readonly also: ByLanguage;
+  readonly toolWords: Record<string, readonly string[]>;
+  readonly actions: Record<string, ByLanguage>;
+  /** "before", "first", "only after": what puts an action ahead of the tool's use. */
+  readonly before?: ByLanguage;
+  /** Nouns for a kind of software (a shell, the browser, the ticket system), by kind. */
+  readonly software?: Record<string, ByLanguage>;
+  /** The words a tool's name carries for each kind of software (`shell`: shell, terminal, exec). */
+  readonly softwareWords?: Record<string, readonly string[]>;
+}
+
+/** The lists a sentence is read with: English ones for English, the other languages' otherwise. */
+export interface Lists {
+  readonly cue: StemLexicon;
+  readonly order: StemLexicon;
+  readonly action: StemLexicon;
+}
+
+export interface HijackLexicon {
+  readonly english: Lists;
+  readonly other: Lists;
+  /** "always", "every time" in every language. */
+  readonly always: StemLexicon;
+  /** Nouns for a tool, an integration, a connector, in every language. */
+  readonly tool: StemLexicon;
+  readonly toolWords: ReadonlyMap<string, readonly string[]>;
+  /** "before", "first", "only after" in every language. */
+  readonly before: StemLexicon;
+  /** Kinds of software in every language, each match keyed by its kind. */
+  readonly software: StemLexicon;
+  readonly softwareWords: ReadonlyMap<string, readonly string[]>;
+}
+
+let lexicon: HijackLexicon | undefined;
+let problem: string | undefined;
+const NOTHING = new StemLexicon([]);
+
+/**
+ * Read once, when the daemon starts (or the first field is judged). A file missing or unreadable
+ * leaves these rules, and the learned second opinion's concepts of these lists, without words.
+ */
+export function hijackLexicon(): HijackLexicon {
+  if (lexicon !== undefined) return lexicon;
+  try {
+    lexicon = lexiconOf(JSON.parse(fs.readFileSync(LEXICON_FILE, 'utf8')) as LexiconFile);
+  } catch (err) {
+    problem = err instanceof Error ? err.message.split('\n')[0] : String(err);
+    const none = { cue: NOTHING, order: NOTHING, action: NOTHING };
+    lexicon = { english: none, other: none, always: NOTHING, tool: NOTHING, toolWords: new Map(), before: NOTHING, software: NOTHING, softwareWords: new Map() };
+  }
+  return lexicon;
+}
+const LEXICON_FILE = new URL('./hijack-lexicon.json', import.meta.url);
+
+/** Why the word lists could not be read, for the daemon to say once at start; undefined when they were. */
+export function hijackLexiconProblem(): string | undefined {
+  hijackLexicon();
+  return problem;
+}
+
+function lexiconOf(file: LexiconFile): HijackLexicon {
+  const listsOf = (english: boolean): Lists => {
+    const languages = (key: string, byLanguage: ByLanguage): [string, Words][] => Object.entries(byLanguage).filter(([language]) => (language === 'en') === english).map(([, words]) => [key, words]);
+    return {
+      cue: new StemLexicon([...languages('when', file.when), ...languages('always', file.always)]),
+      order: new StemLexicon([...languages('order', file.order), ...languages('also', file.also)]),
+      action: new StemLexicon(Object.entries(file.actions).flatMap(([action, byLanguage]) => languages(action, byLanguage))),
+    };
+  };
+  const all = (key: string, byLanguage: ByLanguage): [string, Words][] => Object.values(byLanguage).map((words) => [key, words]);
+  return {
+    english: listsOf(true),
+    other: listsOf(false),
+    always: new StemLexicon(all('always', file.always)),
+    tool: new StemLexicon(all('tool', file.tool)),
+    toolWords: new Map(Object.entries(file.toolWords)),
+    before: new StemLexicon(all('before', file.before ?? {})),
+    software: new StemLexicon(Object.entries(file.software ?? {}).flatMap(([kind, byLanguage]) => all(kind, byLanguage))),
+    softwareWords: new Map(Object.entries(file.softwareWords ?? {})),
+  };
+}
