@@ -21,6 +21,12 @@ interface LexiconFile {
   readonly softwareWords?: Record<string, readonly string[]>;
 }
 
+/** One list read apart for English sentences and for the others'. */
+export interface ByReading {
+  readonly english: StemLexicon;
+  readonly other: StemLexicon;
+}
+
 /** The lists a sentence is read with: English ones for English, the other languages' otherwise. */
 export interface Lists {
   readonly cue: StemLexicon;
@@ -36,10 +42,10 @@ export interface HijackLexicon {
   /** Nouns for a tool, an integration, a connector, in every language. */
   readonly tool: StemLexicon;
   readonly toolWords: ReadonlyMap<string, readonly string[]>;
-  /** "before", "first", "only after" in every language. */
-  readonly before: StemLexicon;
-  /** Kinds of software in every language, each match keyed by its kind. */
-  readonly software: StemLexicon;
+  /** "before", "first", "only after": English, and the other languages. */
+  readonly before: ByReading;
+  /** Kinds of software, each match keyed by its kind: English, and the other languages. */
+  readonly software: ByReading;
   readonly softwareWords: ReadonlyMap<string, readonly string[]>;
 }
 
@@ -58,7 +64,8 @@ export function hijackLexicon(): HijackLexicon {
   } catch (err) {
     problem = err instanceof Error ? err.message.split('\n')[0] : String(err);
     const none = { cue: NOTHING, order: NOTHING, action: NOTHING };
-    lexicon = { english: none, other: none, always: NOTHING, tool: NOTHING, toolWords: new Map(), before: NOTHING, software: NOTHING, softwareWords: new Map() };
+    const empty = { english: NOTHING, other: NOTHING };
+    lexicon = { english: none, other: none, always: NOTHING, tool: NOTHING, toolWords: new Map(), before: empty, software: empty, softwareWords: new Map() };
   }
   return lexicon;
 }
@@ -71,8 +78,10 @@ export function hijackLexiconProblem(): string | undefined {
 }
 
 function lexiconOf(file: LexiconFile): HijackLexicon {
+  const languagesOf = (english: boolean) => (key: string, byLanguage: ByLanguage): [string, Words][] => Object.entries(byLanguage).filter(([language]) => (language === 'en') === english).map(([, words]) => [key, words]);
+  const byReading = (groups: (languages: ReturnType<typeof languagesOf>) => [string, Words][]): ByReading => ({ english: new StemLexicon(groups(languagesOf(true))), other: new StemLexicon(groups(languagesOf(false))) });
   const listsOf = (english: boolean): Lists => {
-    const languages = (key: string, byLanguage: ByLanguage): [string, Words][] => Object.entries(byLanguage).filter(([language]) => (language === 'en') === english).map(([, words]) => [key, words]);
+    const languages = languagesOf(english);
     return {
       cue: new StemLexicon([...languages('when', file.when), ...languages('always', file.always)]),
       order: new StemLexicon([...languages('order', file.order), ...languages('also', file.also)]),
@@ -86,8 +95,8 @@ function lexiconOf(file: LexiconFile): HijackLexicon {
     always: new StemLexicon(all('always', file.always)),
     tool: new StemLexicon(all('tool', file.tool)),
     toolWords: new Map(Object.entries(file.toolWords)),
-    before: new StemLexicon(all('before', file.before ?? {})),
-    software: new StemLexicon(Object.entries(file.software ?? {}).flatMap(([kind, byLanguage]) => all(kind, byLanguage))),
+    before: byReading((languages) => languages('before', file.before ?? {})),
+    software: byReading((languages) => Object.entries(file.software ?? {}).flatMap(([kind, byLanguage]) => languages(kind, byLanguage))),
     softwareWords: new Map(Object.entries(file.softwareWords ?? {})),
   };
 }

@@ -1,13 +1,13 @@
 // An unrelated prerequisite through software named by what it is, in any of 79 languages: a
 // sentence that puts an action first ("before any conversion", "zanim odpowiesz", "使用前请先"),
 // names a kind of software the model acts through ("your shell", "the ticket system", "whatever
-// database connector is available"), gives the model the order or names it as the one who acts
-// ("the assistant posts", "l'assistente invia"), and carries something: a value (a command, a
+// database connector is available"), gives an order or names an action ("run", "open a ticket") or
+// names the model as the one who acts ("l'assistente invia"), and carries something: a value (a command, a
 // channel, an address, a path) or one of the tool's own parameters to put the result in. A tool may
 // speak of its own kind of software (a browser tool of the browser), so a kind that one of the
 // server's tool names is named for is not this rule's. The grammar is not read, only these parts.
 import { readsAsEnglish } from './directive-lexicon.js';
-import { firstOfSentences, holdsValue, speaksOfOwnParameter, type HijackContext } from './hijack-by-kind.js';
+import { firstOfSentences, speaksOfOwnParameter, type HijackContext } from './hijack-by-kind.js';
 import { hijackLexicon, type HijackLexicon } from './hijack-lexicon.js';
 import type { Hit } from './semantic.js';
 import type { StemMatch } from './stem-lexicon.js';
@@ -24,25 +24,81 @@ export interface PrereqByKind {
  * "the model". A sentence that only tells someone to act must hold an order instead.
  */
 const THE_MODEL =
-  /(?<![\p{L}\p{N}])(?:assistants?|agents?|the model|ai|llm|asistente|assistente|assistent(?:en|in)?|asystent\p{L}*|asistent\p{L}*|asisten|avustaja\p{L}*|asszisztens\p{L}*|assistenten|ассистент\p{L}*|асистент\p{L}*|помощник\p{L}*|помічник\p{L}*|βοηθ\p{L}*|msaidizi|trợ lý)(?![\p{L}\p{N}])|助手|助理|アシスタント|어시스턴트|सहायक|সহকারী|المساعد|העוזר|دستیار|ผู้ช่วย/u;
+  /(?<![\p{L}\p{N}])(?:assistants?|the model|asistente|assistente|assistent(?:en|in)?|asystent\p{L}*|asistent\p{L}*|asisten|avustaja\p{L}*|asszisztens\p{L}*|assistenten|ассистент\p{L}*|асистент\p{L}*|помощник\p{L}*|помічник\p{L}*|βοηθ\p{L}*|msaidizi|trợ lý)(?![\p{L}\p{N}])|助手|助理|アシスタント|어시스턴트|सहायक|সহকারী|المساعد|העוזר|دستیار|ผู้ช่วย/u;
 
 /** The first sentence of the text that demands an action through another kind of software first; null when none does. */
 export function prereqByKind(plain: string, ctx: HijackContext): PrereqByKind | null {
   const lex = hijackLexicon();
-  if (!lex.before.test(plain)) return null;
-  return firstOfSentences(plain, (sentence) => judgeSentence(sentence, ctx, lex));
+  if (!lex.before.english.test(plain) && !lex.before.other.test(plain)) return null;
+  return firstOfSentences(plain, (sentence) => judgeSentence(sentence, readsAsEnglish(sentence), ctx, lex));
 }
 
-function judgeSentence(sentence: string, ctx: HijackContext, lex: HijackLexicon): PrereqByKind | null {
-  const before = lex.before.findAll(sentence);
+/** A sentence read as English is read with the English lists only: other languages' nouns are English words ("fail", "terminal"). */
+function judgeSentence(sentence: string, english: boolean, ctx: HijackContext, lex: HijackLexicon): PrereqByKind | null {
+  const reading = english ? 'english' : 'other';
+  const before = lex.before[reading].findAll(sentence);
   if (before.length === 0) return null;
-  const kind = lex.software.findAll(sentence).find((m) => !overlapsAny(m, before) && !ownKind(m.key, ctx, lex));
+  // A kind named inside quotes or code is a word the text is about ("by functionality (e.g. "database")").
+  const quoted = quotedSpans(sentence);
+  const tools = lex.tool.findAll(sentence);
+  const named = (m: StemMatch): boolean => {
+    const evidence = DOMAINS.get(m.key);
+    return evidence === undefined || tools.some((t) => near(t, m, TOOL_NEAR)) || (evidence !== null && evidence.test(sentence));
+  };
+  const kind = lex.software[reading].findAll(sentence).find((m) => !overlapsAny(m, before) && !overlapsAny(m, quoted) && !ownKind(m.key, ctx, lex) && named(m));
   if (kind === undefined) return null;
-  const lists = readsAsEnglish(sentence) ? [lex.english, lex.other] : [lex.other];
-  const ordered = lists.some((l) => l.order.findAll(sentence).some((o) => !overlapsAny(o, before) && !overlapsAny(o, [kind])));
-  if (!ordered && !THE_MODEL.test(sentence)) return null;
-  if (!holdsValue(sentence) && !speaksOfOwnParameter(sentence, ctx)) return null;
+  const lists = [english ? lex.english : lex.other];
+  // An order ("run", "pass", "must"), an action taken through software ("open a ticket", "post"), or the model named.
+  const apart = (m: StemMatch): boolean => !overlapsAny(m, before) && !overlapsAny(m, [kind]);
+  const acts = lists.some((l) => l.order.findAll(sentence).some(apart) || l.action.findAll(sentence).some(apart));
+  if (!acts && !THE_MODEL.test(sentence)) return null;
+  if (!CARRIED.test(sentence) && !speaksOfOwnParameter(sentence, ctx)) return null;
+  // What comes first is one of the server's own tools ("先用 queryEnv(action=domains) 检查"): the server's own order.
+  if (namesOwnTool(sentence, ctx)) return null;
+  if (!before.some((b) => near(b, kind, NEAR))) return null;
   return { index: kind.index, length: kind.length, kind: kind.key };
+}
+
+/**
+ * What the action carries or where it goes: an address, a host, a channel, a path, a command in code
+ * (with a space, a pipe or a slash). A plain quoted word or a `key=value` is a tool's own vocabulary.
+ */
+const CARRIED = /https?:\/\/|(?<![\w.+-])[\w.+-]{1,64}@[\w-]{1,63}\.[a-z]|\b\d{1,3}(?:\.\d{1,3}){3}\b|(?<![\w&])#[a-z][\w-]{2,64}|`[^`\n]{0,200}[\s|/][^`\n]{0,200}`|(?:^|[\s(`'"])(?:~|\.{1,2})?\/[\w.-]{1,64}\/|(?<![\w-])\.env\b|(?<![a-z0-9.-])[a-z0-9-]{1,63}\.(?:example|com|net|org|io|dev)\b/u;
+/** How far apart, in characters, what is put first and the software may be ("before any conversion, run `env` in your shell"). */
+const NEAR = 160;
+
+function quotedSpans(sentence: string): StemMatch[] {
+  const out: StemMatch[] = [];
+  for (const m of sentence.matchAll(QUOTED_G)) out.push({ index: m.index, length: m[0].length, key: '' });
+  return out;
+}
+const QUOTED_G = /`[^`\n]{1,200}`|"[^"\n]{1,120}"|“[^”\n]{1,120}”|«[^»\n]{1,120}»|「[^」\n]{1,120}」/g;
+
+function namesOwnTool(sentence: string, ctx: HijackContext): boolean {
+  for (const m of sentence.matchAll(IDENTIFIER_G)) if (ctx.own.has(m[0])) return true;
+  return false;
+}
+const IDENTIFIER_G = /[a-z][a-z0-9_.-]{2,63}/g;
+
+/**
+ * Kinds whose nouns name a domain or a thing as often as software ("a payment", "the agenda", "the
+ * file", "in this chat"): a tool for payments speaks of payments. They count only beside a word for a
+ * tool ("the payment tool", "支付工具", "the calendar integration"), or, for messaging and files, with
+ * a channel or a path in the sentence.
+ */
+const DOMAINS = new Map<string, RegExp | null>([
+  ['payments', null],
+  ['calendar', null],
+  ['mail', null],
+  ['contacts', null],
+  ['crm', null],
+  ['messaging', /(?<![\w&])#[a-z][\w-]{2,64}/u],
+  ['files', /(?:^|[\s(`'"])(?:~|\.{1,2})?\/[\w.-]{1,64}|(?<![\w-])\.env\b/u],
+]);
+const TOOL_NEAR = 24;
+
+function near(a: StemMatch, b: StemMatch, chars: number): boolean {
+  return a.index <= b.index + b.length + chars && b.index <= a.index + a.length + chars;
 }
 
 function overlapsAny(m: StemMatch, others: readonly StemMatch[]): boolean {

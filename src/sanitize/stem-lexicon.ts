@@ -38,6 +38,13 @@ function inWord(text: string, i: number): boolean {
   return LETTER.test(text[i - 1]!);
 }
 
+/** Whether a word goes on at position i: a letter, or a hyphen joining one ("pre-execution" is not "pre"). */
+function continuesWord(text: string, i: number): boolean {
+  if (i >= text.length) return false;
+  if (LETTER.test(text[i]!)) return true;
+  return text[i] === '-' && i + 1 < text.length && LETTER.test(text[i + 1]!);
+}
+
 /** The lookup key of the one or two characters at i: a number, so nothing is allocated. */
 function keyAt(text: string, i: number, two: boolean): number {
   const first = text.charCodeAt(i);
@@ -126,7 +133,7 @@ export class StemLexicon {
       if (list === undefined) continue;
       for (const e of list) {
         if (!text.startsWith(e.text, i)) continue;
-        if (e.whole && i + e.text.length < text.length && LETTER.test(text[i + e.text.length]!)) continue;
+        if (e.whole && continuesWord(text, i + e.text.length)) continue;
         return e;
       }
     }
