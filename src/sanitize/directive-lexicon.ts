@@ -179,7 +179,7 @@ export function readsAsEnglish(sentence: string): boolean {
   if (words >= 5 && english * 8 < words) return false;
   // Latin-script languages show themselves by their own function words and their diacritics;
   // terse technical text ("sort field, e.g. documentation.mime_type") has neither and reads as English.
-  const foreign = countWords(sentence, FOREIGN_WORDS) + countMatches(sentence, DIACRITIC_WORD);
+  const foreign = countWords(sentence, FOREIGN_WORDS) + diacriticWords(sentence);
   return foreign < 2 || english >= foreign;
 }
 
@@ -219,14 +219,18 @@ export function textMayBeForeign(text: string, plain: string): boolean {
   return NON_ASCII_LETTER.test(plain) || FOREIGN_FUNCTION_WORD.test(text);
 }
 
-const DIACRITIC_WORD = /\p{L}*[\u00c0-\u00ff\u0100-\u024f]\p{L}*/gu;
+/** Runs of letters, read once each: a pattern that looks for a diacritic inside a run tries every start of a long one. */
+const LETTER_RUN_G = /\p{L}+/gu;
+const DIACRITIC = /[\u00c0-\u00ff\u0100-\u024f]/;
 
-function countMatches(sentence: string, re: RegExp): number {
-  re.lastIndex = 0;
+/** How many words carry a Latin diacritic ("für", "é"): other Latin-script languages show themselves so. */
+function diacriticWords(sentence: string): number {
   let n = 0;
-  while (re.exec(sentence) !== null) n++;
+  LETTER_RUN_G.lastIndex = 0;
+  for (let m = LETTER_RUN_G.exec(sentence); m !== null; m = LETTER_RUN_G.exec(sentence)) if (DIACRITIC.test(m[0])) n++;
   return n;
 }
+
 
 const FOREIGN_FUNCTION_WORD = new RegExp(`\\b(?:${[...FOREIGN_WORDS].join('|')})\\b`);
 

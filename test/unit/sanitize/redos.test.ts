@@ -49,6 +49,10 @@ const ADVERSARIAL: Record<string, string> = {
   'a foreign cue, a word run and an at sign': `при удалении ${'a'.repeat(200_000)}@`,
   'a foreign cue and an open guillemet': `при удалении «${'a'.repeat(200_000)}`,
   'sentences just short of the longest judged': `при удалении ${'a'.repeat(1180)}@. `.repeat(60),
+  // An unrelated prerequisite through a kind of software: "before", a shell, and words of thousands of letters
+  // (a diacritic looked for inside a run of letters once tried every start of it).
+  'something put first, a shell and long words': `before in your shell ${'a'.repeat(4000)}. `.repeat(250),
+  'something put first, a shell and code never closed': `before any run in your shell \`${'a '.repeat(1900)}. `.repeat(120),
 };
 
 describe('bounded time on hostile input (no catastrophic backtracking)', () => {
