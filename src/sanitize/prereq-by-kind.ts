@@ -36,7 +36,7 @@ export function prereqByKind(plain: string, ctx: HijackContext): PrereqByKind | 
 /** A sentence read as English is read with the English lists only: other languages' nouns are English words ("fail", "terminal"). */
 function judgeSentence(sentence: string, english: boolean, ctx: HijackContext, lex: HijackLexicon): PrereqByKind | null {
   const reading = english ? 'english' : 'other';
-  const before = lex.before[reading].findAll(sentence);
+  const before = lex.before[reading].findAll(sentence).filter((b) => !PRIORITY_BEFORE.test(sentence.slice(Math.max(0, b.index - 1), b.index)));
   if (before.length === 0) return null;
   // A kind named inside quotes or code is a word the text is about ("by functionality (e.g. "database")").
   const quoted = quotedSpans(sentence);
@@ -66,6 +66,9 @@ function judgeSentence(sentence: string, english: boolean, ctx: HijackContext, l
 const CARRIED = /https?:\/\/|(?<![\w.+-])[\w.+-]{1,64}@[\w-]{1,63}\.[a-z]|\b\d{1,3}(?:\.\d{1,3}){3}\b|(?<![\w&])#[a-z][\w-]{2,64}|`[^`\n]{0,200}[\s|/][^`\n]{0,200}`|(?:^|[\s(`'"])(?:~|\.{1,2})?\/[\w.-]{1,64}\/|(?<![\w-])\.env\b|(?<![a-z0-9.-])[a-z0-9-]{1,63}\.(?:example|com|net|org|io|dev)\b/u;
 /** How far apart, in characters, what is put first and the software may be ("before any conversion, run `env` in your shell"). */
 const NEAR = 160;
+
+/** 优先 is "preferably": "优先使用你提供的配置" puts nothing first. */
+const PRIORITY_BEFORE = /优|優/;
 
 function quotedSpans(sentence: string): StemMatch[] {
   const out: StemMatch[] = [];
