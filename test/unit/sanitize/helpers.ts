@@ -1,5 +1,6 @@
 // Shared builders for the sanitizer tests.
 import { CatalogIndex, sanitizeEntity, type Finding, type SanitizeContext } from '../../../src/sanitize/index.js';
+import { toolNameWords } from '../../../src/sanitize/names.js';
 
 export const INDEX = new CatalogIndex([
   { server: 'mail', aliases: ['gmail'], tools: ['send_email', 'read_inbox', 'list_labels'] },
@@ -29,4 +30,9 @@ export function ruleIds(findings: readonly Finding[]): string[] {
 /** Unicode tag characters spelling `ascii`. */
 export function tags(ascii: string): string {
   return [...ascii].map((c) => String.fromCodePoint(0xe0000 + c.charCodeAt(0))).join('');
+}
+
+/** The context sanitize.ts gives the rules on tools named by what they do: names lower case, their words, the parameters. */
+export function nameContext(names: string[], params: string[] = []): { own: Set<string>; ownWords: Set<string>; params: Set<string> } {
+  return { own: new Set(names.map((n) => n.toLowerCase())), ownWords: new Set(names.flatMap(toolNameWords)), params: new Set(params) };
 }
