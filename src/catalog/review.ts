@@ -340,7 +340,7 @@ export async function openReview(
   // Said once: without the model the rules alone judge tools, which a user who counts on it must know.
   if (modelProblem !== undefined) log.warn({ problem: modelProblem }, 'learned second opinion unavailable; the rules alone judge tools');
   const lexiconProblem = hijackLexiconProblem();
-  if (lexiconProblem !== undefined) log.warn({ problem: lexiconProblem }, 'word lists unavailable: hijacks of a tool named by what it does go unread, and so do the learned second opinion\'s concepts of them');
+  if (lexiconProblem !== undefined) log.warn({ problem: lexiconProblem }, 'word lists unavailable or incomplete: what the missing lists read (hijacks and prerequisites through a tool named by what it does, the learned second opinion\'s concepts of them) goes unread');
   const auditLog = options.writeLog
     ? await AuditLog.open({ path: config.sanitize.log, maxBytes: config.sanitize.logMaxBytes, keep: config.sanitize.logKeep, instance: config.instance })
     : undefined;

@@ -4,6 +4,7 @@
 // server needs a sentence addressed to the model there, a credential file, an outside address in
 // prose, or another server's tool name. Each of those is withheld (SANITIZE.md `data-slot-prose`).
 // A bare URL or path as a default (`https://api.example.com`, `./output`) is data and passes.
+import { expandsSecret, placeholderOfContext } from './context-fill.js';
 import { ENV_FILE_PATH, I18N_ALL, I18N_EXFIL_TARGET, I18N_PASTE, OTHERS_SECRET, OUTSIDE_ADDRESS, SECRET, SYSTEM_PATH } from './directive-lexicon.js';
 import type { Hit, ScanOptions } from './semantic.js';
 import { namesSystemInstructions } from './system-dismissed.js';
@@ -79,7 +80,14 @@ const WORD = /\p{L}[\p{L}\p{N}'-]*/gu;
 /** Identifier-shaped tokens that might be a tool's name. */
 const COMPOUND = /(?<![a-z0-9@./:])[a-z][a-z0-9]*(?:(?:__|[_-])[a-z0-9]+)+(?![a-z0-9@])/g;
 /** Placeholders for the user's data in a URL: the shape of an exfiltration link. */
-const TEMPLATED_URL = /\bhttps?:\/\/\S*(?:\{|%7b|\$\{|<)/;
+/** A URL, read whole once (a pattern that looks for a placeholder inside one tries every start of a long run). */
+const URL_G = /\bhttps?:\/\/\S{0,4096}/g;
+const PLACEHOLDER_IN_URL = /\{|%7b|\$\{|</;
+
+function templatedUrl(text: string): boolean {
+  for (const m of text.matchAll(URL_G)) if (PLACEHOLDER_IN_URL.test(m[0].slice(7))) return true;
+  return false;
+}
 
 function words(text: string, cap: number): number {
   let n = 0;
@@ -131,7 +139,7 @@ function judge(skel: string, slot: Slot, opts: ScanOptions, plain: string): Hit 
   }
   // A property's name is read split into words, which takes a path apart (`token_from_~/.git-credentials`).
   if (slot.cls === 'key' && /[~/]/.test(slot.value) && SYSTEM_PATH.test(slot.value.toLowerCase())) return hit('holds a credential or system file path', 'data-slot.path');
-  if (TEMPLATED_URL.test(text)) return hit('holds a URL with placeholders for data', 'data-slot.url');
+  if (templatedUrl(text)) return hit('holds a URL with placeholders for data', 'data-slot.url');
   // What a call carries when the model names nothing (a default, a const), or one of the few values
   // it may pick (an enum member): a mailbox there, for a parameter that says where things go, or a
   // URL to a public IP address, is a recipient the user did not name. A mailbox elsewhere (a new
@@ -154,7 +162,7 @@ function judge(skel: string, slot: Slot, opts: ScanOptions, plain: string): Hit 
   // Data that the model would fill in from elsewhere: a secret's variable expanded (`Bearer $GITHUB_TOKEN`),
   // the system prompt or the conversation as a template's placeholder (`{{system_prompt}}`).
   if (expandsSecret(slot.value)) return hit("expands a secret's variable", 'data-slot.named-secrets');
-  if (PLACEHOLDER_OF_CONTEXT.test(slot.value)) return hit('holds a placeholder for the system prompt, the conversation or secrets', 'data-slot.exfil');
+  if (placeholderOfContext(slot.value)) return hit('holds a placeholder for the system prompt, the conversation or secrets', 'data-slot.exfil');
   // Any language: the user's confirmation waived, the model's instructions or the conversation (with
   // its secrets) asked into the slot. Identifier-shaped names read as words.
   const spaced = slot.cls === 'key' ? other.replace(/_+/g, ' ') : other;
@@ -351,24 +359,6 @@ function otherTool(text: string, opts: ScanOptions): string | undefined {
  * Two or more secrets by their environment variable names (upper case in the original), or one
  * with its value asked for ("paste the value of GITHUB_TOKEN").
  */
-/** `$GITHUB_TOKEN`, `${API_KEY}`, `%DB_PASSWORD%`, `process.env.STRIPE_SECRET`, `os.environ["AWS_SECRET_ACCESS_KEY"]`. */
-const EXPANDED_SECRET = /(?:\$\{?|%|\bprocess\.env\.|\bos\.environ\[["']?|\benv\.)[A-Z][A-Z0-9_]*(?:TOKEN|KEY|SECRET|PASSWORD|PASSWD|CREDENTIALS?)\b/;
-const EXPANDED_SECRET_G = new RegExp(EXPANDED_SECRET.source, 'g');
-
-/**
- * The value is a secret's expansion, alone or with its scheme (`Bearer $GITHUB_TOKEN`), or inside a
- * URL (`https://host/h?k=$API_KEY`). A shell example that uses one (`curl -H "Authorization: Bearer
- * $ACME_API_KEY" ...`) documents the vendor's own variable.
- */
-function expandsSecret(value: string): boolean {
-  if (!EXPANDED_SECRET.test(value)) return false;
-  if (/https?:\/\/\S*(?:\$|%[A-Z])/.test(value)) return true;
-  return value.replace(EXPANDED_SECRET_G, ' ').trim().split(/\s+/).filter((w) => w !== '' && w !== '}').length <= 1;
-}
-
-/** `{{system_prompt}}`, `{{ conversation_history }}`, `{{env.API_KEY}}`: a template the model would fill from its context. */
-const PLACEHOLDER_OF_CONTEXT = /\{\{\s*[\w.]*?(?:system_?prompt|system_?message|instructions|conversation|chat_?history|messages|transcript|env|secrets?|api_?keys?|passwords?|tokens?)[\w.]*\s*\}\}/i;
-
 function namedSecrets(original: string): boolean {
   const names = new Set(original.match(SECRET_VARIABLE) ?? []);
   return names.size >= 2 || (names.size === 1 && VALUE_OF.test(original.toLowerCase()));

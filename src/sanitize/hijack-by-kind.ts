@@ -9,7 +9,7 @@
 // clause must also say who acts: "whenever you post", "any message you send".
 import { readsAsEnglish } from './directive-lexicon.js';
 import type { Hit } from './semantic.js';
-import { hijackLexicon as loaded, type HijackLexicon as Lexicons, type Lists } from './hijack-lexicon.js';
+import { hijackLexicon, type HijackLexicon, type Lists } from './hijack-lexicon.js';
 import type { StemMatch } from './stem-lexicon.js';
 
 export interface HijackContext {
@@ -28,24 +28,28 @@ export interface HijackByKind {
   readonly action: string;
 }
 
+/** Hosts and currencies, as the value patterns and their cheap gate both name them. */
+export const TLDS = 'com|net|org|io|dev|ai|co|app|cloud|example|xyz|info|me';
+const CURRENCIES = 'chf|eur|usd|gbp|jpy|pln|czk|inr';
+/** Text in quotes or code, in the quotation marks of the languages read ('single quotes' not an apostrophe inside a word). */
+const QUOTED = "`[^`\\n]{1,200}`|\"[^\"\\n]{1,120}\"|«[^»\\n]{1,120}»|„[^“”\\n]{1,120}[“”]|“[^”\\n]{1,120}”|「[^」\\n]{1,120}」|『[^』\\n]{1,120}』|(?<![\\p{L}\\p{N}])['‘][^'‘’\\n]{1,120}['’](?![\\p{L}\\p{N}])";
+export const QUOTED_G = new RegExp(QUOTED, 'gu');
 /**
  * A value handed to the other tool: quoted or in code, an address, a path, a flag, a channel, an
- * empty filter, a share or a currency. A bare snake_case name in code is not one: tools name their
- * own fields and error codes that way.
+ * empty filter, a share, a currency, a phone number (after a plus) or an account number (a run of
+ * four digits or more, not an ISO date), or `key=value`. A bare snake_case name in code is not one:
+ * tools name their own fields and error codes that way.
  */
-/** Hosts and currencies, as the value patterns and their cheap gate both name them. */
-const TLDS = 'com|net|org|io|dev|ai|co|app|cloud|example|xyz|info|me';
-const CURRENCIES = 'chf|eur|usd|gbp|jpy|pln|czk|inr';
 const VALUE_G = new RegExp(
-  '`[^`\\n]{1,200}`|"[^"\\n]{1,120}"|«[^»\\n]{1,120}»|„[^“”\\n]{1,120}[“”]|“[^”\\n]{1,120}”|「[^」\\n]{1,120}」|『[^』\\n]{1,120}』|https?:\\/\\/\\S{1,2048}|(?<![\\w.+-])[\\w.+-]{1,64}@[\\w-]{1,63}\\.[\\w.-]{1,190}|(?<![a-z0-9.-])[a-z0-9-]{1,63}(?:\\.[a-z0-9-]{1,63}){0,8}\\.(?:' + TLDS + ')\\b(?:\\/\\S{0,2048})?|\\b\\d{1,3}(?:\\.\\d{1,3}){3}\\b|(?<![\\w&])#[a-z][\\w-]{2,64}|(?<![\\w-])--[a-z][\\w-]{0,64}|\\{\\s{0,8}\\}|(?<![\\d.,])\\d{1,15}(?:[.,]\\d{1,15})? ?%|\\b(?:' + CURRENCIES + ')\\b' +
-    // 'single quotes' (not an apostrophe inside a word), a phone or account number, `key=value`
-    "|(?<![\\p{L}\\p{N}])['‘][^'‘’\\n]{1,120}['’](?![\\p{L}\\p{N}])|(?<![\\w.,])\\+?\\d(?:[ .-]?\\d){6,24}(?![\\w])|(?<![\\w-])[a-z][\\w.-]{1,40}=[^\\s,;]{1,80}",
+  QUOTED +
+    '|https?:\\/\\/\\S{1,2048}|(?<![\\w.+-])[\\w.+-]{1,64}@[\\w-]{1,63}\\.[\\w.-]{1,190}|(?<![a-z0-9.-])[a-z0-9-]{1,63}(?:\\.[a-z0-9-]{1,63}){0,8}\\.(?:' + TLDS + ')\\b(?:\\/\\S{0,2048})?|\\b\\d{1,3}(?:\\.\\d{1,3}){3}\\b|(?<![\\w&])#[a-z][\\w-]{2,64}|(?<![\\w-])--[a-z][\\w-]{0,64}|\\{\\s{0,8}\\}|(?<![\\d.,])\\d{1,15}(?:[.,]\\d{1,15})? ?%|\\b(?:' + CURRENCIES + ')\\b' +
+    '|(?<![\\w.,])\\+\\d(?:[ .-]?\\d){6,24}(?!\\w)|(?<![\\w.,+])(?=[\\d .-]{0,30}\\d{4})(?!\\d{4}-\\d{2}-\\d{2}\\b)\\d(?:[ .-]?\\d){6,24}(?!\\w)|(?<![\\w-])[a-z][\\w.-]{1,40}=[^\\s,;]{1,80}',
   'gu',
 );
 const QUOTES = /^[`"«„“「『'‘]|[`"»“”」』'’]$/g;
 const SNAKE_NAME = /^[a-z][a-z0-9]*(?:_[a-z0-9]+)+$/;
-/** "e.g.", "例如", "如": a value given as an example of a format. */
-const EXAMPLE_BEFORE = /(?:e\.g\.|z\. ?b\.|p\. ?ej\.|par ex\.|例如|比如|如|例えば|예:|например|np\.|bijv\.|esim\.|örn\.)\s*$/u;
+/** "e.g.", "such as", "例如", "如": a value given as an example of a format. */
+const EXAMPLE_BEFORE = /(?:e\.g\.|such as|like|for (?:example|instance)|z\. ?b\.|p\. ?ej\.|par ex\.|例如|比如|如|例えば|예:|например|np\.|bijv\.|esim\.|örn\.)\s*$/u;
 /** How far an action may follow its cue ("al crear eventos", "при удалении") or precede it ("보낼 때"). */
 const CUE_BEFORE_ACTION = 24;
 const ACTION_BEFORE_CUE = 12;
@@ -89,26 +93,17 @@ export function firstOfSentences<T extends { readonly index: number }>(plain: st
   return null;
 }
 
-/** Whether the sentence holds a value: quoted or in code, an address, a path, a flag, a channel, a number. */
-export function holdsValue(sentence: string): boolean {
-  if (!VALUE_CUE.test(sentence)) return false;
-  VALUE_G.lastIndex = 0;
-  for (let m = VALUE_G.exec(sentence); m !== null; m = VALUE_G.exec(sentence)) {
-    if (!EXAMPLE_BEFORE.test(sentence.slice(Math.max(0, m.index - 12), m.index))) return true;
-  }
-  return false;
-}
 
 function judgeSentence(sentence: string, english: boolean, ctx: HijackContext): HijackByKind | null {
   const values = valuesOf(sentence, ctx);
   if (values.length === 0) return null;
-  const lex = loaded();
+  const lex = hijackLexicon();
   // A terse sentence of another language reads as English ("Beim Versenden immer `x` setzen."): an
   // English reading tries the English lists (who acts must be said) and then the others'.
   return (english ? judgeWith(sentence, values, lex.english, true, ctx, lex) : null) ?? judgeWith(sentence, values, lex.other, false, ctx, lex);
 }
 
-function judgeWith(sentence: string, values: readonly Span[], lists: Lists, english: boolean, ctx: HijackContext, lex: Lexicons): HijackByKind | null {
+function judgeWith(sentence: string, values: readonly Span[], lists: Lists, english: boolean, ctx: HijackContext, lex: HijackLexicon): HijackByKind | null {
   const inValue = (m: StemMatch): boolean => values.some((v) => m.index < v.end && m.index + m.length > v.start);
   // An action named inside the value ("the setting “ask before deleting”") is the value's words.
   const actions = lists.action.findAll(sentence).filter((a) => !inValue(a));
@@ -127,7 +122,7 @@ interface Span {
   readonly end: number;
 }
 
-function overlaps(a: StemMatch, b: StemMatch): boolean {
+export function overlaps(a: StemMatch, b: StemMatch): boolean {
   return a.index < b.index + b.length && b.index < a.index + a.length;
 }
 
@@ -157,7 +152,7 @@ function valuesOf(sentence: string, ctx: HijackContext): Span[] {
   VALUE_G.lastIndex = 0;
   for (let m = VALUE_G.exec(sentence); m !== null; m = VALUE_G.exec(sentence)) {
     const core = m[0].replace(QUOTES, '');
-    if (SNAKE_NAME.test(core) || ctx.own.has(core) || ctx.params.has(core) || ctx.params.has(core.split('=')[0]!)) continue;
+    if (SNAKE_NAME.test(core) || ctx.own.has(core) || ctx.params.has(core) || ctx.params.has(core.slice(0, Math.max(0, core.indexOf('='))))) continue;
     if (EXAMPLE_BEFORE.test(sentence.slice(Math.max(0, m.index - 12), m.index))) continue;
     out.push({ start: m.index, end: m.index + m[0].length });
   }
@@ -169,9 +164,13 @@ function valuesOf(sentence: string, ctx: HijackContext): Span[] {
  * "보낼 때"): a whole word of a name, or the word with an "s" (`send_messages`). Not a piece of one
  * (`facebook` books nothing, `openai_chat` opens nothing).
  */
-function ownAction(action: string, ctx: HijackContext, lex: Lexicons): boolean {
-  const words = lex.toolWords.get(action) ?? [action];
-  return words.some((w) => ctx.ownWords.has(w) || ctx.ownWords.has(`${w}s`));
+function ownAction(action: string, ctx: HijackContext, lex: HijackLexicon): boolean {
+  return namedByOwnTools(lex.toolWords.get(action) ?? [action], ctx);
+}
+
+/** Whether one of these words is a whole word of the server's tool names (a word of two, `run_command`, is both there). */
+export function namedByOwnTools(words: readonly string[], ctx: HijackContext): boolean {
+  return words.some((w) => (w.includes('_') ? w.split('_').every((part) => ctx.ownWords.has(part)) : ctx.ownWords.has(w) || ctx.ownWords.has(`${w}s`)));
 }
 
 /** A parameter of the tool's own, named as a whole word ("set `pattern`", "the text"). */
@@ -192,7 +191,7 @@ const WORD_CHAR = /[\p{L}\p{N}_]/u;
  * time", an order or "also" in another language than English ("ustaw", "넣으세요"), a noun for a tool.
  */
 export function actionConcepts(sentence: string): ActionConcepts {
-  const lex = loaded();
+  const lex = hijackLexicon();
   const english = readsAsEnglish(sentence);
   const lists = english ? lex.english : lex.other;
   const cues = lists.cue.findAll(sentence);

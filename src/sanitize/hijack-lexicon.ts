@@ -22,7 +22,7 @@ interface LexiconFile {
 }
 
 /** One list read apart for English sentences and for the others'. */
-export interface ByReading {
+interface ByReading {
   readonly english: StemLexicon;
   readonly other: StemLexicon;
 }
@@ -60,7 +60,10 @@ const NOTHING = new StemLexicon([]);
 export function hijackLexicon(): HijackLexicon {
   if (lexicon !== undefined) return lexicon;
   try {
-    lexicon = lexiconOf(JSON.parse(fs.readFileSync(LEXICON_FILE, 'utf8')) as LexiconFile);
+    const file = JSON.parse(fs.readFileSync(LEXICON_FILE, 'utf8')) as LexiconFile;
+    lexicon = lexiconOf(file);
+    // A file of an older shape still serves the lists it has; the rule it lacks says so once.
+    if (file.before === undefined || file.software === undefined) problem = 'it has no before or software list (the prerequisite rule is off)';
   } catch (err) {
     problem = err instanceof Error ? err.message.split('\n')[0] : String(err);
     const none = { cue: NOTHING, order: NOTHING, action: NOTHING };

@@ -7,7 +7,7 @@
 // speak of its own kind of software (a browser tool of the browser), so a kind that one of the
 // server's tool names is named for is not this rule's. The grammar is not read, only these parts.
 import { readsAsEnglish } from './directive-lexicon.js';
-import { firstOfSentences, speaksOfOwnParameter, type HijackContext } from './hijack-by-kind.js';
+import { QUOTED_G, TLDS, firstOfSentences, namedByOwnTools, overlaps, speaksOfOwnParameter, type HijackContext } from './hijack-by-kind.js';
 import { hijackLexicon, type HijackLexicon } from './hijack-lexicon.js';
 import type { Hit } from './semantic.js';
 import type { StemMatch } from './stem-lexicon.js';
@@ -24,33 +24,38 @@ export interface PrereqByKind {
  * "the model". A sentence that only tells someone to act must hold an order instead.
  */
 const THE_MODEL =
-  /(?<![\p{L}\p{N}])(?:assistants?|the model|asistente|assistente|assistent(?:en|in)?|asystent\p{L}*|asistent\p{L}*|asisten|avustaja\p{L}*|asszisztens\p{L}*|assistenten|ассистент\p{L}*|асистент\p{L}*|помощник\p{L}*|помічник\p{L}*|βοηθ\p{L}*|msaidizi|trợ lý)(?![\p{L}\p{N}])|助手|助理|アシスタント|어시스턴트|सहायक|সহকারী|المساعد|העוזר|دستیار|ผู้ช่วย/u;
+  /(?<![\p{L}\p{N}])(?:assistants?|the model|assistente|assistent(?:en|in)?|asystent\p{L}*|asistent\p{L}*|asisten|avustaja\p{L}*|asszisztens\p{L}*|ассистент\p{L}*|асистент\p{L}*|помощник\p{L}*|помічник\p{L}*|βοηθ\p{L}*|msaidizi|trợ lý)(?![\p{L}\p{N}])|助手|助理|アシスタント|어시스턴트|सहायक|সহকারী|المساعد|העוזר|دستیار|ผู้ช่วย/u;
 
 /** The first sentence of the text that demands an action through another kind of software first; null when none does. */
 export function prereqByKind(plain: string, ctx: HijackContext): PrereqByKind | null {
   const lex = hijackLexicon();
   if (!lex.before.english.test(plain) && !lex.before.other.test(plain)) return null;
-  return firstOfSentences(plain, (sentence) => judgeSentence(sentence, readsAsEnglish(sentence), ctx, lex));
+  return firstOfSentences(plain, (sentence) => judgeSentence(sentence, ctx, lex));
 }
 
 /** A sentence read as English is read with the English lists only: other languages' nouns are English words ("fail", "terminal"). */
-function judgeSentence(sentence: string, english: boolean, ctx: HijackContext, lex: HijackLexicon): PrereqByKind | null {
+function judgeSentence(sentence: string, ctx: HijackContext, lex: HijackLexicon): PrereqByKind | null {
+  // The cheap look first: most sentences put nothing first in any language.
+  if (!lex.before.english.test(sentence) && !lex.before.other.test(sentence)) return null;
+  const english = readsAsEnglish(sentence);
   const reading = english ? 'english' : 'other';
   const before = lex.before[reading].findAll(sentence).filter((b) => !PRIORITY_BEFORE.test(sentence.slice(Math.max(0, b.index - 1), b.index)));
   if (before.length === 0) return null;
   // A kind named inside quotes or code is a word the text is about ("by functionality (e.g. "database")").
   const quoted = quotedSpans(sentence);
-  const tools = lex.tool.findAll(sentence);
-  const named = (m: StemMatch): boolean => {
-    const evidence = DOMAINS.get(m.key);
-    return evidence === undefined || tools.some((t) => near(t, m, TOOL_NEAR)) || (evidence !== null && evidence.test(sentence));
+  let tools: readonly StemMatch[] | undefined;
+  const evidenced = (m: StemMatch): boolean => {
+    if (!KINDS_NEEDING_EVIDENCE.has(m.key)) return true;
+    tools ??= lex.tool.findAll(sentence);
+    const evidence = KINDS_NEEDING_EVIDENCE.get(m.key);
+    return tools.some((t) => near(t, m, TOOL_NEAR)) || (evidence !== null && evidence !== undefined && evidence.test(sentence));
   };
-  const kind = lex.software[reading].findAll(sentence).find((m) => !overlapsAny(m, before) && !overlapsAny(m, quoted) && !ownKind(m.key, ctx, lex) && named(m));
+  const kind = lex.software[reading].findAll(sentence).find((m) => !overlapsAny(m, before) && !overlapsAny(m, quoted) && !namedByOwnTools(lex.softwareWords.get(m.key) ?? [m.key], ctx) && evidenced(m));
   if (kind === undefined) return null;
-  const lists = [english ? lex.english : lex.other];
   // An order ("run", "pass", "must"), an action taken through software ("open a ticket", "post"), or the model named.
-  const apart = (m: StemMatch): boolean => !overlapsAny(m, before) && !overlapsAny(m, [kind]);
-  const acts = lists.some((l) => l.order.findAll(sentence).some(apart) || l.action.findAll(sentence).some(apart));
+  const lists = english ? lex.english : lex.other;
+  const apart = (m: StemMatch): boolean => !overlapsAny(m, before) && !overlaps(m, kind);
+  const acts = lists.order.findAll(sentence).some(apart) || lists.action.findAll(sentence).some(apart);
   if (!acts && !THE_MODEL.test(sentence)) return null;
   if (!CARRIED.test(sentence) && !speaksOfOwnParameter(sentence, ctx)) return null;
   // What comes first is one of the server's own tools ("先用 queryEnv(action=domains) 检查"): the server's own order.
@@ -63,7 +68,13 @@ function judgeSentence(sentence: string, english: boolean, ctx: HijackContext, l
  * What the action carries or where it goes: an address, a host, a channel, a path, a command in code
  * (with a space, a pipe or a slash). A plain quoted word or a `key=value` is a tool's own vocabulary.
  */
-const CARRIED = /https?:\/\/|(?<![\w.+-])[\w.+-]{1,64}@[\w-]{1,63}\.[a-z]|\b\d{1,3}(?:\.\d{1,3}){3}\b|(?<![\w&])#[a-z][\w-]{2,64}|`[^`\n]{0,200}[\s|/][^`\n]{0,200}`|(?:^|[\s(`'"])(?:~|\.{1,2})?\/[\w.-]{1,64}\/|(?<![\w-])\.env\b|(?<![a-z0-9.-])[a-z0-9-]{1,63}\.(?:example|com|net|org|io|dev)\b/u;
+const CHANNEL = '(?<![\\w&])#[a-z][\\w-]{2,64}';
+/** A path of two parts or more (`/etc/hosts`, `./a/b`), one in the home directory (`~/.netrc`), or `.env`: not an API's `/users`. */
+const PATH = "(?:^|[\\s(`'\"])(?:(?:~|\\.{1,2})?\\/[\\w.-]{1,64}\\/|~\\/[\\w.-]{1,64})|(?<![\\w-])\\.env\\b";
+const CARRIED = new RegExp(
+  `https?:\\/\\/|(?<![\\w.+-])[\\w.+-]{1,64}@[\\w-]{1,63}\\.[a-z]|\\b\\d{1,3}(?:\\.\\d{1,3}){3}\\b|${CHANNEL}|\`[^\`\\n]{0,200}[\\s|/][^\`\\n]{0,200}\`|${PATH}|(?<![a-z0-9.-])[a-z0-9-]{1,63}\\.(?:${TLDS})\\b`,
+  'u',
+);
 /** How far apart, in characters, what is put first and the software may be ("before any conversion, run `env` in your shell"). */
 const NEAR = 160;
 
@@ -75,28 +86,28 @@ function quotedSpans(sentence: string): StemMatch[] {
   for (const m of sentence.matchAll(QUOTED_G)) out.push({ index: m.index, length: m[0].length, key: '' });
   return out;
 }
-const QUOTED_G = /`[^`\n]{1,200}`|"[^"\n]{1,120}"|“[^”\n]{1,120}”|«[^»\n]{1,120}»|「[^」\n]{1,120}」/g;
 
 function namesOwnTool(sentence: string, ctx: HijackContext): boolean {
   for (const m of sentence.matchAll(IDENTIFIER_G)) if (ctx.own.has(m[0])) return true;
   return false;
 }
-const IDENTIFIER_G = /[a-z][a-z0-9_.-]{2,63}/g;
+/** A name as a tool has one, without a sentence's full stop or a trailing hyphen (`fetch_rates.`). */
+const IDENTIFIER_G = /[a-z][a-z0-9_]*(?:[.-][a-z0-9_]+)*/g;
 
 /**
  * Kinds whose nouns name a domain or a thing as often as software ("a payment", "the agenda", "the
- * file", "in this chat"): a tool for payments speaks of payments. They count only beside a word for a
- * tool ("the payment tool", "支付工具", "the calendar integration"), or, for messaging and files, with
- * a channel or a path in the sentence.
+ * file", "in this chat"): a tool for payments speaks of payments. They count only within a few
+ * characters of a word for a tool ("the payment tool", "支付工具", "the calendar integration"), or, for
+ * messaging and files, with a channel or a path anywhere in the sentence.
  */
-const DOMAINS = new Map<string, RegExp | null>([
+const KINDS_NEEDING_EVIDENCE = new Map<string, RegExp | null>([
   ['payments', null],
   ['calendar', null],
   ['mail', null],
   ['contacts', null],
   ['crm', null],
-  ['messaging', /(?<![\w&])#[a-z][\w-]{2,64}/u],
-  ['files', /(?:^|[\s(`'"])(?:~|\.{1,2})?\/[\w.-]{1,64}|(?<![\w-])\.env\b/u],
+  ['messaging', new RegExp(CHANNEL, 'u')],
+  ['files', new RegExp(PATH, 'u')],
 ]);
 const TOOL_NEAR = 24;
 
@@ -105,14 +116,9 @@ function near(a: StemMatch, b: StemMatch, chars: number): boolean {
 }
 
 function overlapsAny(m: StemMatch, others: readonly StemMatch[]): boolean {
-  return others.some((o) => m.index < o.index + o.length && o.index < m.index + m.length);
+  return others.some((o) => overlaps(m, o));
 }
 
-/** The kind of software is what one of the server's own tools is named for (a browser server's `browser_navigate`). */
-function ownKind(kind: string, ctx: HijackContext, lex: HijackLexicon): boolean {
-  const words = lex.softwareWords.get(kind) ?? [kind];
-  return words.some((w) => ctx.ownWords.has(w) || ctx.ownWords.has(`${w}s`));
-}
 
 /** The field's hits with the prerequisite's block added, unless another rule already withholds it. */
 export function withPrereqByKind(hits: Hit[], plain: string, ctx: HijackContext): Hit[] {

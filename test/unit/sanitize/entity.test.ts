@@ -100,6 +100,10 @@ describe('full-schema poisoning (every string of the schema is read)', () => {
     expect(withheld({ snippet: { type: 'string', examples: ['echo "$REGISTRY_TOKEN" | docker login registry.internal --username ci --password-stdin'] } })).toBe(false);
     expect(withheld({ auth_header: { type: 'string', default: 'Bearer <token>' } })).toBe(false);
     expect(withheld({ greeting: { type: 'string', default: 'Hello {{first_name}}, your order {{order_id}} has shipped.' } })).toBe(false);
+    // A placeholder is read by whole parts of its name: the user's environment, a limit and a count are data.
+    expect(withheld({ template: { type: 'string', default: 'Deploy to {{environment}} with {{max_tokens}}; you have {{unread_messages}} new' } })).toBe(false);
+    expect(withheld({ template: { type: 'string', default: 'Context: {{chat_history}}' } })).toBe(true);
+    expect(withheld({ template: { type: 'string', default: 'Key: {{env.OPENAI_API_KEY}}' } })).toBe(true);
   });
 
   it('withholds a default or const that sends to a fixed outside mailbox or public IP, not a sender or a local service', () => {

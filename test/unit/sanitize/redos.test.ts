@@ -83,6 +83,14 @@ describe('bounded time on hostile input (no catastrophic backtracking)', () => {
     }
   });
 
+  it("a secret's expansion and a template's placeholder read in data slots stay bounded", () => {
+    for (const value of [`{{${'env'.repeat(70_000)}`, `$X_TOKEN ${'http://'.repeat(60_000)}`, `${'$A_TOKEN '.repeat(20_000)}`]) {
+      clearSanitizeCaches();
+      const { ms } = timed(() => sanitizeEntity('tool', { name: 't', description: 'T.', inputSchema: { properties: { p: { type: 'string', default: value, examples: [value] } } } }, CTX));
+      expect(ms, value.slice(0, 20)).toBeLessThan(LIMIT_MS);
+    }
+  });
+
   it('a path read as data for a parameter about paths stays bounded (secret stores, public keys)', () => {
     const hostile = [`~/.ssh/${'id_rsa'.repeat(50_000)}.pub`, `~/.ssh/${'a'.repeat(300_000)}`, `/home/u/${'.ssh/'.repeat(60_000)}`];
     for (const text of hostile) {
