@@ -180,7 +180,7 @@ function isDigit(c: number): boolean {
   return c >= 0x30 && c <= 0x39;
 }
 
-/** The words of a tool's name, lower case: `reach_createNewCampaignV1` -> reach, create, new, campaign, v1. */
+/** The words of a name (a tool's, a parameter's), lower case: `reach_createNewCampaignV1` -> reach, create, new, campaign, v1. */
 export function toolNameWords(name: string): string[] {
   return name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).filter((w) => w !== '');
 }

@@ -1,6 +1,8 @@
 // Paths as data: which files hold secrets, and which parameters take a path. The data-slot rules and
 // the learned second opinion judge a lone path by these same two lists, so what one serves as data
 // the other does not withhold for the same reason, and a secret store is never data to either.
+import { toolNameWords } from './names.js';
+
 
 /**
  * Files that hold credentials or keys. A public key (`id_ed25519.pub`) is what a user hands out; the
@@ -21,5 +23,5 @@ const PATH_WORD =
 
 /** Whether a parameter's name says it takes a path: `config_path`, `outDir`, `caminho` (not `profile`, `redirect`). */
 export function takesPath(parameter: string): boolean {
-  return parameter.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase().split(/[^a-z0-9]+/).some((w) => PATH_WORD.test(w));
+  return toolNameWords(parameter).some((w) => PATH_WORD.test(w));
 }
