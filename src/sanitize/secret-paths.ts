@@ -3,7 +3,6 @@
 // the other does not withhold for the same reason, and a secret store is never data to either.
 import { toolNameWords } from './names.js';
 
-
 /**
  * Files that hold credentials or keys. A public key (`id_ed25519.pub`) is what a user hands out; the
  * private one is the secret. Bounded lookahead: hostile values are long.
