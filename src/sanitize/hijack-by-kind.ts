@@ -93,7 +93,6 @@ export function firstOfSentences<T extends { readonly index: number }>(plain: st
   return null;
 }
 
-
 function judgeSentence(sentence: string, english: boolean, ctx: HijackContext): HijackByKind | null {
   const values = valuesOf(sentence, ctx);
   if (values.length === 0) return null;

@@ -45,13 +45,13 @@ function judgeSentence(sentence: string, ctx: HijackContext, lex: HijackLexicon)
   const quoted = quotedSpans(sentence);
   let tools: readonly StemMatch[] | undefined;
   const evidenced = (m: StemMatch): boolean => {
-    if (!KINDS_NEEDING_EVIDENCE.has(m.key)) return true;
-    tools ??= lex.tool.findAll(sentence);
     const evidence = KINDS_NEEDING_EVIDENCE.get(m.key);
-    return tools.some((t) => near(t, m, TOOL_NEAR)) || (evidence !== null && evidence !== undefined && evidence.test(sentence));
+    if (evidence === undefined) return true;
+    tools ??= lex.tool.findAll(sentence);
+    return tools.some((t) => near(t, m, TOOL_NEAR)) || (evidence?.test(sentence) ?? false);
   };
   const kind = lex.software[reading].findAll(sentence).find((m) => !overlapsAny(m, before) && !overlapsAny(m, quoted) && !namedByOwnTools(lex.softwareWords.get(m.key) ?? [m.key], ctx) && evidenced(m));
-  if (kind === undefined) return null;
+  if (kind === undefined || !before.some((b) => near(b, kind, NEAR))) return null;
   // An order ("run", "pass", "must"), an action taken through software ("open a ticket", "post"), or the model named.
   const lists = english ? lex.english : lex.other;
   const apart = (m: StemMatch): boolean => !overlapsAny(m, before) && !overlaps(m, kind);
@@ -60,7 +60,6 @@ function judgeSentence(sentence: string, ctx: HijackContext, lex: HijackLexicon)
   if (!CARRIED.test(sentence) && !speaksOfOwnParameter(sentence, ctx)) return null;
   // What comes first is one of the server's own tools ("先用 queryEnv(action=domains) 检查"): the server's own order.
   if (namesOwnTool(sentence, ctx)) return null;
-  if (!before.some((b) => near(b, kind, NEAR))) return null;
   return { index: kind.index, length: kind.length, kind: kind.key };
 }
 
@@ -118,7 +117,6 @@ function near(a: StemMatch, b: StemMatch, chars: number): boolean {
 function overlapsAny(m: StemMatch, others: readonly StemMatch[]): boolean {
   return others.some((o) => overlaps(m, o));
 }
-
 
 /** The field's hits with the prerequisite's block added, unless another rule already withholds it. */
 export function withPrereqByKind(hits: Hit[], plain: string, ctx: HijackContext): Hit[] {

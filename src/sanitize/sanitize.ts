@@ -34,29 +34,20 @@ const IDENTITY = new Set<RuleId>(['homoglyph-name', 'rug-pull', 'oversize']);
 const DESTRUCTIVE_NAME = /\b(?:delete|drop|purge|overwrite|remove|destroy|erase|truncate|wipe|kill|terminate|rm|unlink|reset|format)\b/i;
 const DESTRUCTIVE_TEXT = /^\s*(?:permanently )?(?:deletes|drops|purges|overwrites|removes|destroys|erases|truncates|wipes|kills|terminates)\b/i;
 
-/** A server's own names, lower-cased once per set (a catalog passes the same set for all its tools). */
-const lowered = new WeakMap<ReadonlySet<string>, ReadonlySet<string>>();
-const NO_NAMES: ReadonlySet<string> = new Set();
-
-function lowerNames(names: ReadonlySet<string> | undefined): ReadonlySet<string> {
-  if (!names) return NO_NAMES;
-  let out = lowered.get(names);
-  if (!out) {
-    out = new Set([...names].map((n) => n.toLowerCase()));
-    lowered.set(names, out);
-  }
-  return out;
+/** A server's own names, lower-cased, and their words (`reach_createNewCampaignV1` -> reach, create, new, campaign, v1), once per set (a catalog passes the same set for all its tools). */
+interface OwnNames {
+  readonly lower: ReadonlySet<string>;
+  readonly words: ReadonlySet<string>;
 }
+const ownNamesOfSet = new WeakMap<ReadonlySet<string>, OwnNames>();
+const NO_NAMES: OwnNames = { lower: new Set(), words: new Set() };
 
-/** The words of a server's own tool names, lower-cased once per set: `reach_createNewCampaignV1` -> reach, create, new, campaign, v1. */
-const worded = new WeakMap<ReadonlySet<string>, ReadonlySet<string>>();
-
-function nameWords(names: ReadonlySet<string> | undefined): ReadonlySet<string> {
+function ownNames(names: ReadonlySet<string> | undefined): OwnNames {
   if (!names) return NO_NAMES;
-  let out = worded.get(names);
+  let out = ownNamesOfSet.get(names);
   if (!out) {
-    out = new Set([...names].flatMap(toolNameWords));
-    worded.set(names, out);
+    out = { lower: new Set([...names].map((n) => n.toLowerCase())), words: new Set([...names].flatMap(toolNameWords)) };
+    ownNamesOfSet.set(names, out);
   }
   return out;
 }
@@ -70,8 +61,9 @@ export function clearSanitizeCaches(): void {
 export function sanitizeEntity<T>(kind: EntityKind, entity: T, ctx: SanitizeContext): SanitizeResult<T> {
   const limits = { ...DEFAULT_LIMITS, ...(ctx.limits ?? {}) };
   const blocking = ctx.blocking !== false;
-  const own = lowerNames(ctx.ownToolNames);
-  const fieldOpts = { server: ctx.server, own, ownWords: nameWords(ctx.ownToolNames), params: parameterNames(kind, entity), index: ctx.otherServers, limits, blocking };
+  const names = ownNames(ctx.ownToolNames);
+  const own = names.lower;
+  const fieldOpts = { server: ctx.server, own, ownWords: names.words, params: parameterNames(kind, entity), index: ctx.otherServers, limits, blocking };
 
   // Values remembered as quiet are skipped before a slot is even built (they are most of a schema).
   const skip = (cls: Parameters<typeof knownQuiet>[0], param: boolean, value: string, data: boolean): boolean =>
