@@ -5,6 +5,7 @@ import { clearDirectiveMemo, directiveHits } from './directives.js';
 import { LATIN_LEXICON, PLAIN_LEXICON } from './lexicon.js';
 import { exfilUrls, pseudoTags } from './markup.js';
 import { fencedRanges, inlineCodeRanges } from './neutralize.js';
+import { listedValues } from './name-as-data.js';
 import { negated, PATTERNS, targetIsDestination, type Pattern } from './patterns.js';
 import { PARAMETER_PATTERNS, SECRET_NAME_PATTERNS } from './parameter-patterns.js';
 import type { CatalogIndexLike, RuleId, Severity } from './types.js';
@@ -59,7 +60,7 @@ export function scan(view: { skel: string; plain: string }, opts: ScanOptions): 
   // Before the directives are skipped for a block: a switch's description read as what the tool returns runs them.
   const judged = opts.switchText === true ? switchDescription(view.skel, quoted) : quoted;
   if (opts.identifier || judged.some((h) => h.action === 'block')) return judged;
-  const ctx = { server: opts.server, own: opts.own, params: opts.params ?? NO_NAMES, index: opts.index, camel: opts.camel ?? NO_NAMES, acronyms: opts.acronyms ?? NO_NAMES };
+  const ctx = { server: opts.server, own: opts.own, params: opts.params ?? NO_NAMES, index: opts.index, camel: opts.camel ?? NO_NAMES, acronyms: opts.acronyms ?? NO_NAMES, listed: listedValues(view.skel) };
   const directives: Hit[] = directiveHits(view.skel, ctx, view.plain).map((h) => ({ ...h, rule: 'tool-directive', severity: h.action === 'block' ? 'high' : 'low' }));
   return directives.length === 0 ? judged : [...judged, ...quotedAsData(view.skel, directives)];
 }
