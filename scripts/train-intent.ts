@@ -21,10 +21,11 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { deflateRawSync } from 'node:zlib';
 import { CatalogIndex } from '../src/sanitize/index.js';
-import { candidateKind, intentFeatures, intentFields, namesOtherServersTool, type IntentField } from '../src/sanitize/intent-features.js';
+import { candidateKind, claimsRank, intentFeatures, intentFields, namesOtherServersTool, type IntentField } from '../src/sanitize/intent-features.js';
 import { intentFindings, modelFrom, type IntentModelFile } from '../src/sanitize/intent-model.js';
 import type { CatalogIndexLike, NameOwner } from '../src/sanitize/types.js';
 import { INDEX as TEST_INDEX } from '../test/unit/sanitize/helpers.js';
+import { thresholdsOn, type Calibrated, type LegitimateField } from './intent-calibration.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const OUT = path.join(ROOT, 'src/sanitize/intent-model.json');
@@ -39,12 +40,6 @@ const SEED = 7;
  * tool's own use included (the weight makes up for having one string per field, not per case).
  */
 const REAL_WEIGHT = 3;
-/**
- * How far above the highest legitimate score of its kind each threshold sits. The weights shift a
- * little with every retraining; a threshold a hair above the calibration's highest field once let a
- * server nobody calibrated on, whose hundred tools share one parameter description, be withheld whole.
- */
-const MARGIN = 0.15;
 
 interface Tool {
   name: string;
@@ -246,42 +241,15 @@ const fixture = async <T>(file: string): Promise<T> => {
 const { BENIGN } = await fixture<{ BENIGN: { id: string; siblings?: string[]; tool: Tool }[] }>('benign.mjs');
 const { LEGIT, NEAR_MISSES } = await fixture<{ LEGIT: Record<string, string>; NEAR_MISSES: string[] }>('near-misses.mjs');
 
-interface Calibrated {
-  threshold: number;
-  proseThreshold: number;
-  parameterThreshold: number;
-  titleThreshold: number;
-  highest: { data: number; prose: number; pdesc: number; title: number };
-  highestAt: { data: string; prose: string; pdesc: string; title: string };
-}
-
 // Calibration, per kind of candidate: above the highest score of any real tool's field (the
 // catalog's tools and the even-numbered servers of bench/poison/real) and of the hand-written
 // legitimate definitions and sentences of test/fixtures/poison-corpus (never trained on: tools that
 // talk about the user, secrets and other tools for good reasons, which real catalogs hold too few of).
-type Slot = 'data' | 'prose' | 'pdesc' | 'title';
 /** The legitimate candidate fields, read once: their features with the slot and where they are. */
-const legitimate: { slot: Slot; at: string; features: Map<number, number> }[] = [];
+const legitimate: LegitimateField[] = [];
 function calibrate(scale: number, packed: string): Calibrated {
   if (legitimate.length === 0) readLegitimate();
-  // Scored by the runtime's own arithmetic, so thresholds and verdicts never drift apart.
-  const draft = modelFrom({ format: 2, bits: BITS, scale, threshold: Infinity, proseThreshold: Infinity, weights: packed, trained: {} });
-  const highest = { data: -Infinity, prose: -Infinity, pdesc: -Infinity, title: -Infinity };
-  const highestAt = { data: '', prose: '', pdesc: '', title: '' };
-  for (const { slot, at, features } of legitimate) {
-    const s = draft.scoreFeatures(features);
-    if (s > highest[slot]) [highest[slot], highestAt[slot]] = [s, at];
-  }
-  // Never below even odds: a field the model thinks more likely genuine than not is never withheld,
-  // however low the legitimate fields it was calibrated on happened to score.
-  const above = (score: number): number => Math.max(0, Math.ceil((score + MARGIN) * 100) / 100);
-  // A kind no legitimate field was a candidate of is held to the tool description's threshold.
-  const prose = above(highest.prose);
-  const orProse = (score: number): number => (Number.isFinite(score) ? above(score) : prose);
-  // A title is a parameter's kind of prose at most: few legitimate titles name the user, so the
-  // highest of them is a thin bar (one server's hundred titles once all scored just above it).
-  const parameter = orProse(highest.pdesc);
-  return { threshold: above(highest.data), proseThreshold: prose, parameterThreshold: parameter, titleThreshold: Math.max(parameter, orProse(highest.title)), highest, highestAt };
+  return thresholdsOn(legitimate, BITS, scale, packed);
 }
 
 function readLegitimate(): void {
@@ -291,7 +259,7 @@ function readLegitimate(): void {
       if (kind === undefined) continue;
       // A parameter's description and a title are calibrated apart from the tool's description.
       const slot = kind === 'prose' && (field.kind === 'pdesc' || field.kind === 'title') ? field.kind : kind;
-      legitimate.push({ slot, at: `${id} ${field.pointer}`, features: featuresOf(field) });
+      legitimate.push({ slot, at: `${id} ${field.pointer}`, features: featuresOf(field), rank: claimsRank(field) });
     }
   };
   for (const [servers, index] of [[realCatalog, catalogIndex], [calibration, everyReal]] as const) {
@@ -329,7 +297,7 @@ if (process.argv.includes('--cross')) {
     const { samples, positives } = samplesOf(corpus.filter((x) => x.batch !== batch).map((x) => x.c));
     const { scale, packed } = train(samples, positives);
     const cal = calibrate(scale, packed);
-    const model = modelFrom({ format: 2, bits: BITS, scale, threshold: cal.threshold, proseThreshold: cal.proseThreshold, parameterThreshold: cal.parameterThreshold, titleThreshold: cal.titleThreshold, weights: packed, trained: {} });
+    const model = modelFrom({ format: 2, bits: BITS, scale, threshold: cal.threshold, proseThreshold: cal.proseThreshold, parameterThreshold: cal.parameterThreshold, titleThreshold: cal.titleThreshold, rankGate: cal.rankGate, weights: packed, trained: {} });
     const row = { poisoned: 0, caught: 0, benign: 0, wrong: 0 };
     for (const { c } of corpus.filter((x) => x.batch === batch)) {
       const ctx = caseContext(c);
@@ -353,7 +321,7 @@ if (process.argv.includes('--cross')) {
 
 const { samples, positives, unresolved } = samplesOf(corpus.map((x) => x.c));
 const { scale, packed } = train(samples, positives);
-const { threshold, proseThreshold, parameterThreshold, titleThreshold, highest, highestAt } = calibrate(scale, packed);
+const { threshold, proseThreshold, parameterThreshold, titleThreshold, rankGate, rankSupport, highest, highestAt } = calibrate(scale, packed);
 
 const file: IntentModelFile = {
   format: 2,
@@ -363,6 +331,7 @@ const file: IntentModelFile = {
   proseThreshold,
   parameterThreshold,
   titleThreshold,
+  rankGate,
   weights: packed,
   trained: {
     by: 'scripts/train-intent.ts',
@@ -382,6 +351,9 @@ const file: IntentModelFile = {
     highestParameterField: highestAt.pdesc,
     highestTitleScore: Number(highest.title.toFixed(4)),
     highestTitleField: highestAt.title,
+    rankClaimingFields: rankSupport,
+    highestRankOffset: Number(highest.rank.toFixed(4)),
+    highestRankField: highestAt.rank,
     files: digests,
   },
 };
@@ -395,5 +367,5 @@ if (process.argv.includes('--check')) {
   process.stdout.write('train:intent: the committed model is what this data trains\n');
 } else {
   fs.writeFileSync(OUT, text);
-  process.stdout.write(`train:intent: ${samples.length} fields (${positives} poisoned, ${unresolved} cases without a string target), data slots ${threshold} (highest legitimate: ${highestAt.data}), prose ${proseThreshold} (highest legitimate: ${highestAt.prose}), parameters ${parameterThreshold} (${highestAt.pdesc}), titles ${titleThreshold} (${highestAt.title}), ${Math.round(text.length / 1024)} KiB\n`);
+  process.stdout.write(`train:intent: ${samples.length} fields (${positives} poisoned, ${unresolved} cases without a string target), data slots ${threshold} (highest legitimate: ${highestAt.data}), prose ${proseThreshold} (highest legitimate: ${highestAt.prose}), parameters ${parameterThreshold} (${highestAt.pdesc}), titles ${titleThreshold} (${highestAt.title}), rank gate ${rankGate} (${rankSupport} fields; ${highestAt.rank}), ${Math.round(text.length / 1024)} KiB\n`);
 }

@@ -209,7 +209,7 @@ const CONCEPTS: readonly (readonly [string, (text: string) => boolean])[] = [
   ['prerequisite', (t) => cue.PREREQUISITE.test(t)],
   ['standing', (t) => cue.STANDING.test(t) || cue.I18N_STANDING.test(t)],
   ['argument-change', (t) => cue.ARGUMENT_CHANGE.test(t)],
-  ['rank', (t) => cue.PRIORITY.test(t) || cue.RANK_BY_MEANING.test(t) || cue.I18N_PRIORITY.test(t) || cue.I18N_RANK.test(t)],
+  ['rank', (t) => rankInReading(t)],
   ['above-user', (t) => cue.ABOVE_USER.test(t) || cue.USER_DEMOTED.test(t) || cue.OUTRANKED.test(t) || cue.OVERRIDES_USER.test(t)],
   ['regardless', (t) => cue.I18N_REGARDLESS.test(t) || cue.I18N_IGNORE.test(t)],
   ['i18n-order', (t) => cue.I18N_DIRECTIVE.test(t)],
@@ -232,6 +232,19 @@ const CONCEPTS: readonly (readonly [string, (text: string) => boolean])[] = [
   ['demoted-value', (t) => sense.DEMOTED_VALUE.test(t)],
   ['negation', (t) => sense.NEGATION.test(t)],
 ];
+
+/** A rank claimed (priority, precedence, "comes before"), in any language the lexicons know. */
+function rankInReading(reading: string): boolean {
+  return cue.PRIORITY.test(reading) || cue.RANK_BY_MEANING.test(reading) || cue.I18N_PRIORITY.test(reading) || cue.I18N_RANK.test(reading);
+}
+
+/**
+ * Whether a field claims a rank: what a priority claim is made of, which the model's threshold
+ * takes into account (intent-model.ts `rankGate`).
+ */
+export function claimsRank(field: Pick<IntentField, 'text'>): boolean {
+  return rankInReading(conceptReading(field.text));
+}
 
 /**
  * The reading the concepts are read on: NFKC, lower case, and every address made a bare one of its

@@ -1,0 +1,70 @@
+// The thresholds of the learned second opinion, set on legitimate text only (scripts/train-intent.ts
+// reads that text): one per kind of candidate above the highest legitimate score of its kind, and a
+// lower bar for prose that claims a rank where enough legitimate prose claims one to bound it.
+import { modelFrom } from '../src/sanitize/intent-model.js';
+
+/**
+ * How far above the highest legitimate score of its kind each threshold sits. The weights shift a
+ * little with every retraining; a threshold a hair above the calibration's highest field once let a
+ * server nobody calibrated on, whose hundred tools share one parameter description, be withheld whole.
+ */
+const MARGIN = 0.15;
+/**
+ * The fewest legitimate descriptions that claim a rank the calibration needs before it sets a lower
+ * bar for such prose (rankGate): the highest of a few is no bound for the next server's.
+ */
+const RANK_SUPPORT = 30;
+
+export interface Calibrated {
+  threshold: number;
+  proseThreshold: number;
+  parameterThreshold: number;
+  titleThreshold: number;
+  rankGate: number;
+  /** How many legitimate prose fields claim a rank. */
+  rankSupport: number;
+  highest: { data: number; prose: number; pdesc: number; title: number; rank: number };
+  highestAt: { data: string; prose: string; pdesc: string; title: string; rank: string };
+}
+
+export type Slot = 'data' | 'prose' | 'pdesc' | 'title';
+/** A legitimate candidate field: its slot, where it is, its features, and whether it claims a rank. */
+export interface LegitimateField {
+  readonly slot: Slot;
+  readonly at: string;
+  readonly features: Map<number, number>;
+  readonly rank: boolean;
+}
+
+/** The thresholds of a model's weights, set on legitimate fields only. */
+export function thresholdsOn(legitimate: readonly LegitimateField[], bits: number, scale: number, packed: string): Calibrated {
+  // Scored by the runtime's own arithmetic, so thresholds and verdicts never drift apart.
+  const draft = modelFrom({ format: 2, bits, scale, threshold: Infinity, proseThreshold: Infinity, weights: packed, trained: {} });
+  const highest = { data: -Infinity, prose: -Infinity, pdesc: -Infinity, title: -Infinity, rank: -Infinity };
+  const highestAt = { data: '', prose: '', pdesc: '', title: '', rank: '' };
+  const scores = legitimate.map(({ slot, at, features }) => {
+    const s = draft.scoreFeatures(features);
+    if (s > highest[slot]) [highest[slot], highestAt[slot]] = [s, at];
+    return s;
+  });
+  // Never below even odds: a field the model thinks more likely genuine than not is never withheld,
+  // however low the legitimate fields it was calibrated on happened to score.
+  const above = (score: number): number => Math.max(0, Math.ceil((score + MARGIN) * 100) / 100);
+  // A kind no legitimate field was a candidate of is held to the tool description's threshold.
+  const prose = above(highest.prose);
+  const orProse = (score: number): number => (Number.isFinite(score) ? above(score) : prose);
+  // A title is a parameter's kind of prose at most: few legitimate titles name the user, so the
+  // highest of them is a thin bar (one server's hundred titles once all scored just above it).
+  const parameter = orProse(highest.pdesc);
+  const title = Math.max(parameter, orProse(highest.title));
+  // Prose that claims a rank: how near its own threshold the legitimate prose that claims one came.
+  const bar = { prose, pdesc: parameter, title, data: Infinity };
+  let ranked = 0;
+  legitimate.forEach(({ slot, at, rank }, i) => {
+    if (!rank || slot === 'data') return;
+    ranked++;
+    if (scores[i]! - bar[slot] > highest.rank) [highest.rank, highestAt.rank] = [scores[i]! - bar[slot], at];
+  });
+  const rankGate = ranked >= RANK_SUPPORT ? Math.min(0, Math.ceil((highest.rank + MARGIN) * 100) / 100) : 0;
+  return { threshold: above(highest.data), proseThreshold: prose, parameterThreshold: parameter, titleThreshold: title, rankGate, rankSupport: ranked, highest, highestAt };
+}
