@@ -1,5 +1,5 @@
 // Cross-server rules: text of one server that names another server's tool, and whether it directs that tool's use.
-import { exampleOfAKind, keyOfShownDocument, listedAsValue, shortensOwnOperation } from './name-as-data.js';
+import { exampleOfAKind, keyOfShownDocument, listedValues, shortensOwnOperation } from './name-as-data.js';
 import { ownWords, valueOfOwnParameter } from './tool-refs.js';
 import type { CatalogIndexLike, NameOwner } from './types.js';
 
@@ -115,6 +115,7 @@ function ownPhrase(skel: string, c: Candidate, own: ReadonlySet<string>): boolea
 /** Mentions of other servers' tools or servers in a shadow text. */
 export function mentions(skel: string, index: CatalogIndexLike, server: string, own: ReadonlySet<string>, params: ReadonlySet<string> = NO_PARAMS): Mention[] {
   const found: Mention[] = [];
+  let listed: ReadonlySet<string> | undefined;
   for (const c of candidates(skel)) {
     const around = sentence(skel, c.start, c.end);
     if (valueOfOwnParameter(around, around.indexOf(skel.slice(c.start, c.end)), params)) continue;
@@ -122,7 +123,7 @@ export function mentions(skel: string, index: CatalogIndexLike, server: string, 
     // `list_folder` of the tool's own `models_list_folder`; `take_damage`, `respawn` or any other method.
     if (keyOfShownDocument(skel, c.start, c.end)) continue;
     const token = c.tokens[0] ?? '';
-    if (!c.servers && (listedAsValue(skel, token) || shortensOwnOperation(token, params) || exampleOfAKind(skel, c.end, (n) => index.toolOwners(n).length > 0))) continue;
+    if (!c.servers && ((listed ??= listedValues(skel)).has(token) || shortensOwnOperation(token, params) || exampleOfAKind(skel, c.end, (n) => index.toolOwners(n).length > 0))) continue;
     // "Retry the remote devices tool" on a server with `mobile_list_remote_devices`: the phrase before
     // "tool" is the server's own naming, word for word; "the devices tool" is another server's.
     if (c.servers && ownPhrase(skel, c, own)) continue;

@@ -58,24 +58,23 @@ export function listedValues(text: string): ReadonlySet<string> {
   let found: Set<string> | undefined;
   VALUES_CUE.lastIndex = 0;
   for (let m = VALUES_CUE.exec(text); m !== null; m = VALUES_CUE.exec(text)) {
-    for (const member of membersAfter(text, m.index + m[0].length)) (found ??= new Set()).add(member);
+    const list = membersAfter(text, m.index + m[0].length);
+    for (const member of list.members) (found ??= new Set()).add(member);
+    // A cue inside a list already read starts no second reading of it: every character is read once.
+    VALUES_CUE.lastIndex = Math.max(VALUES_CUE.lastIndex, list.end);
   }
   return found ?? NONE;
 }
 const NONE: ReadonlySet<string> = new Set();
 
-/** Whether `name` is a member of a list of values the text itself declares. */
-export function listedAsValue(text: string, name: string): boolean {
-  return listedValues(text).has(name);
-}
-
-/** The first word of each comma-separated item from `from` to the list's end (a full stop outside brackets). */
-function membersAfter(text: string, from: number): Set<string> {
+/** The first word of each comma-separated item from `from` to the list's end (a full stop outside brackets), and where it ends. */
+function membersAfter(text: string, from: number): { members: Set<string>; end: number } {
   const members = new Set<string>();
   let depth = 0;
   let itemStart = true;
   const stop = Math.min(text.length, from + LIST_CHARS);
-  for (let i = from; i < stop; i++) {
+  let i = from;
+  for (; i < stop; i++) {
     const c = text[i]!;
     if (c === '(' || c === '[' || c === '{') depth++;
     else if ((c === ')' || c === ']' || c === '}') && depth > 0) depth--;
@@ -88,7 +87,7 @@ function membersAfter(text: string, from: number): Set<string> {
       itemStart = false;
     } else if (itemStart && !/[\s`'"]/.test(c)) itemStart = false;
   }
-  return members;
+  return { members, end: i };
 }
 
 /**
