@@ -10,8 +10,9 @@ import { modelFrom } from '../src/sanitize/intent-model.js';
  */
 const MARGIN = 0.15;
 /**
- * The fewest legitimate descriptions that claim a rank the calibration needs before it sets a lower
- * bar for such prose (rankGate): the highest of a few is no bound for the next server's.
+ * The fewest legitimate prose fields (descriptions, parameter descriptions, titles) that claim a
+ * rank the calibration needs before it sets a lower bar for such prose (rankGate): the highest of a
+ * few is no bound for the next server's.
  */
 const RANK_SUPPORT = 30;
 

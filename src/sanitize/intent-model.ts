@@ -120,9 +120,9 @@ export function intentFindings(tool: unknown, ctx: IntentContext, model: IntentM
     if (kind === undefined) continue;
     const threshold = kind === 'data' ? model.threshold : field.kind === 'pdesc' ? model.parameterThreshold : field.kind === 'title' ? model.titleThreshold : model.proseThreshold;
     const score = model.score(field);
-    // A priority claim is what the first paradigm of attack is made of: prose that claims a rank is
-    // held to a lower bar, set where no legitimate field that claims one scored (rankGate).
-    const ranked = score < threshold && kind === 'prose' && score >= threshold + model.rankGate && model.rankGate < 0 && claimsRank(field);
+    // A claim of priority over the user or the model's instructions is made of a rank: prose that
+    // claims one is held to a lower bar, set where no legitimate field that claims one scored (rankGate).
+    const ranked = score < threshold && kind === 'prose' && score >= threshold + model.rankGate && claimsRank(field);
     if (score < threshold && !ranked) continue;
     const bar = ranked ? threshold + model.rankGate : threshold;
     const words = model.strongestWords(field, 4);

@@ -52,7 +52,9 @@ const PROPERTY_NAME_PATTERNS = [...IDENTIFIER_PATTERN, ...SECRET_NAME_PATTERNS];
 
 export function scan(view: { skel: string; plain: string }, opts: ScanOptions): Hit[] {
   const hits = ownOptions(view.skel, ownSubjects(view.skel, [...staticHits(view, opts.parameter, opts.identifier, opts.propertyName === true)], opts.own), opts);
-  for (const h of crossServer(view.skel, opts.index, opts.server, opts.own, opts.params)) {
+  // The values a parameter's description lists for it, read once for both readings of names below.
+  const names = { params: opts.params ?? NO_NAMES, listed: opts.parameter === true ? listedValues(view.skel) : NO_NAMES };
+  for (const h of crossServer(view.skel, opts.index, opts.server, opts.own, names)) {
     hits.push({ ...h, id: h.rule, severity: h.action === 'block' ? 'critical' : 'info' });
   }
   // Quoted examples are judged first: a text another rule still withholds needs no second reading.
@@ -60,7 +62,7 @@ export function scan(view: { skel: string; plain: string }, opts: ScanOptions): 
   // Before the directives are skipped for a block: a switch's description read as what the tool returns runs them.
   const judged = opts.switchText === true ? switchDescription(view.skel, quoted) : quoted;
   if (opts.identifier || judged.some((h) => h.action === 'block')) return judged;
-  const ctx = { server: opts.server, own: opts.own, params: opts.params ?? NO_NAMES, index: opts.index, camel: opts.camel ?? NO_NAMES, acronyms: opts.acronyms ?? NO_NAMES, listed: listedValues(view.skel) };
+  const ctx = { server: opts.server, own: opts.own, params: names.params, index: opts.index, camel: opts.camel ?? NO_NAMES, acronyms: opts.acronyms ?? NO_NAMES, listed: names.listed };
   const directives: Hit[] = directiveHits(view.skel, ctx, view.plain).map((h) => ({ ...h, rule: 'tool-directive', severity: h.action === 'block' ? 'high' : 'low' }));
   return directives.length === 0 ? judged : [...judged, ...quotedAsData(view.skel, directives)];
 }

@@ -1,5 +1,5 @@
 // Names of other tools in a sentence: the catalog's other servers' names, and names a sentence calls as tools.
-import { exampleOfAKind, keyOfShownDocument, shortensOwnOperation, verbWithObject } from './name-as-data.js';
+import { usedAsData } from './name-as-data.js';
 import type { CatalogIndexLike } from './types.js';
 
 export interface DirectiveContext {
@@ -13,8 +13,8 @@ export interface DirectiveContext {
   readonly camel: ReadonlySet<string>;
   /** Lower-case words written in capitals in the original (`SQL`, `QPS`): acronyms, not tool names. */
   readonly acronyms: ReadonlySet<string>;
-  /** Values the whole field lists as those one of its members takes ("Valid actions: navigate, wait_for"). */
-  readonly listed?: ReadonlySet<string>;
+  /** Values a parameter's description lists for it ("Valid actions: navigate, wait_for"; name-as-data.ts). */
+  readonly listed: ReadonlySet<string>;
 }
 
 /** Identifier-shaped tokens: snake_case, kebab-case, namespaced (a__b, a.b_c, a/b). */
@@ -172,10 +172,9 @@ function wordEdge(sentence: string, i: number): boolean {
  */
 function consider(refs: ToolRef[], sentence: string, offset: number, ctx: DirectiveContext, name: string, start: number, end: number, calledTool: boolean, camelCased = false): void {
   const bare = unseparated(name);
-  if (ctx.own.has(name) || ctx.params.has(name) || environmentVariable(sentence, start - offset, end - offset, name, ctx) || ownFamily(ctx.own).has(bare) || ownTails(ctx.own).has(bare) || shortensOwnOperation(name, ctx.params) || inOwnWords(name, ctx.own)) return;
-  // A key of a shown document, a verb with its object, a value the field lists, one of several examples of a kind.
-  if (keyOfShownDocument(sentence, start - offset, end - offset) || verbWithObject(sentence, end - offset) || ctx.listed?.has(name) === true) return;
-  if (ctx.index && exampleOfAKind(sentence, end - offset, (n) => ctx.index!.toolOwners(n).length > 0)) return;
+  if (ctx.own.has(name) || ctx.params.has(name) || environmentVariable(sentence, start - offset, end - offset, name, ctx) || ownFamily(ctx.own).has(bare) || ownTails(ctx.own).has(bare) || inOwnWords(name, ctx.own)) return;
+  const called = calledTool || CALL_BEFORE.test(sentence.slice(Math.max(0, start - offset - 24), start - offset));
+  if (usedAsData(sentence, start - offset, end - offset, name, ctx, called)) return;
   const leadIn = sentence.slice(Math.max(0, start - offset - 24), start - offset);
   // `list_packs action:"list_templates"`: the value of the action parameter of one of the server's
   // own tools names an operation of it, not another server's tool.

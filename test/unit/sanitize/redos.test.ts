@@ -54,8 +54,9 @@ const ADVERSARIAL: Record<string, string> = {
   'something put first, a shell and long words': `before in your shell ${'a'.repeat(4000)}. `.repeat(250),
   // Lists of values a field declares, and names used as something else, read once each.
   'lists of values declared again and again': 'valid actions: a_b (c, d_e), '.repeat(8000),
-  'a name followed by examples that never close': `call x_y${', `a_b`'.repeat(30_000)}`,
   'keys of a shown document': '"a_b": {"c": 1, '.repeat(12_000),
+  'keys of a document never closed': '{"a_b": 1, '.repeat(20_000),
+  'hyphenated keys': '"a-b": 1, '.repeat(20_000),
   'something put first, a shell and code never closed': `before any run in your shell \`${'a '.repeat(1900)}. `.repeat(120),
 };
 
