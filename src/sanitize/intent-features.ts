@@ -41,7 +41,9 @@ export function intentFields(tool: unknown): IntentField[] {
   const walk = (schema: unknown, at: string, depth: number): void => {
     if (typeof schema !== 'object' || schema === null || depth > MAX_DEPTH) return;
     const s = schema as Record<string, unknown>;
-    for (const k of ['description', 'title', '$comment']) if (typeof s[k] === 'string') push('pdesc', s[k], `${at}/${pointerSegment(k)}`);
+    for (const k of ['description', '$comment']) if (typeof s[k] === 'string') push('pdesc', s[k], `${at}/${pointerSegment(k)}`);
+    // A property's title is a label the client shows, a data slot like a default; the input schema's own is prose.
+    if (typeof s['title'] === 'string') push(depth > 0 ? 'data' : 'pdesc', s['title'], `${at}/title`);
     for (const k of ['default', 'const']) if (typeof s[k] === 'string') push('data', s[k], `${at}/${k}`);
     for (const k of ['enum', 'examples']) {
       const list = s[k];
