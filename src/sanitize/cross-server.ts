@@ -1,5 +1,5 @@
 // Cross-server rules: text of one server that names another server's tool, and whether it directs that tool's use.
-import { usedAsData, type NameContext } from './name-as-data.js';
+import { usedAsData } from './name-as-data.js';
 import { ownWords, valueOfOwnParameter } from './tool-refs.js';
 import type { CatalogIndexLike, NameOwner } from './types.js';
 
@@ -34,7 +34,6 @@ const DIRECTIVE =
   /\b(?:bcc|cc:|recipients?|redirect|reroute|forward(?:ed)? (?:to|all|every)|prefix(?:ed)?|prepend(?:ed)?|append(?:ed)?|instead|replaced?|change[sd]?|modif(?:y|ied)|rewrite|override|must (?:be|include|use|always|contain|start|send|go|first)|always (?:include|add|set|pass|send|bcc|cc|prefix|append|prepend|copy|forward|route)|also (?:pass|send|include|call|add|copy|forward|bcc|cc)|(?:set|change) (?:the |its )?[a-z_]{1,30} (?:parameter|argument|field|to)|do not (?:use|call)|don't (?:use|call)|never (?:use|call)|deprecated|disabled|broken|no longer (?:works|available)|should not be used|is (?:unsafe|compromised|malicious)|(?:when|after|once|if) [^.\n]{0,60} returns|(?:pass|send|copy|hand|pipe|feed|forward|mirror|route|give)(?:es|ed)? (?:its|the|their|all|every|that|this|what it) [^.\n]{0,40}?(?:to|into|here|as)|(?:must|should|is to|are to) (?:also )?be (?:passed|sent|copied|forwarded|handed|piped|mirrored|fed) (?:to|into|here)|copy [^.\n]{0,40}? here|(?:whatever|each time|every time|after every|after each) [^.\n]{0,60}? (?:returns|runs|is used|is called|call|prints))\b/;
 
 const NO_PARAMS: ReadonlySet<string> = new Set();
-const NO_NAMES: NameContext = { params: NO_PARAMS, listed: NO_PARAMS };
 
 interface Owned {
   readonly what: string;
@@ -114,14 +113,13 @@ function ownPhrase(skel: string, c: Candidate, own: ReadonlySet<string>): boolea
 }
 
 /** Mentions of other servers' tools or servers in a shadow text. */
-export function mentions(skel: string, index: CatalogIndexLike, server: string, own: ReadonlySet<string>, names: NameContext = NO_NAMES): Mention[] {
-  const params = names.params;
+export function mentions(skel: string, index: CatalogIndexLike, server: string, own: ReadonlySet<string>, params: ReadonlySet<string> = NO_PARAMS): Mention[] {
   const found: Mention[] = [];
   for (const c of candidates(skel)) {
     const around = sentence(skel, c.start, c.end);
     if (valueOfOwnParameter(around, around.indexOf(skel.slice(c.start, c.end)), params)) continue;
-    // A key of a shown document, a value this parameter lists, the tool's own operation shortened.
-    if (!c.servers && usedAsData(skel, c.start, c.end, c.tokens[0] ?? '', names, false)) continue;
+    // A key of a shown document, a command run on the tool's own path, its own operation shortened.
+    if (!c.servers && usedAsData(skel, c.start, c.end, c.tokens[0] ?? '', params)) continue;
     // "Retry the remote devices tool" on a server with `mobile_list_remote_devices`: the phrase before
     // "tool" is the server's own naming, word for word; "the devices tool" is another server's.
     if (c.servers && ownPhrase(skel, c, own)) continue;
@@ -156,11 +154,11 @@ export function crossServer(
   index: CatalogIndexLike | undefined,
   server: string,
   own: ReadonlySet<string>,
-  names: NameContext = NO_NAMES,
+  params: ReadonlySet<string> = NO_PARAMS,
 ): CrossHit[] {
   if (!index) return [];
   const hits: CrossHit[] = [];
-  for (const m of mentions(skel, index, server, own, names)) {
+  for (const m of mentions(skel, index, server, own, params)) {
     // A quoted plain word ('mobile', 'query', `curl`) is a value, a column or a command as often as
     // a tool: it is reported, and the directive analysis decides whether the sentence uses it as one.
     const directive = m.quotedWord ? null : DIRECTIVE.exec(sentence(skel, m.start, m.end));

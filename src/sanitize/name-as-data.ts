@@ -1,28 +1,20 @@
 // Where an identifier that some other server serves as a tool is plainly something else in the
-// text around it. With hundreds of servers in a catalog, `source_code`, `wait_for`, `git-clone` and
-// `list_folder` are all somebody's tools, and also a key of an example response, a value this
-// parameter's description lists, a command run on the tool's own parameter, and the tool's own
-// `models_list_folder` shortened. Each reading is narrow on purpose: the same name called, or put
-// where an attack puts it, is still a mention. Every text passed here is the lower-case reading the
-// rules judge.
-
-/** What a name's surroundings are checked against: the tool's own parameters and listed values. */
-export interface NameContext {
-  /** Lower-case parameter names of the judged entity, with its listed operations (walk.ts). */
-  readonly params: ReadonlySet<string>;
-  /** Values a parameter's description lists for it (listedValues); empty for other text. */
-  readonly listed: ReadonlySet<string>;
-}
+// text around it. With hundreds of servers in a catalog, `source_code`, `git-clone` and `list_folder`
+// are all somebody's tools, and also a key of an example response, a command run on the tool's own
+// path, and the tool's own `models_list_folder` shortened. Each reading is narrow on purpose, and
+// none holds where a verb calls or uses the name: an attack addresses a tool that way. Every text
+// passed here is the lower-case reading the rules judge.
 
 /**
- * Whether the name at [start, end) of `text` is used as something other than a tool. `called`: a
- * verb calls it ("call", "invoke"), and then only a key of a shown document or the tool's own
- * operation shortened still count as data.
+ * Whether the name at [start, end) of `text` is used as something other than a tool. `called`: the
+ * caller already knows a verb calls it.
  */
-export function usedAsData(text: string, start: number, end: number, name: string, ctx: NameContext, called: boolean): boolean {
-  if (keyOfShownDocument(text, start, end) || shortensOwnOperation(name, ctx.params)) return true;
-  return !called && (ctx.listed.has(name) || commandOnOwnParameter(text, end, name, ctx.params));
+export function usedAsData(text: string, start: number, end: number, name: string, params: ReadonlySet<string>, called = false): boolean {
+  if (called || CALLED_BEFORE.test(text.slice(Math.max(0, start - 24), start))) return false;
+  return keyOfShownDocument(text, start, end) || shortensOwnOperation(name, params) || commandOnOwnPath(text, end, name, params);
 }
+/** A verb that calls or uses what follows ("call", "run", "use the"), quoted or not. */
+const CALLED_BEFORE = /\b(?:call|calls|calling|invoke|invokes|invoking|trigger|triggers|triggering|execute|executes|executing|run|runs|running|use|uses|using)\s+(?:the\s+)?[`'"]?$/;
 
 /**
  * `"source_code": {` as one key of an object of many (an example response). Only the keys beside it
@@ -31,11 +23,38 @@ export function usedAsData(text: string, start: number, end: number, name: strin
  */
 export function keyOfShownDocument(text: string, start: number, end: number): boolean {
   if (start === 0 || (text[start - 1] !== '"' && text[start - 1] !== "'") || !OBJECT_KEY_AFTER.test(text.slice(end, end + 12))) return false;
+  // A value that carries an address or a mailbox is somewhere to send things, not an example's field.
+  if (ADDRESS_NEAR.test(text.slice(end, valueEnd(text, end)))) return false;
   const open = enclosingBrace(text, start - 1);
-  return open >= 0 && keysAtDepthOne(text, open) >= DOCUMENT_KEYS;
+  // The name's own key is not one of the others.
+  return open >= 0 && keysAtDepthOne(text, open) - 1 >= DOCUMENT_KEYS;
+}
+const ADDRESS_NEAR = /:\/\/|@[a-z0-9-]+\.[a-z]/;
+
+/** Where the value after a key at `end` (`": {...}`, `": "x"`, `": 1`) ends, read at most DOCUMENT_REACH characters. */
+function valueEnd(text: string, end: number): number {
+  const stop = Math.min(text.length, end + DOCUMENT_REACH);
+  let depth = 0;
+  let inString = false;
+  let i = text.indexOf(':', end) + 1;
+  for (; i > 0 && i < stop; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') {
+        inString = false;
+        if (depth === 0) return i + 1;
+      }
+    } else if (c === '"') inString = true;
+    else if (c === '{' || c === '[') depth++;
+    else if (c === '}' || c === ']') {
+      if (depth === 0 || --depth === 0) return i + 1;
+    } else if (c === ',' && depth === 0) return i;
+  }
+  return stop;
 }
 const OBJECT_KEY_AFTER = /^["']\s*:\s*(?:[{["'\d-]|true\b|false\b|null\b)/;
-/** An object of a shown document holds at least this many keys. */
+/** An object of a shown document holds at least this many keys beside the name's. */
 const DOCUMENT_KEYS = 6;
 /** How far a document is read around a name, each way. */
 const DOCUMENT_REACH = 600;
@@ -80,68 +99,18 @@ function keysAtDepthOne(text: string, open: number): number {
 
 /**
  * "git-clone it into `target_path`": a command (a hyphenated name, as shells write them) run on
- * one of the tool's own parameters. A name used as a verb on anything else ("send_email it to the
- * archive") is how an injection addresses a tool, and stays a mention.
+ * one of the tool's own parameters that holds a path. A name used as a verb on anything else
+ * ("send_email it to the archive", "slack-post it to `channel`") is how an injection addresses a
+ * tool, and stays a mention.
  */
-function commandOnOwnParameter(text: string, end: number, name: string, params: ReadonlySet<string>): boolean {
+function commandOnOwnPath(text: string, end: number, name: string, params: ReadonlySet<string>): boolean {
   if (!name.includes('-') || name.includes('_')) return false;
   const m = COMMAND_OBJECT_AFTER.exec(text.slice(end, end + 80));
-  return m !== null && params.has(m[1]!);
+  return m !== null && params.has(m[1]!) && PATH_PARAMETER.test(m[1]!);
 }
 const COMMAND_OBJECT_AFTER = /^[`'"]?\s+(?:it|them)\s+(?:into|to|from|in|inside|onto|under)\s+`([a-z_][a-z0-9_]{0,40})`/;
-
-/**
- * The words after which a parameter's description lists the values it takes ("Valid actions:
- * navigate (requires url), click, ..."): the members of that list are this tool's own values.
- */
-const VALUES_CUE = /\b(?:valid|supported|allowed|available|accepted|possible)\s+(?:[a-z]+\s+)?(?:actions|values|options|types|steps|commands|operations|modes|kinds|verbs)\s*(?:are\s*)?:/g;
-/** How far a list of values runs at most after its cue. */
-const LIST_CHARS = 2000;
-/** The fewest members that make a list of values. */
-const LIST_MEMBERS = 3;
-
-/**
- * The members of every list of three values or more the text declares (VALUES_CUE); `text` is
- * lower case. Read for a parameter's description only: one planted "Supported modes: send_email"
- * in a tool's description makes no value of a tool.
- */
-export function listedValues(text: string): ReadonlySet<string> {
-  if (!text.includes(':')) return NONE;
-  let found: Set<string> | undefined;
-  VALUES_CUE.lastIndex = 0;
-  for (let m = VALUES_CUE.exec(text); m !== null; m = VALUES_CUE.exec(text)) {
-    const list = membersAfter(text, m.index + m[0].length);
-    if (list.members.size >= LIST_MEMBERS) for (const member of list.members) (found ??= new Set()).add(member);
-    // A cue inside a list already read starts no second reading of it: every character is read once.
-    VALUES_CUE.lastIndex = Math.max(VALUES_CUE.lastIndex, list.end);
-  }
-  return found ?? NONE;
-}
-const NONE: ReadonlySet<string> = new Set();
-
-/** The first word of each comma-separated item from `from` to the list's end (a line break, or a full stop outside brackets), and where it ends. */
-function membersAfter(text: string, from: number): { members: Set<string>; end: number } {
-  const members = new Set<string>();
-  let depth = 0;
-  let itemStart = true;
-  const stop = Math.min(text.length, from + LIST_CHARS);
-  let i = from;
-  for (; i < stop; i++) {
-    const c = text[i]!;
-    if (c === '\n') break;
-    if (c === '(' || c === '[' || c === '{') depth++;
-    else if ((c === ')' || c === ']' || c === '}') && depth > 0) depth--;
-    else if (depth === 0 && c === ',') itemStart = true;
-    else if (depth === 0 && (c === '.' || c === ';') && (i + 1 >= text.length || /\s/.test(text[i + 1]!))) break;
-    else if (itemStart && /[a-z]/.test(c)) {
-      const word = /^[a-z][a-z0-9_-]*/.exec(text.slice(i, i + 64))![0];
-      members.add(word);
-      i += word.length - 1;
-      itemStart = false;
-    } else if (itemStart && !/[\s`'"]/.test(c)) itemStart = false;
-  }
-  return { members, end: i };
-}
+/** A parameter named for where files go: `target_path`, `out_dir`, `folder`, `destination`. */
+const PATH_PARAMETER = /(?:^|_)(?:path|dir|directory|folder|dest|destination)$/;
 
 /**
  * The ends of the tool's listed operations of one family, without the family's word and two words
@@ -159,7 +128,7 @@ function familyTails(params: ReadonlySet<string>): ReadonlySet<string> {
     const found = new Set<string>();
     for (const name of params) {
       const words = name.split(/[_-]/);
-      if (words.length < 3 || (heads.get(words[0]!) ?? 0) < FAMILY_MEMBERS) continue;
+      if (name.length > FAMILY_NAME_CHARS || words.length < 3 || (heads.get(words[0]!) ?? 0) < FAMILY_MEMBERS) continue;
       for (let k = 1; k <= words.length - 2; k++) found.add(words.slice(k).join(''));
     }
     familyTailSets.set(params, (out = found));
@@ -169,6 +138,8 @@ function familyTails(params: ReadonlySet<string>): ReadonlySet<string> {
 const familyTailSets = new WeakMap<ReadonlySet<string>, ReadonlySet<string>>();
 /** The fewest operations that make a family. */
 const FAMILY_MEMBERS = 3;
+/** An operation's name is no longer than this (its tails are read word by word). */
+const FAMILY_NAME_CHARS = 64;
 
 /** `list_folder` where the tool's own listed operations include `models_list_folder` (familyTails). */
 function shortensOwnOperation(name: string, params: ReadonlySet<string>): boolean {

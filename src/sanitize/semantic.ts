@@ -5,7 +5,6 @@ import { clearDirectiveMemo, directiveHits } from './directives.js';
 import { LATIN_LEXICON, PLAIN_LEXICON } from './lexicon.js';
 import { exfilUrls, pseudoTags } from './markup.js';
 import { fencedRanges, inlineCodeRanges } from './neutralize.js';
-import { listedValues } from './name-as-data.js';
 import { negated, PATTERNS, targetIsDestination, type Pattern } from './patterns.js';
 import { PARAMETER_PATTERNS, SECRET_NAME_PATTERNS } from './parameter-patterns.js';
 import type { CatalogIndexLike, RuleId, Severity } from './types.js';
@@ -52,9 +51,7 @@ const PROPERTY_NAME_PATTERNS = [...IDENTIFIER_PATTERN, ...SECRET_NAME_PATTERNS];
 
 export function scan(view: { skel: string; plain: string }, opts: ScanOptions): Hit[] {
   const hits = ownOptions(view.skel, ownSubjects(view.skel, [...staticHits(view, opts.parameter, opts.identifier, opts.propertyName === true)], opts.own), opts);
-  // The values a parameter's description lists for it, read once for both readings of names below.
-  const names = { params: opts.params ?? NO_NAMES, listed: opts.parameter === true ? listedValues(view.skel) : NO_NAMES };
-  for (const h of crossServer(view.skel, opts.index, opts.server, opts.own, names)) {
+  for (const h of crossServer(view.skel, opts.index, opts.server, opts.own, opts.params)) {
     hits.push({ ...h, id: h.rule, severity: h.action === 'block' ? 'critical' : 'info' });
   }
   // Quoted examples are judged first: a text another rule still withholds needs no second reading.
@@ -62,7 +59,7 @@ export function scan(view: { skel: string; plain: string }, opts: ScanOptions): 
   // Before the directives are skipped for a block: a switch's description read as what the tool returns runs them.
   const judged = opts.switchText === true ? switchDescription(view.skel, quoted) : quoted;
   if (opts.identifier || judged.some((h) => h.action === 'block')) return judged;
-  const ctx = { server: opts.server, own: opts.own, params: names.params, index: opts.index, camel: opts.camel ?? NO_NAMES, acronyms: opts.acronyms ?? NO_NAMES, listed: names.listed };
+  const ctx = { server: opts.server, own: opts.own, params: opts.params ?? NO_NAMES, index: opts.index, camel: opts.camel ?? NO_NAMES, acronyms: opts.acronyms ?? NO_NAMES };
   const directives: Hit[] = directiveHits(view.skel, ctx, view.plain).map((h) => ({ ...h, rule: 'tool-directive', severity: h.action === 'block' ? 'high' : 'low' }));
   return directives.length === 0 ? judged : [...judged, ...quotedAsData(view.skel, directives)];
 }

@@ -13,8 +13,6 @@ export interface DirectiveContext {
   readonly camel: ReadonlySet<string>;
   /** Lower-case words written in capitals in the original (`SQL`, `QPS`): acronyms, not tool names. */
   readonly acronyms: ReadonlySet<string>;
-  /** Values a parameter's description lists for it ("Valid actions: navigate, wait_for"; name-as-data.ts). */
-  readonly listed: ReadonlySet<string>;
 }
 
 /** Identifier-shaped tokens: snake_case, kebab-case, namespaced (a__b, a.b_c, a/b). */
@@ -173,8 +171,8 @@ function wordEdge(sentence: string, i: number): boolean {
 function consider(refs: ToolRef[], sentence: string, offset: number, ctx: DirectiveContext, name: string, start: number, end: number, calledTool: boolean, camelCased = false): void {
   const bare = unseparated(name);
   if (ctx.own.has(name) || ctx.params.has(name) || environmentVariable(sentence, start - offset, end - offset, name, ctx) || ownFamily(ctx.own).has(bare) || ownTails(ctx.own).has(bare) || inOwnWords(name, ctx.own)) return;
-  const called = calledTool || CALL_BEFORE.test(sentence.slice(Math.max(0, start - offset - 24), start - offset));
-  if (usedAsData(sentence, start - offset, end - offset, name, ctx, called)) return;
+  // A key of a shown document, a command run on the tool's own path, its own operation shortened.
+  if (usedAsData(sentence, start - offset, end - offset, name, ctx.params, calledTool)) return;
   const leadIn = sentence.slice(Math.max(0, start - offset - 24), start - offset);
   // `list_packs action:"list_templates"`: the value of the action parameter of one of the server's
   // own tools names an operation of it, not another server's tool.
