@@ -79,11 +79,11 @@ const ADDRESS_TOKENS = /\bhttps?:\/\/\S+|(?<![a-z0-9._%+-])[a-z0-9._%+-]{1,64}@[
 const WORD = /\p{L}[\p{L}\p{N}'-]*/gu;
 /** Identifier-shaped tokens that might be a tool's name. */
 const COMPOUND = /(?<![a-z0-9@./:])[a-z][a-z0-9]*(?:(?:__|[_-])[a-z0-9]+)+(?![a-z0-9@])/g;
-/** Placeholders for the user's data in a URL: the shape of an exfiltration link. */
 /** A URL, read whole once (a pattern that looks for a placeholder inside one tries every start of a long run). */
 const URL_G = /\bhttps?:\/\/\S{0,4096}/g;
 const PLACEHOLDER_IN_URL = /\{|%7b|\$\{|</;
 
+/** Placeholders for the user's data in a URL: the shape of an exfiltration link. */
 function templatedUrl(text: string): boolean {
   for (const m of text.matchAll(URL_G)) if (PLACEHOLDER_IN_URL.test(m[0].slice(7))) return true;
   return false;

@@ -4,6 +4,7 @@
 // path, and the tool's own `models_list_folder` shortened. Each reading is narrow on purpose, and
 // none holds where a verb calls or uses the name: an attack addresses a tool that way. Every text
 // passed here is the lower-case reading the rules judge.
+import { takesPath } from './secret-paths.js';
 
 /**
  * Whether the name at [start, end) of `text` is used as something other than a tool. `called`: the
@@ -106,11 +107,9 @@ function keysAtDepthOne(text: string, open: number): number {
 function commandOnOwnPath(text: string, end: number, name: string, params: ReadonlySet<string>): boolean {
   if (!name.includes('-') || name.includes('_')) return false;
   const m = COMMAND_OBJECT_AFTER.exec(text.slice(end, end + 80));
-  return m !== null && params.has(m[1]!) && PATH_PARAMETER.test(m[1]!);
+  return m !== null && params.has(m[1]!) && takesPath(m[1]!);
 }
 const COMMAND_OBJECT_AFTER = /^[`'"]?\s+(?:it|them)\s+(?:into|to|from|in|inside|onto|under)\s+`([a-z_][a-z0-9_]{0,40})`/;
-/** A parameter named for where files go: `target_path`, `out_dir`, `folder`, `destination`. */
-const PATH_PARAMETER = /(?:^|_)(?:path|dir|directory|folder|dest|destination)$/;
 
 /**
  * The ends of the tool's listed operations of one family, without the family's word and two words
