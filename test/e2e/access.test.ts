@@ -12,7 +12,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import WebSocket from 'ws';
 import type { RunningSwitchboard } from '../../src/index.js';
-import { ACCEPT_BOTH, PROTOCOL_VERSION, ROOT, connect, fixture, listAllTools, logThrough, rawPost, responseOf, startProxy, textOf, waitFor } from './helpers.js';
+import { CLI, ACCEPT_BOTH, PROTOCOL_VERSION, ROOT, connect, fixture, listAllTools, logThrough, rawPost, responseOf, startProxy, textOf, waitFor } from './helpers.js';
 
 const run = promisify(execFile);
 const ALICE = `alice-${randomBytes(18).toString('base64url')}`;
@@ -239,7 +239,7 @@ describe('listening off loopback', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-open-'));
     const file = path.join(dir, 'open.json');
     fs.writeFileSync(file, JSON.stringify({ listen: { host: '0.0.0.0', port: 0 }, mcpServers: { fx: fixture('fx') } }));
-    const failure = await run(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), 'start', '-c', file], { cwd: ROOT, timeout: 20_000 }).then(
+    const failure = await run(process.execPath, [...CLI, 'start', '-c', file], { cwd: ROOT, timeout: 20_000 }).then(
       () => undefined,
       (e: unknown) => e as { code: number; stderr: string },
     );

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RunningSwitchboard } from '../../src/index.js';
-import { CLI_TIMEOUT_MS, FIXTURE, ROOT, connect, freePort, listAllTools, removeScratch, runCli, waitFor } from './helpers.js';
+import { CLI, CLI_TIMEOUT_MS, FIXTURE, ROOT, connect, freePort, listAllTools, removeScratch, runCli, waitFor } from './helpers.js';
 
 describe('add and remove', () => {
   let daemon: ChildProcess | undefined;
@@ -37,7 +37,7 @@ describe('add and remove', () => {
 `;
     fs.writeFileSync(file, original);
     let output = '';
-    daemon = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), 'start', '-c', file], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    daemon = spawn(process.execPath, [...CLI, 'start', '-c', file], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     daemon.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     daemon.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const url = `http://127.0.0.1:${port}`;
@@ -116,7 +116,7 @@ describe('add and remove', () => {
     );
     const env: NodeJS.ProcessEnv = { ...process.env, SB_ADMIN_TOKEN: token };
     delete env['SWITCHBOARD_TOKEN'];
-    const authDaemon = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), 'start', '-c', file], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'ignore'] });
+    const authDaemon = spawn(process.execPath, [...CLI, 'start', '-c', file], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'ignore'] });
     try {
       await waitFor(async () => (await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => undefined))?.status === 200, CLI_TIMEOUT_MS, 'daemon listening');
       const without = await runCli(['add', 'b', '-c', file, '--', process.execPath, FIXTURE], undefined, env);

@@ -6,9 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { UNIT_MARKER } from '../../src/ops/systemd.js';
 import { parseUnit } from '../unit/ops/systemd-ini.js';
-import { FIXTURE, ROOT, CLI_TIMEOUT_MS } from './helpers.js';
+import { CLI, FIXTURE, ROOT, CLI_TIMEOUT_MS } from './helpers.js';
 
-const CLI = ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts')];
 const ENTRY = path.join(ROOT, 'dist/cli/main.js');
 /** `systemd-analyze verify` when this machine has it; otherwise the tests parse the unit themselves. */
 const ANALYZE = hasCommand('systemd-analyze');

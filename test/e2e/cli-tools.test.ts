@@ -5,9 +5,8 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { FIXTURE, ROOT, connect, fixture, startProxy, waitFor, runCli, type CliOutcome, CLI_TIMEOUT_MS } from './helpers.js';
+import { CLI, FIXTURE, ROOT, connect, fixture, startProxy, waitFor, runCli, type CliOutcome, CLI_TIMEOUT_MS } from './helpers.js';
 
-const CLI = ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts')];
 /** In every child's command line (the fixture ignores its arguments), so /proc tells whether any survived. */
 const MARKER = `sb-cli-marker-${randomBytes(6).toString('hex')}`;
 

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { RunningSwitchboard } from '../../src/index.js';
-import { CLI_TIMEOUT_MS, FIXTURE, ROOT, connect, freePort, removeScratch, runCli, textOf, waitFor } from './helpers.js';
+import { CLI, CLI_TIMEOUT_MS, FIXTURE, ROOT, connect, freePort, removeScratch, runCli, textOf, waitFor } from './helpers.js';
 
 const SECRET = 'ghp_Zx8Qw3Er5Ty7Ui9Op1As3Df5Gh7Jk9Lz2Xc';
 
@@ -37,7 +37,7 @@ describe('${file:} secrets', () => {
     fs.writeFileSync(file, JSON.stringify(config, null, 2));
 
     let output = '';
-    daemon = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), 'start', '-c', file], {
+    daemon = spawn(process.execPath, [...CLI, 'start', '-c', file], {
       cwd: ROOT,
       env: { ...process.env, SWITCHBOARD_LOG_LEVEL: 'debug' },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -120,7 +120,7 @@ describe('${file:} secrets', () => {
       mcpServers: { gh: { command: process.execPath, args: [FIXTURE], env: { FIXTURE_NAME: 'gh', FIXTURE_REPORT_ENV: 'GITHUB_TOKEN', GITHUB_TOKEN: '${credential:github}' } } },
     }));
     let output = '';
-    const service = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), 'start', '-c', file], {
+    const service = spawn(process.execPath, [...CLI, 'start', '-c', file], {
       cwd: ROOT,
       env: { ...shell, CREDENTIALS_DIRECTORY: credentials, SWITCHBOARD_LOG_LEVEL: 'debug' },
       stdio: ['ignore', 'pipe', 'pipe'],

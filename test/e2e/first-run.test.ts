@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/load.js';
 import { pinIdentity } from '../../src/catalog/review.js';
 import { PinStore } from '../../src/sanitize/index.js';
-import { FIXTURE, ROOT, freePort, runCli, waitFor, CLI_TIMEOUT_MS } from './helpers.js';
+import { CLI, FIXTURE, ROOT, freePort, runCli, waitFor, CLI_TIMEOUT_MS } from './helpers.js';
 
 let dir: string;
 const daemons: ChildProcess[] = [];
@@ -47,7 +47,7 @@ interface Daemon {
 
 function startDaemon(args: readonly string[], env: NodeJS.ProcessEnv = process.env): Daemon {
   let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), ...args], {
+  const child = spawn(process.execPath, [...CLI, ...args], {
     cwd: ROOT,
     env: { ...env, SWITCHBOARD_LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'pipe'],

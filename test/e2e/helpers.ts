@@ -286,10 +286,19 @@ export interface CliOutcome {
  */
 export const CLI_TIMEOUT_MS = 45_000;
 
-/** Runs `switchboard ARGS` from the sources (tsx), as a user would, and collects its output. */
+/**
+ * Node's arguments that run `switchboard`: the build made once for this run (test/cli-build.ts), or
+ * the sources under tsx when there is none (a unit run, a failed build).
+ */
+export const CLI: readonly string[] = (() => {
+  const built = process.env['SWITCHBOARD_TEST_CLI'];
+  return built !== undefined && fs.existsSync(built) ? [built] : ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts')];
+})();
+
+/** Runs `switchboard ARGS` as a user would (CLI), and collects its output. */
 export function runCli(args: readonly string[], timeoutMs = CLI_TIMEOUT_MS, env: NodeJS.ProcessEnv = process.env): Promise<CliOutcome> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), ...args], { cwd: ROOT, timeout: timeoutMs, env }, (error, stdout, stderr) => {
+    execFile(process.execPath, [...CLI, ...args], { cwd: ROOT, timeout: timeoutMs, env }, (error, stdout, stderr) => {
       // A run killed for its time says so, rather than leaving a bare exit code of -1 to explain.
       const note = error !== null && error.killed ? `\n[test] switchboard ${args.join(' ')} killed after ${timeoutMs} ms` : '';
       resolve({ code: error === null ? 0 : typeof error.code === 'number' ? error.code : -1, stdout, stderr: stderr + note });

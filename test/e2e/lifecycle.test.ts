@@ -7,7 +7,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { createSwitchboard, resolveConfig, type RunningSwitchboard } from '../../src/index.js';
 import { createRootLogger } from '../../src/log.js';
-import { ROOT, connect, fixture, startProxy, textOf, waitFor } from './helpers.js';
+import { CLI, ROOT, connect, fixture, startProxy, textOf, waitFor } from './helpers.js';
 
 const run = promisify(execFile);
 
@@ -99,7 +99,7 @@ describe('timeouts', () => {
 });
 
 describe('the switchboard command', () => {
-  const cli = ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts')];
+  const cli = CLI;
 
   async function fails(args: string[]): Promise<{ code: number; stderr: string }> {
     try {

@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { resolveConfig, type RunningSwitchboard } from '../../src/index.js';
-import { ROOT, connect, firstProgress, fixture, freePort, listAllTools, pidOf, processAlive, rawPost, startProxy, textOf, waitFor, CLI_TIMEOUT_MS } from './helpers.js';
+import { CLI, ROOT, connect, firstProgress, fixture, freePort, listAllTools, pidOf, processAlive, rawPost, startProxy, textOf, waitFor, CLI_TIMEOUT_MS } from './helpers.js';
 
 const config = (raw: Record<string, unknown>, env: NodeJS.ProcessEnv = process.env) =>
   resolveConfig({ listen: { host: '127.0.0.1', port: 0 }, ...raw }, { file: '<inline>', dir: ROOT }, env);
@@ -144,7 +144,7 @@ describe('the daemon reloads its config file', () => {
     const write = (servers: Record<string, unknown>) => fs.writeFileSync(file, JSON.stringify({ listen: { host: '127.0.0.1', port }, mcpServers: servers }));
     write({ a: fixture('a') });
     let output = '';
-    daemon = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), 'start', '-c', file], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    daemon = spawn(process.execPath, [...CLI, 'start', '-c', file], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     daemon.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     daemon.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const url = `http://127.0.0.1:${port}`;
@@ -194,7 +194,7 @@ describe('the daemon reloads a token file', () => {
     const port = await freePort();
     fs.writeFileSync(file, JSON.stringify({ listen: { host: '127.0.0.1', port }, mcpServers: { a: fixture('a') }, auth: { tokens: [{ name: 'team', tokenFile: 'team.token' }] } }));
     let output = '';
-    daemon = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), 'start', '-c', file], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    daemon = spawn(process.execPath, [...CLI, 'start', '-c', file], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     daemon.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     daemon.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     const url = `http://127.0.0.1:${port}`;

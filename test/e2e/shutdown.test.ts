@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { RunningSwitchboard } from '../../src/index.js';
-import { ROOT, connect, firstProgress, fixture, freePort, textOf, waitFor, CLI_TIMEOUT_MS } from './helpers.js';
+import { CLI, ROOT, connect, firstProgress, fixture, freePort, textOf, waitFor, CLI_TIMEOUT_MS } from './helpers.js';
 
 /** Pids of processes whose command line or environment holds `marker`. */
 function processesWith(marker: string): number[] {
@@ -33,7 +33,7 @@ describe('stopping the daemon', () => {
     const file = path.join(dir, 'proxy.config.json');
     const server = (name: string) => fixture(name, {}, { SB_STOP_MARKER: marker });
     fs.writeFileSync(file, JSON.stringify({ listen: { host: '127.0.0.1', port }, limits: { shutdownGraceMs: 5000 }, mcpServers: { a: server('a'), b: server('b') } }));
-    const daemon = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts'), 'start', '-c', file], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const daemon = spawn(process.execPath, [...CLI, 'start', '-c', file], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
     daemon.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     daemon.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
