@@ -5,8 +5,9 @@
 // Positives: the string each poisoned case of bench/poison/tune and bench/poison/next names in its
 // `where` (the field that carries the attack). Negatives: every other string of those cases (the
 // same writers' genuine prose, so the model cannot learn a writer's style instead of an intent),
-// every string of their benign cases, and, at a lower weight, every string of the real tools of
-// bench/discovery/catalog (weighted up). Logistic regression, AdaGrad, seeded: the same data gives the same file.
+// every string of their benign cases, and every string of the real tools of bench/discovery/catalog
+// and of the even-numbered servers of the real collections below (weighted up). Logistic regression,
+// AdaGrad, seeded: the same data gives the same file.
 // Thresholds, one for data slots and one each for a tool's description, a parameter's description and a
 // title, are set on legitimate text: above the
 // highest score of any candidate field of the catalog's tools, of the even-numbered servers of
@@ -152,8 +153,15 @@ const realExtra = serversOf('bench/poison/real-extra');
 const realSixth = serversOf('bench/poison/real-sixth');
 const calibration = [realCollected, realFresh, realMore, realExtra, realSixth].flatMap((set) => set.filter((_, i) => i % 2 === 0));
 const everyReal = new CatalogIndex([...realCatalog, ...realCollected, ...realFresh, ...realMore, ...realExtra, ...realSixth].map((r) => ({ server: r.server, tools: r.tools.map((t) => t.name) })));
-/** Real tools' fields, the same for every training run. */
-const realSamples: Sample[] = realCatalog.flatMap((r) => {
+/**
+ * Real tools' fields, the same for every training run: the catalog's and those of the halves the
+ * thresholds are set on. Trained on, the calibration halves taught the model more of what ordinary
+ * prose looks like than they cost it in an optimistic bar: the never-seen halves (bench:poison's
+ * counted halves) came no nearer to their thresholds than before (highest 0.64 below, where it had
+ * been 0.30 above), and held-out priority claims rose 275 -> 307 of 421.
+ */
+const trainedReal = [...realCatalog, ...calibration];
+const realSamples: Sample[] = trainedReal.flatMap((r) => {
   const own = new Set(r.tools.map((t) => t.name.toLowerCase()));
   return r.tools.flatMap((t) => fieldsWithRefs(t, r.server, own, catalogIndex).map(({ field }) => sampleOf(featuresOf(field), 0, REAL_WEIGHT)));
 });
