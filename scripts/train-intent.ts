@@ -11,7 +11,7 @@
 // Thresholds, one for data slots and one each for a tool's description, a parameter's description and a
 // title, are set on legitimate text: above the
 // highest score of any candidate field of the catalog's tools, of the even-numbered servers of
-// bench/poison/real, real-fresh, real-more, real-extra and real-sixth (the odd-numbered ones and the held-out poison sets are
+// bench/poison/real, real-fresh, real-more, real-extra, real-sixth and real-seventh (the odd-numbered ones and the held-out poison sets are
 // only measured, by `npm run bench:poison`), and of the hand-written legitimate definitions and
 // sentences of test/fixtures/poison-corpus.
 // --cross: each corpus batch (one writer) left out of training in turn, the model alone judged on it.
@@ -151,8 +151,9 @@ const realFresh = serversOf('bench/poison/real-fresh');
 const realMore = serversOf('bench/poison/real-more');
 const realExtra = serversOf('bench/poison/real-extra');
 const realSixth = serversOf('bench/poison/real-sixth');
-const calibration = [realCollected, realFresh, realMore, realExtra, realSixth].flatMap((set) => set.filter((_, i) => i % 2 === 0));
-const everyReal = new CatalogIndex([...realCatalog, ...realCollected, ...realFresh, ...realMore, ...realExtra, ...realSixth].map((r) => ({ server: r.server, tools: r.tools.map((t) => t.name) })));
+const realSeventh = serversOf('bench/poison/real-seventh');
+const calibration = [realCollected, realFresh, realMore, realExtra, realSixth, realSeventh].flatMap((set) => set.filter((_, i) => i % 2 === 0));
+const everyReal = new CatalogIndex([...realCatalog, ...realCollected, ...realFresh, ...realMore, ...realExtra, ...realSixth, ...realSeventh].map((r) => ({ server: r.server, tools: r.tools.map((t) => t.name) })));
 /**
  * Real tools' fields, the same for every training run: the catalog's and those of the halves the
  * thresholds are set on. Trained on, the calibration halves taught the model more of what ordinary
