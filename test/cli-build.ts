@@ -2,17 +2,23 @@
 // build of the sources made once per run: under tsx each start spends about a second compiling, and
 // ten times that when every core is busy, and the suite starts such processes a few hundred times.
 // The build is emitted without type checking (`npm test` type-checks first) into a directory beside
-// package.json, which the CLI reads its version from, and is removed when the run ends. A run of the
-// unit tests alone starts no CLI and skips it. If the build fails, the tests fall back to tsx.
+// package.json, which the CLI reads its version from, with every file of src/ that is not TypeScript
+// beside its modules as `npm run build` copies them, and is removed when the run ends or is
+// interrupted. A run of the unit tests alone starts no CLI and skips it; so does watch mode, where a
+// build made once would go stale at the first edit (tsx reads the sources at every start). If the
+// build fails, the tests run the CLI under tsx. SWITCHBOARD_TEST_CLI set beforehand names the
+// entry point to run instead (a file that does not exist means tsx).
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { TestProject } from 'vitest/node';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-/** Files the build script copies beside the compiled modules (package.json "build"). */
-const ASSETS = ['ops/status.html', 'sanitize/intent-model.json', 'sanitize/hijack-lexicon.json'];
+const SRC = path.join(ROOT, 'src');
+/** Bounds a hung compiler, not a pace: on a busy 2-core machine it takes 10-30 s. */
+const BUILD_TIMEOUT_MS = 180_000;
 
 /** Whether the run was asked for unit tests only (`vitest run test/unit`): no CLI is started then. */
 function unitOnly(): boolean {
@@ -20,18 +26,40 @@ function unitOnly(): boolean {
   return filters.length > 0 && filters.every((f) => f.replace(/^\.\//, '').startsWith('test/unit'));
 }
 
-export default function setup(): (() => void) | undefined {
-  if (unitOnly() || process.env['SWITCHBOARD_TEST_CLI'] !== undefined) return undefined;
+/** Every file under src/ that the compiler does not emit (the status page, the model, the lexicon). */
+function copyAssets(dir: string, out: string): void {
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const from = path.join(dir, entry.name);
+    const to = path.join(out, path.relative(SRC, from));
+    if (entry.isDirectory()) copyAssets(from, out);
+    else if (!entry.name.endsWith('.ts') && !entry.name.endsWith('.md')) {
+      fs.mkdirSync(path.dirname(to), { recursive: true });
+      fs.copyFileSync(from, to);
+    }
+  }
+}
+
+export default function setup(project: TestProject): (() => void) | undefined {
+  if (unitOnly() || project.config.watch || process.env['SWITCHBOARD_TEST_CLI'] !== undefined) return undefined;
   const out = path.join(ROOT, `.test-build-${randomBytes(4).toString('hex')}`);
+  const remove = (): void => fs.rmSync(out, { recursive: true, force: true });
+  // vitest exits the process on Ctrl-C or SIGTERM without running teardowns.
+  process.once('exit', remove);
   try {
-    execFileSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', path.join(ROOT, 'tsconfig.build.json'), '--outDir', out, '--noCheck'], { cwd: ROOT, stdio: 'pipe' });
-    for (const asset of ASSETS) fs.copyFileSync(path.join(ROOT, 'src', asset), path.join(out, asset));
+    const tsc = path.join(ROOT, 'node_modules/typescript/bin/tsc');
+    execFileSync(process.execPath, [tsc, '-p', path.join(ROOT, 'tsconfig.build.json'), '--outDir', out, '--noCheck', '--declaration', 'false', '--sourceMap', 'false'], {
+      cwd: ROOT,
+      stdio: 'pipe',
+      timeout: BUILD_TIMEOUT_MS,
+    });
+    copyAssets(SRC, out);
     process.env['SWITCHBOARD_TEST_CLI'] = path.join(out, 'cli/main.js');
   } catch (err) {
+    const output = err instanceof Error && 'stdout' in err ? String((err as { stdout: unknown }).stdout).trim().split('\n').slice(0, 5).join(' | ') : '';
     const why = err instanceof Error ? err.message.split('\n')[0] : String(err);
-    process.stderr.write(`[test] could not build the CLI once for this run (${why}); CLI tests run it under tsx\n`);
-    fs.rmSync(out, { recursive: true, force: true });
+    process.stderr.write(`[test] could not build the CLI once for this run (${why}${output ? `: ${output}` : ''}); CLI tests run it under tsx\n`);
+    remove();
     return undefined;
   }
-  return () => fs.rmSync(out, { recursive: true, force: true });
+  return remove;
 }

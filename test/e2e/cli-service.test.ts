@@ -67,7 +67,9 @@ const NOBODY = ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', '
 async function nonRootCommand(args: string[]): Promise<string[] | string> {
   if (!IS_ROOT) return [process.execPath, ...CLI, ...args];
   if (!SETPRIV) return 'running as root, and setpriv (util-linux) is not installed to drop to an unprivileged user';
-  const needs = [path.join(ROOT, 'src/cli/main.ts'), path.join(ROOT, 'node_modules/tsx/package.json')];
+  // The CLI as this run starts it: the build made for the run, or the sources and tsx.
+  const entry = CLI[0] === '--import' ? path.join(ROOT, 'src/cli/main.ts') : CLI[0]!;
+  const needs = [entry, path.join(ROOT, 'node_modules/tsx/package.json')];
   const readable = await run([...NOBODY, 'sh', '-c', 'test -r "$1" && test -r "$2"', 'sh', ...needs], env);
   if (readable.code === 0) return [...NOBODY, process.execPath, ...CLI, ...args];
   const view = path.join(tmp, 'checkout-for-nobody');
@@ -76,11 +78,13 @@ async function nonRootCommand(args: string[]): Promise<string[] | string> {
   fs.chmodSync(tmp, 0o755);
   fs.chmodSync(view, 0o755);
   const mounted = ['unshare', '--mount', '--propagation', 'private', 'sh', '-c', 'mount --bind "$1" "$2" && cd "$2" && shift 2 && exec "$@"', 'sh', ROOT, view];
-  const probe = await run([...mounted, ...NOBODY, 'sh', '-c', 'test -r src/cli/main.ts && test -r node_modules/tsx/package.json'], env);
+  const inView = path.relative(ROOT, entry);
+  const probe = await run([...mounted, ...NOBODY, 'sh', '-c', 'test -r "$1" && test -r node_modules/tsx/package.json', 'sh', inView], env);
   if (probe.code !== 0) {
     return `nobody (uid 65534) cannot read ${ROOT}, and no private mount namespace could lend it the checkout: ${probe.stderr.trim() || `exit ${probe.code}`}`;
   }
-  return [...mounted, ...NOBODY, process.execPath, '--import', 'tsx', path.join(view, 'src/cli/main.ts'), ...args];
+  const viewed = CLI[0] === '--import' ? ['--import', 'tsx', path.join(view, inView)] : [path.join(view, inView)];
+  return [...mounted, ...NOBODY, process.execPath, ...viewed, ...args];
 }
 
 /** Checks a written unit the strictest way this machine allows (the test's name says which). */
@@ -129,7 +133,7 @@ afterAll(() => {
   fs.rmSync(tmp, { recursive: true, force: true });
 });
 
-// Each test runs the CLI from the sources up to four times in a row: room for a busy machine.
+// Each test runs the CLI up to four times in a row: room for a busy machine.
 describe('switchboard service', { timeout: 4 * CLI_TIMEOUT_MS }, () => {
   it('install --user --dry-run prints the unit and writes nothing', async () => {
     const { code, stdout } = await cli(['service', 'install', '--user', '-c', config, '--dry-run']);

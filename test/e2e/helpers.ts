@@ -282,7 +282,8 @@ export interface CliOutcome {
 
 /**
  * How long a CLI run may take before the test calls it hung: a `check` that starts a few servers
- * under tsx takes 1-2 s on a quiet machine and ten times that when every core is busy.
+ * takes 1-2 s on a quiet machine under tsx (less from the run's build) and ten times that when every
+ * core is busy.
  */
 export const CLI_TIMEOUT_MS = 45_000;
 
