@@ -7,8 +7,12 @@ import { modelFrom } from '../src/sanitize/intent-model.js';
  * How far above the highest legitimate score of its kind each threshold sits. The weights shift a
  * little with every retraining; a threshold a hair above the calibration's highest field once let a
  * server nobody calibrated on, whose hundred tools share one parameter description, be withheld whole.
+ * The model is trained on the fields it is calibrated on, which score lower than fields it never saw:
+ * at 0.15 a hundred fields of the real halves nobody trained or calibrated on came within 0.5 of
+ * their bar (one parameter description a server's tools share); at 0.5 none did, for 11 fewer
+ * held-out poisoned cases withheld and 3 more held-out benign ones served.
  */
-const MARGIN = 0.15;
+const MARGIN = 0.5;
 /**
  * The fewest legitimate prose fields (descriptions, parameter descriptions, titles) that claim a
  * rank the calibration needs before it sets a lower bar for such prose (rankGate): the highest of a
