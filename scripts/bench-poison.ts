@@ -96,9 +96,10 @@ interface RealServer {
 }
 
 /**
- * Real servers' tool lists: the discovery catalog (58 servers), and 89 more collected for this
- * benchmark (bench/poison/real), split by server in alternation into a part the rules may be
- * checked against by name and a part that is only counted.
+ * Real servers' tool lists: the discovery catalog (58 servers), and six collections gathered for this
+ * benchmark (bench/poison/real*, 440 servers), each split by server in alternation into a part the
+ * rules may be checked against by name (and the learned second opinion is trained and calibrated on)
+ * and a part that is only counted.
  */
 type RealSet = 'catalog' | 'real-tune' | 'real-heldout' | 'fresh-tune' | 'fresh-heldout' | 'more-tune' | 'more-heldout' | 'extra-tune' | 'extra-heldout' | 'sixth-tune' | 'sixth-heldout' | 'seventh-tune' | 'seventh-heldout';
 
@@ -268,7 +269,7 @@ async function main(): Promise<void> {
   const outcomes = judgeReal(current, real);
   const withheld = outcomes.filter((o) => o.blocked);
   const flagged = outcomes.filter((o) => !o.blocked && o.findings.some((f) => f.action === 'flag'));
-  // The 89 more servers, judged in the company of every real server (147): a large deployment.
+  // The collected servers, judged in the company of every real server (498): a large deployment.
   const sets = realSets();
   const everyServer = [...sets.values()].flat();
   const moreOutcomes = judgeReal(current, everyServer).filter((o) => !real.some((r) => r.server === o.server));

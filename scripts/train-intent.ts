@@ -85,7 +85,7 @@ interface Sample {
 const sampleOf = (features: Map<number, number>, y: 0 | 1, weight: number): Sample => ({ keys: Uint32Array.from(features.keys()), vals: Float64Array.from(features.values()), y, weight });
 
 /**
- * A field's features, read once per kind and text: the catalog's fields are both trained on and
+ * A field's features, read once per kind and text: the real tools' fields are both trained on and
  * calibrated on, and many benign twins share their parameters' prose.
  */
 const featureMemo = new Map<string, Map<number, number>>();
@@ -153,6 +153,16 @@ const realExtra = serversOf('bench/poison/real-extra');
 const realSixth = serversOf('bench/poison/real-sixth');
 const realSeventh = serversOf('bench/poison/real-seventh');
 const calibration = [realCollected, realFresh, realMore, realExtra, realSixth, realSeventh].flatMap((set) => set.filter((_, i) => i % 2 === 0));
+/**
+ * The strings of the odd-numbered servers' tools, which bench:poison only counts. Forks and copies of
+ * one server land on both sides of the split (a fork's 29 tools byte for byte), and a string the model
+ * was trained or calibrated on scores lower than one it never saw: such a string is neither, so the
+ * counted halves stay a measure of text the model has not read.
+ */
+const countedStrings = new Set(
+  [realCollected, realFresh, realMore, realExtra, realSixth, realSeventh].flatMap((set) => set.filter((_, i) => i % 2 === 1)).flatMap((r) => r.tools.flatMap((t) => intentFields(t).map((f) => `${f.kind}\0${f.text}`))),
+);
+const counted = (field: Pick<IntentField, 'kind' | 'text'>): boolean => countedStrings.has(`${field.kind}\0${field.text}`);
 const everyReal = new CatalogIndex([...realCatalog, ...realCollected, ...realFresh, ...realMore, ...realExtra, ...realSixth, ...realSeventh].map((r) => ({ server: r.server, tools: r.tools.map((t) => t.name) })));
 /**
  * Real tools' fields, the same for every training run: the catalog's and those of the halves the
@@ -164,7 +174,7 @@ const everyReal = new CatalogIndex([...realCatalog, ...realCollected, ...realFre
 const trainedReal = [...realCatalog, ...calibration];
 const realSamples: Sample[] = trainedReal.flatMap((r) => {
   const own = new Set(r.tools.map((t) => t.name.toLowerCase()));
-  return r.tools.flatMap((t) => fieldsWithRefs(t, r.server, own, catalogIndex).map(({ field }) => sampleOf(featuresOf(field), 0, REAL_WEIGHT)));
+  return r.tools.flatMap((t) => fieldsWithRefs(t, r.server, own, catalogIndex).filter(({ field }) => !counted(field)).map(({ field }) => sampleOf(featuresOf(field), 0, REAL_WEIGHT)));
 });
 
 /** The target field of a poisoned case, or undefined (benign, or an attack in a structure the rules judge). */
@@ -251,9 +261,11 @@ const { BENIGN } = await fixture<{ BENIGN: { id: string; siblings?: string[]; to
 const { LEGIT, NEAR_MISSES } = await fixture<{ LEGIT: Record<string, string>; NEAR_MISSES: string[] }>('near-misses.mjs');
 
 // Calibration, per kind of candidate: above the highest score of any real tool's field (the
-// catalog's tools and the even-numbered servers of bench/poison/real) and of the hand-written
-// legitimate definitions and sentences of test/fixtures/poison-corpus (never trained on: tools that
-// talk about the user, secrets and other tools for good reasons, which real catalogs hold too few of).
+// catalog's tools and the even-numbered servers of the six collections of bench/poison, strings the
+// counted halves also hold aside) and of the hand-written legitimate definitions and sentences of
+// test/fixtures/poison-corpus (never trained on: tools that talk about the user, secrets and other
+// tools for good reasons, which real catalogs hold too few of). Trained on, the real fields score
+// lower than those sentences, which set every bar today.
 /** The legitimate candidate fields, read once: their features with the slot and where they are. */
 const legitimate: LegitimateField[] = [];
 function calibrate(scale: number, packed: string): Calibrated {
@@ -265,7 +277,7 @@ function readLegitimate(): void {
   const calibrateOn = (id: string, tool: Tool, server: string, own: ReadonlySet<string>, index: CatalogIndexLike): void => {
     for (const { field, elsewhere } of fieldsWithRefs(tool, server, own, index)) {
       const kind = candidateKind(field, elsewhere);
-      if (kind === undefined) continue;
+      if (kind === undefined || counted(field)) continue;
       // A parameter's description and a title are calibrated apart from the tool's description.
       const slot = kind === 'prose' && (field.kind === 'pdesc' || field.kind === 'title') ? field.kind : kind;
       legitimate.push({ slot, at: `${id} ${field.pointer}`, features: featuresOf(field), rank: claimsRank(field) });

@@ -1,7 +1,8 @@
+import { fileURLToPath } from 'node:url';
 // t36 validator: node t36-validate.mjs  (no dependencies)
 import fs from 'node:fs';
 import path from 'node:path';
-const dir = path.dirname(new URL(import.meta.url).pathname);
+const dir = path.dirname(fileURLToPath(import.meta.url));
 const catDir = path.join(dir, '..', '..', 'discovery', 'catalog');
 const catalog = {};
 for (const f of fs.readdirSync(catDir).filter(f => f.endsWith('.json'))) {

@@ -1,6 +1,7 @@
+import { fileURLToPath } from 'node:url';
 // t39 validator: node t39-validate.mjs  (no dependencies)
 import fs from 'fs'; import path from 'path';
-const dir = path.dirname(new URL(import.meta.url).pathname);
+const dir = path.dirname(fileURLToPath(import.meta.url));
 const catDir = path.join(dir, '..', '..', 'discovery', 'catalog');
 const catalog = new Set();
 for (const f of fs.readdirSync(catDir)) if (f.endsWith('.json')) for (const t of JSON.parse(fs.readFileSync(path.join(catDir, f))).tools) catalog.add(t.name);

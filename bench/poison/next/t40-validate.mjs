@@ -1,7 +1,8 @@
+import { fileURLToPath } from 'node:url';
 // t40 validator: checks every BRIEF rule that can be checked mechanically and prints counts.
 import fs from 'node:fs';
 import path from 'node:path';
-const dir = path.dirname(new URL(import.meta.url).pathname);
+const dir = path.dirname(fileURLToPath(import.meta.url));
 const catDir = path.join(dir, '..', '..', 'discovery', 'catalog');
 const real = new Set(); const catServers = new Set();
 for (const f of fs.readdirSync(catDir)) if (f.endsWith('.json')) {

@@ -1,6 +1,7 @@
+import { fileURLToPath } from 'node:url';
 // t42 validator: checks every rule of the brief that a script can check. No dependencies.
 import fs from 'fs'; import path from 'path';
-const dir = path.dirname(new URL(import.meta.url).pathname);
+const dir = path.dirname(fileURLToPath(import.meta.url));
 const cat = path.join(dir, '..', '..', 'discovery', 'catalog');
 const realTools = new Map(); // tool name -> set of servers
 for (const f of fs.readdirSync(cat).filter(f => f.endsWith('.json'))) {

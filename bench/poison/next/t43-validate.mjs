@@ -1,7 +1,8 @@
+import { fileURLToPath } from 'node:url';
 // t43 validator: node t43-validate.mjs  (no dependencies)
 import fs from 'fs';
 import path from 'path';
-const dir = path.dirname(new URL(import.meta.url).pathname);
+const dir = path.dirname(fileURLToPath(import.meta.url));
 const B = 't43';
 const catDir = path.join(dir, '..', '..', 'discovery', 'catalog');
 const catalog = new Map(); // tool name -> set of servers

@@ -1,6 +1,7 @@
+import { fileURLToPath } from 'node:url';
 // t44 validator: checks the BRIEF rules; no dependencies.
 import fs from 'fs'; import path from 'path';
-const dir = path.dirname(new URL(import.meta.url).pathname);
+const dir = path.dirname(fileURLToPath(import.meta.url));
 const B = 't44';
 const catDir = path.join(dir, '..', '..', 'discovery', 'catalog');
 const real = new Set(); const catTools = {};

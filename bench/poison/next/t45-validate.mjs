@@ -1,6 +1,7 @@
+import { fileURLToPath } from 'node:url';
 // t45 validator: node t45-validate.mjs  (no dependencies)
 import fs from 'fs'; import path from 'path';
-const dir = path.dirname(new URL(import.meta.url).pathname);
+const dir = path.dirname(fileURLToPath(import.meta.url));
 const catDir = path.join(dir, '..', '..', 'discovery', 'catalog');
 const realTools = new Map(); // tool name -> set of servers
 for (const f of fs.readdirSync(catDir).filter(f => f.endsWith('.json'))) {

@@ -1,7 +1,8 @@
+import { fileURLToPath } from 'node:url';
 // t47 validator: node t47-validate.mjs  (no dependencies)
 import fs from 'fs';
 import path from 'path';
-const dir = path.dirname(new URL(import.meta.url).pathname);
+const dir = path.dirname(fileURLToPath(import.meta.url));
 const B = 't47';
 const catDir = path.join(dir, '..', '..', 'discovery', 'catalog');
 const realTools = new Set();
