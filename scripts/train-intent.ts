@@ -152,7 +152,9 @@ const realMore = serversOf('bench/poison/real-more');
 const realExtra = serversOf('bench/poison/real-extra');
 const realSixth = serversOf('bench/poison/real-sixth');
 const realSeventh = serversOf('bench/poison/real-seventh');
-const calibration = [realCollected, realFresh, realMore, realExtra, realSixth, realSeventh].flatMap((set) => set.filter((_, i) => i % 2 === 0));
+/** The collections bench:poison splits by server: even-numbered servers trained and calibrated on, odd-numbered only counted. */
+const collections = [realCollected, realFresh, realMore, realExtra, realSixth, realSeventh];
+const calibration = collections.flatMap((set) => set.filter((_, i) => i % 2 === 0));
 /**
  * The strings of the odd-numbered servers' tools, which bench:poison only counts. Forks and copies of
  * one server land on both sides of the split (a fork's 29 tools byte for byte), and a string the model
@@ -160,10 +162,10 @@ const calibration = [realCollected, realFresh, realMore, realExtra, realSixth, r
  * counted halves stay a measure of text the model has not read.
  */
 const countedStrings = new Set(
-  [realCollected, realFresh, realMore, realExtra, realSixth, realSeventh].flatMap((set) => set.filter((_, i) => i % 2 === 1)).flatMap((r) => r.tools.flatMap((t) => intentFields(t).map((f) => `${f.kind}\0${f.text}`))),
+  collections.flatMap((set) => set.filter((_, i) => i % 2 === 1)).flatMap((r) => r.tools.flatMap((t) => intentFields(t).map((f) => `${f.kind}\0${f.text}`))),
 );
 const counted = (field: Pick<IntentField, 'kind' | 'text'>): boolean => countedStrings.has(`${field.kind}\0${field.text}`);
-const everyReal = new CatalogIndex([...realCatalog, ...realCollected, ...realFresh, ...realMore, ...realExtra, ...realSixth, ...realSeventh].map((r) => ({ server: r.server, tools: r.tools.map((t) => t.name) })));
+const everyReal = new CatalogIndex([...realCatalog, ...collections.flat()].map((r) => ({ server: r.server, tools: r.tools.map((t) => t.name) })));
 /**
  * Real tools' fields, the same for every training run: the catalog's and those of the halves the
  * thresholds are set on. Trained on, the calibration halves taught the model more of what ordinary

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { UNIT_MARKER } from '../../src/ops/systemd.js';
 import { parseUnit } from '../unit/ops/systemd-ini.js';
-import { CLI, FIXTURE, ROOT, CLI_TIMEOUT_MS } from './helpers.js';
+import { CLI, CLI_ENTRY, FIXTURE, ROOT, CLI_TIMEOUT_MS, cliArgsFor } from './helpers.js';
 
 const ENTRY = path.join(ROOT, 'dist/cli/main.js');
 /** `systemd-analyze verify` when this machine has it; otherwise the tests parse the unit themselves. */
@@ -67,9 +67,7 @@ const NOBODY = ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups', '
 async function nonRootCommand(args: string[]): Promise<string[] | string> {
   if (!IS_ROOT) return [process.execPath, ...CLI, ...args];
   if (!SETPRIV) return 'running as root, and setpriv (util-linux) is not installed to drop to an unprivileged user';
-  // The CLI as this run starts it: the build made for the run, or the sources and tsx.
-  const entry = CLI[0] === '--import' ? path.join(ROOT, 'src/cli/main.ts') : CLI[0]!;
-  const needs = [entry, path.join(ROOT, 'node_modules/tsx/package.json')];
+  const needs = [CLI_ENTRY, path.join(ROOT, 'node_modules/tsx/package.json')];
   const readable = await run([...NOBODY, 'sh', '-c', 'test -r "$1" && test -r "$2"', 'sh', ...needs], env);
   if (readable.code === 0) return [...NOBODY, process.execPath, ...CLI, ...args];
   const view = path.join(tmp, 'checkout-for-nobody');
@@ -78,13 +76,12 @@ async function nonRootCommand(args: string[]): Promise<string[] | string> {
   fs.chmodSync(tmp, 0o755);
   fs.chmodSync(view, 0o755);
   const mounted = ['unshare', '--mount', '--propagation', 'private', 'sh', '-c', 'mount --bind "$1" "$2" && cd "$2" && shift 2 && exec "$@"', 'sh', ROOT, view];
-  const inView = path.relative(ROOT, entry);
+  const inView = path.relative(ROOT, CLI_ENTRY);
   const probe = await run([...mounted, ...NOBODY, 'sh', '-c', 'test -r "$1" && test -r node_modules/tsx/package.json', 'sh', inView], env);
   if (probe.code !== 0) {
     return `nobody (uid 65534) cannot read ${ROOT}, and no private mount namespace could lend it the checkout: ${probe.stderr.trim() || `exit ${probe.code}`}`;
   }
-  const viewed = CLI[0] === '--import' ? ['--import', 'tsx', path.join(view, inView)] : [path.join(view, inView)];
-  return [...mounted, ...NOBODY, process.execPath, ...viewed, ...args];
+  return [...mounted, ...NOBODY, process.execPath, ...cliArgsFor(path.join(view, inView)), ...args];
 }
 
 /** Checks a written unit the strictest way this machine allows (the test's name says which). */

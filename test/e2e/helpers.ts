@@ -291,10 +291,13 @@ export const CLI_TIMEOUT_MS = 45_000;
  * Node's arguments that run `switchboard`: the build made once for this run (test/cli-build.ts), or
  * the sources under tsx when there is none (a unit run, a failed build).
  */
-export const CLI: readonly string[] = (() => {
+export const CLI_ENTRY: string = (() => {
   const built = process.env['SWITCHBOARD_TEST_CLI'];
-  return built !== undefined && fs.existsSync(built) ? [built] : ['--import', 'tsx', path.join(ROOT, 'src/cli/main.ts')];
+  return built !== undefined && fs.existsSync(built) ? built : path.join(ROOT, 'src/cli/main.ts');
 })();
+/** Node's arguments that run the entry point `entry`: TypeScript sources through tsx. */
+export const cliArgsFor = (entry: string): string[] => (entry.endsWith('.ts') ? ['--import', 'tsx', entry] : [entry]);
+export const CLI: readonly string[] = cliArgsFor(CLI_ENTRY);
 
 /** Runs `switchboard ARGS` as a user would (CLI), and collects its output. */
 export function runCli(args: readonly string[], timeoutMs = CLI_TIMEOUT_MS, env: NodeJS.ProcessEnv = process.env): Promise<CliOutcome> {
