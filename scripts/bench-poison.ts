@@ -219,11 +219,14 @@ function costs(a: Sanitizer, b: Sanitizer | undefined, real: RealServer[], round
 
 async function baselineSanitizer(ref: string): Promise<Sanitizer | undefined> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bench-poison-base-'));
+  // Loaded modules stay in memory: the copy can go when the run ends.
+  process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
   try {
-    const tar = execFileSync('git', ['-C', ROOT, 'archive', ref, 'src/sanitize'], { maxBuffer: 64 << 20 });
+    // All of src/: the sanitizer of a later release imports beyond its folder (audit-log.ts the rotating log).
+    const tar = execFileSync('git', ['-C', ROOT, 'archive', ref, 'src'], { maxBuffer: 64 << 20 });
     execFileSync('tar', ['-x', '-C', dir], { input: tar });
   } catch {
-    process.stderr.write(`bench:poison: cannot extract src/sanitize at ${ref}; no baseline cost\n`);
+    process.stderr.write(`bench:poison: cannot extract src at ${ref}; no baseline cost\n`);
     return undefined;
   }
   return (await import(pathToFileURL(path.join(dir, 'src/sanitize/index.ts')).href)) as Sanitizer;
