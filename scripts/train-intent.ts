@@ -274,7 +274,7 @@ const { LEGIT, NEAR_MISSES } = await fixture<{ LEGIT: Record<string, string>; NE
 // counted halves also hold aside) and of the hand-written legitimate definitions and sentences of
 // test/fixtures/poison-corpus (never trained on: tools that talk about the user, secrets and other
 // tools for good reasons, which real catalogs hold too few of). Trained on, the real fields score
-// lower than those sentences, which set every bar today.
+// lower than those sentences, which set the bars of prose today.
 /** The legitimate candidate fields, read once: their features with the slot and where they are. */
 const legitimate: LegitimateField[] = [];
 function calibrate(scale: number, packed: string): Calibrated {

@@ -191,8 +191,8 @@ describe('the learned second opinion', () => {
     expect(f!.reason).toContain('it claims a rank');
   });
 
-  // Reading and training on 179,000 fields takes some 30 s of CPU; on a machine busy with other work,
-  // four times that and more (118 s was seen with three busy loops on two cores).
+  // Reading and training on 160,000 fields in 2^22 buckets takes some 35-50 s of CPU; on a machine busy
+  // with other work, three times that (137 s was seen with three busy loops on two cores).
   it('is what scripts/train-intent.ts makes of the committed data (npm run train:intent)', { timeout: 360_000 }, () => {
     const out = execFileSync(process.execPath, ['--import', 'tsx', 'scripts/train-intent.ts', '--check'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
     expect(out).toMatch(/the committed model is what this data trains/);
