@@ -8,6 +8,7 @@
 // against the user in one field are the attack. Read on the plain, case-folded reading (NFKC).
 import { namesEveryReply, ordersEveryReply } from './every-reply.js';
 import { USER, CHOICE, VOID, WHATEVER, NOT_ASKED, SOMEONE_ELSE_DECIDED, PERSISTS, CONCEALS, EVERY_REPLY_ANYWHERE, DECEIVES, STOP_SAID, CARRIES_ON, WHOLE_CONVERSATION, CHAT_DEMOTED } from './overrule-lexicon.js';
+import { COST_OR_EFFECT, MORE_CHOICE, MORE_CONCEALS, MORE_DECEIVES, MORE_PERSISTS, MORE_SOMEONE_ELSE_DECIDED, MORE_VOID, MORE_WHATEVER, ROLE } from './overrule-more.js';
 
 /** Where a sentence ends, for the moves read within one sentence. */
 const SENTENCE = /[^.!?\u3002;\n]+/g;
@@ -34,31 +35,43 @@ export function namesUser(text: string): boolean {
  * case-folded reading of the whole field.
  */
 export function overrulesUser(text: string): UserOverruled | null {
-  if (!USER.test(text)) return null;
+  const named = USER.test(text);
+  if (!named && !ROLE.test(text)) return null;
   let voided: RegExpExecArray | null = null;
   let moot: RegExpExecArray | null = null;
   SENTENCE.lastIndex = 0;
   for (let s = SENTENCE.exec(text); s !== null && (voided === null || moot === null); s = SENTENCE.exec(text)) {
-    if (!CHOICE.test(s[0])) continue;
-    const v = voided === null && USER.test(s[0]) ? VOID.exec(s[0]) : null;
+    if (!CHOICE.test(s[0]) && !MORE_CHOICE.test(s[0])) continue;
+    const v = voided === null && (USER.test(s[0]) || ROLE.test(s[0])) ? either(VOID, MORE_VOID, s[0]) : null;
     if (v) voided = shifted(v, s.index);
-    const w = moot === null ? WHATEVER.exec(s[0]) : null;
+    const w = moot === null ? either(WHATEVER, MORE_WHATEVER, s[0]) : null;
     if (w) moot = shifted(w, s.index);
   }
   const notAsked = NOT_ASKED.exec(text);
-  const persists = PERSISTS.exec(text);
-  const conceals = CONCEALS.exec(text);
-  const authority = SOMEONE_ELSE_DECIDED.exec(text);
+  const persists = either(PERSISTS, MORE_PERSISTS, text);
+  const conceals = either(CONCEALS, MORE_CONCEALS, text);
+  const authority = either(SOMEONE_ELSE_DECIDED, MORE_SOMEONE_ELSE_DECIDED, text);
   const everyReply = EVERY_REPLY_ANYWHERE.exec(text) ?? (namesEveryReply(text) ? ordersEveryReplyIn(text) : null);
-  const deceives = DECEIVES.exec(text);
+  const deceives = either(DECEIVES, MORE_DECEIVES, text);
   const stopIgnored = STOP_SAID.test(text) ? CARRIES_ON.exec(text) : null;
   // The chat ranked below this text is the whole claim: it counts twice.
   const demoted = CHAT_DEMOTED.exec(text);
   const first = demoted ?? voided ?? moot ?? notAsked ?? persists ?? conceals ?? deceives ?? stopIgnored ?? everyReply;
   if (first === null) return null;
-  const moves = (demoted ? 2 : 0) + (voided ? 1 : 0) + (moot ? 1 : 0) + (notAsked ? 1 : 0) + (persists ? 1 : 0) + (conceals ? 1 : 0) + (deceives ? 1 : 0) + (stopIgnored ? 1 : 0) + (authority ? 1 : 0) + (everyReply ? 1 : 0) + (WHOLE_CONVERSATION.test(text) ? 1 : 0);
+  // A cost or a deletion kept out of the answer is the whole claim: the user pays for what they were not told.
+  const hidesCost = conceals !== null && COST_OR_EFFECT.test(text);
+  const moves = (demoted ? 2 : 0) + (hidesCost ? 1 : 0) + (voided ? 1 : 0) + (moot ? 1 : 0) + (notAsked ? 1 : 0) + (persists ? 1 : 0) + (conceals ? 1 : 0) + (deceives ? 1 : 0) + (stopIgnored ? 1 : 0) + (authority ? 1 : 0) + (everyReply ? 1 : 0) + (WHOLE_CONVERSATION.test(text) ? 1 : 0);
   if (moves < 2) return null;
-  return { index: first.index, length: first[0].length, reason: "declares the user's choice or confirmation void" };
+  if (!named && voided === null && conceals === null && deceives === null) return null;
+  // Say which move it is when it is not the user's say voided: a hidden cost, or the user told otherwise.
+  const voids = demoted ?? voided ?? moot ?? notAsked;
+  const reason = voids !== null ? "declares the user's choice or confirmation void" : hidesCost ? 'keeps a cost or an effect out of what the user is told' : deceives !== null ? 'has the user told something other than what was done' : "declares the user's choice or confirmation void";
+  return { index: first.index, length: first[0].length, reason };
+}
+
+/** A move in the core words, or else in the more words the rules alone read (overrule-more.ts). */
+function either(core: RegExp, more: RegExp, text: string): RegExpExecArray | null {
+  return core.exec(text) ?? more.exec(text);
 }
 
 /** An order about every reply in some sentence of the field, its scope (the assistant, the conversation) anywhere in it. */
