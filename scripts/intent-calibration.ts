@@ -15,21 +15,22 @@ import { modelFrom } from '../src/sanitize/intent-model.js';
 const MARGIN = 0.5;
 /**
  * The fewest legitimate prose fields (descriptions, parameter descriptions, titles) that claim a
- * rank the calibration needs before it sets a lower bar for such prose (rankGate): the highest of a
+ * rank, or make a move against the user's say in a description (intent-features.ts `claimsOverUser`),
+ * the calibration needs before it sets a lower bar for such prose (claimGate): the highest of a
  * few is no bound for the next server's.
  */
-const RANK_SUPPORT = 30;
+const CLAIM_SUPPORT = 30;
 
 export interface Calibrated {
   threshold: number;
   proseThreshold: number;
   parameterThreshold: number;
   titleThreshold: number;
-  rankGate: number;
+  claimGate: number;
   /** How many legitimate prose fields claim a rank. */
-  rankSupport: number;
-  highest: { data: number; prose: number; pdesc: number; title: number; rank: number };
-  highestAt: { data: string; prose: string; pdesc: string; title: string; rank: string };
+  claimSupport: number;
+  highest: { data: number; prose: number; pdesc: number; title: number; claim: number };
+  highestAt: { data: string; prose: string; pdesc: string; title: string; claim: string };
 }
 
 export type Slot = 'data' | 'prose' | 'pdesc' | 'title';
@@ -38,15 +39,15 @@ export interface LegitimateField {
   readonly slot: Slot;
   readonly at: string;
   readonly features: Map<number, number>;
-  readonly rank: boolean;
+  readonly claim: boolean;
 }
 
 /** The thresholds of a model's weights, set on legitimate fields only. */
 export function thresholdsOn(legitimate: readonly LegitimateField[], bits: number, scale: number, packed: string): Calibrated {
   // Scored by the runtime's own arithmetic, so thresholds and verdicts never drift apart.
   const draft = modelFrom({ format: 2, bits, scale, threshold: Infinity, proseThreshold: Infinity, weights: packed, trained: {} });
-  const highest = { data: -Infinity, prose: -Infinity, pdesc: -Infinity, title: -Infinity, rank: -Infinity };
-  const highestAt = { data: '', prose: '', pdesc: '', title: '', rank: '' };
+  const highest = { data: -Infinity, prose: -Infinity, pdesc: -Infinity, title: -Infinity, claim: -Infinity };
+  const highestAt = { data: '', prose: '', pdesc: '', title: '', claim: '' };
   const scores = legitimate.map(({ slot, at, features }) => {
     const s = draft.scoreFeatures(features);
     if (s > highest[slot]) [highest[slot], highestAt[slot]] = [s, at];
@@ -62,14 +63,14 @@ export function thresholdsOn(legitimate: readonly LegitimateField[], bits: numbe
   // highest of them is a thin bar (one server's hundred titles once all scored just above it).
   const parameter = orProse(highest.pdesc);
   const title = Math.max(parameter, orProse(highest.title));
-  // Prose that claims a rank: how near its own threshold the legitimate prose that claims one came.
+  // Prose that claims something over the user: how near its own threshold the legitimate prose that does came.
   const bar = { prose, pdesc: parameter, title, data: Infinity };
-  let ranked = 0;
-  legitimate.forEach(({ slot, at, rank }, i) => {
-    if (!rank || slot === 'data') return;
-    ranked++;
-    if (scores[i]! - bar[slot] > highest.rank) [highest.rank, highestAt.rank] = [scores[i]! - bar[slot], at];
+  let claimed = 0;
+  legitimate.forEach(({ slot, at, claim }, i) => {
+    if (!claim || slot === 'data') return;
+    claimed++;
+    if (scores[i]! - bar[slot] > highest.claim) [highest.claim, highestAt.claim] = [scores[i]! - bar[slot], at];
   });
-  const rankGate = ranked >= RANK_SUPPORT ? Math.min(0, Math.ceil((highest.rank + MARGIN) * 100) / 100) : 0;
-  return { threshold: above(highest.data), proseThreshold: prose, parameterThreshold: parameter, titleThreshold: title, rankGate, rankSupport: ranked, highest, highestAt };
+  const claimGate = claimed >= CLAIM_SUPPORT ? Math.min(0, Math.ceil((highest.claim + MARGIN) * 100) / 100) : 0;
+  return { threshold: above(highest.data), proseThreshold: prose, parameterThreshold: parameter, titleThreshold: title, claimGate, claimSupport: claimed, highest, highestAt };
 }

@@ -22,7 +22,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { deflateRawSync } from 'node:zlib';
 import { CatalogIndex } from '../src/sanitize/index.js';
-import { candidateKind, claimsRank, intentFeatures, intentFields, namesOtherServersTool, type IntentField } from '../src/sanitize/intent-features.js';
+import { candidateKind, claimsOverUser, intentFeatures, intentFields, namesOtherServersTool, type IntentField } from '../src/sanitize/intent-features.js';
 import { intentFindings, modelFrom, type IntentModelFile } from '../src/sanitize/intent-model.js';
 import type { CatalogIndexLike, NameOwner } from '../src/sanitize/types.js';
 import { INDEX as TEST_INDEX } from '../test/unit/sanitize/helpers.js';
@@ -289,7 +289,7 @@ function readLegitimate(): void {
       if (kind === undefined || counted(field)) continue;
       // A parameter's description and a title are calibrated apart from the tool's description.
       const slot = kind === 'prose' && (field.kind === 'pdesc' || field.kind === 'title') ? field.kind : kind;
-      legitimate.push({ slot, at: `${id} ${field.pointer}`, features: featuresOf(field), rank: claimsRank(field) });
+      legitimate.push({ slot, at: `${id} ${field.pointer}`, features: featuresOf(field), claim: claimsOverUser(field) });
     }
   };
   for (const [servers, index] of [[realCatalog, catalogIndex], [calibration, everyReal]] as const) {
@@ -327,7 +327,7 @@ if (process.argv.includes('--cross')) {
     const { samples, positives } = samplesOf(corpus.filter((x) => x.batch !== batch).map((x) => x.c));
     const { scale, packed } = train(samples, positives);
     const cal = calibrate(scale, packed);
-    const model = modelFrom({ format: 2, bits: BITS, scale, threshold: cal.threshold, proseThreshold: cal.proseThreshold, parameterThreshold: cal.parameterThreshold, titleThreshold: cal.titleThreshold, rankGate: cal.rankGate, weights: packed, trained: {} });
+    const model = modelFrom({ format: 2, bits: BITS, scale, threshold: cal.threshold, proseThreshold: cal.proseThreshold, parameterThreshold: cal.parameterThreshold, titleThreshold: cal.titleThreshold, claimGate: cal.claimGate, weights: packed, trained: {} });
     const row = { poisoned: 0, caught: 0, benign: 0, wrong: 0 };
     for (const { c } of corpus.filter((x) => x.batch === batch)) {
       const ctx = caseContext(c);
@@ -351,7 +351,7 @@ if (process.argv.includes('--cross')) {
 
 const { samples, positives, unresolved } = samplesOf(corpus.map((x) => x.c));
 const { scale, packed } = train(samples, positives);
-const { threshold, proseThreshold, parameterThreshold, titleThreshold, rankGate, rankSupport, highest, highestAt } = calibrate(scale, packed);
+const { threshold, proseThreshold, parameterThreshold, titleThreshold, claimGate, claimSupport, highest, highestAt } = calibrate(scale, packed);
 
 const file: IntentModelFile = {
   format: 2,
@@ -361,7 +361,7 @@ const file: IntentModelFile = {
   proseThreshold,
   parameterThreshold,
   titleThreshold,
-  rankGate,
+  claimGate,
   weights: packed,
   trained: {
     by: 'scripts/train-intent.ts',
@@ -381,9 +381,9 @@ const file: IntentModelFile = {
     highestParameterField: highestAt.pdesc,
     highestTitleScore: Number(highest.title.toFixed(4)),
     highestTitleField: highestAt.title,
-    rankClaimingFields: rankSupport,
-    highestRankOffset: Number(highest.rank.toFixed(4)),
-    highestRankField: highestAt.rank,
+    claimingFields: claimSupport,
+    highestClaimOffset: Number(highest.claim.toFixed(4)),
+    highestClaimField: highestAt.claim,
     files: digests,
   },
 };
@@ -397,5 +397,5 @@ if (process.argv.includes('--check')) {
   process.stdout.write('train:intent: the committed model is what this data trains\n');
 } else {
   fs.writeFileSync(OUT, text);
-  process.stdout.write(`train:intent: ${samples.length} fields (${positives} poisoned, ${unresolved} cases without a string target), data slots ${threshold} (highest legitimate: ${highestAt.data}), prose ${proseThreshold} (highest legitimate: ${highestAt.prose}), parameters ${parameterThreshold} (${highestAt.pdesc}), titles ${titleThreshold} (${highestAt.title}), rank gate ${rankGate} (${rankSupport} fields; ${highestAt.rank}), ${Math.round(text.length / 1024)} KiB\n`);
+  process.stdout.write(`train:intent: ${samples.length} fields (${positives} poisoned, ${unresolved} cases without a string target), data slots ${threshold} (highest legitimate: ${highestAt.data}), prose ${proseThreshold} (highest legitimate: ${highestAt.prose}), parameters ${parameterThreshold} (${highestAt.pdesc}), titles ${titleThreshold} (${highestAt.title}), claim gate ${claimGate} (${claimSupport} fields; ${highestAt.claim}), ${Math.round(text.length / 1024)} KiB\n`);
 }

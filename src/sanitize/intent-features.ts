@@ -8,6 +8,7 @@ import * as cue from './directive-lexicon.js';
 import * as concept from './overrule-lexicon.js';
 import * as sense from './intent-concepts.js';
 import { SECRET_STORE, takesPath } from './secret-paths.js';
+import { movesAgainstUser } from './user-overruled.js';
 import { dismissesSystemInstructions, namesSystemInstructions } from './system-dismissed.js';
 import type { CatalogIndexLike } from './types.js';
 
@@ -241,11 +242,22 @@ function rankInReading(reading: string): boolean {
 }
 
 /**
- * Whether a field claims a rank: what a priority claim is made of, which the model's threshold
- * takes into account (intent-model.ts `rankGate`).
+ * Whether a field claims a rank: what a priority claim is made of.
  */
 export function claimsRank(field: Pick<IntentField, 'text'>): boolean {
   return rankInReading(conceptReading(field.text));
+}
+
+/**
+ * Whether a field claims something over the user, as a priority claim does: a rank, or (in a tool's
+ * description, where such claims are written) one move against the user's own say that the rules
+ * read (user-overruled.ts: their value voided, hidden from them, told back to them). One move is
+ * no attack for the rules; the model's threshold takes it into account (intent-model.ts `claimGate`).
+ * A parameter's description is left out: one server shares a sentence of that kind across a
+ * hundred tools, which a lower bar would withhold whole.
+ */
+export function claimsOverUser(field: Pick<IntentField, 'kind' | 'text'>): boolean {
+  return claimsRank(field) || (field.kind === 'desc' && movesAgainstUser(conceptReading(field.text)) > 0);
 }
 
 /**

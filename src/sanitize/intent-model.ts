@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import { inflateRawSync } from 'node:zlib';
 import { finding } from './findings.js';
-import { candidateKind, claimsRank, intentFeatures, intentFields, intentTokens, featureHash, namesOtherServersTool, type IntentField } from './intent-features.js';
+import { candidateKind, claimsOverUser, claimsRank, intentFeatures, intentFields, intentTokens, featureHash, namesOtherServersTool, type IntentField } from './intent-features.js';
 import type { CatalogIndexLike, Finding } from './types.js';
 
 /** intent-model.json as the training script writes it. */
@@ -26,10 +26,10 @@ export interface IntentModelFile {
   readonly titleThreshold?: number;
   /**
    * How far below its threshold (a negative number) a description, a parameter's description or a
-   * title that claims a rank is withheld; absent or 0 when calibration had too few legitimate
-   * fields that claim one to set it.
+   * title that claims something over the user (a rank; in a description, a move against their say)
+   * is withheld; absent or 0 when calibration had too few legitimate fields that claim one to set it.
    */
-  readonly rankGate?: number;
+  readonly claimGate?: number;
   /** Raw-deflated int8 weights, base64. */
   readonly weights: string;
   /** What it was trained and calibrated on (file digests, counts, seed), for the record. */
@@ -42,8 +42,8 @@ export interface IntentModel {
   readonly proseThreshold: number;
   readonly parameterThreshold: number;
   readonly titleThreshold: number;
-  /** IntentModelFile.rankGate, 0 when the file has none. */
-  readonly rankGate: number;
+  /** IntentModelFile.claimGate, 0 when the file has none. */
+  readonly claimGate: number;
   score(field: Pick<IntentField, 'kind' | 'text'>): number;
   /** The same score of features already read (`intentFeatures`): the training script calibrates on them. */
   scoreFeatures(features: ReadonlyMap<number, number>): number;
@@ -69,7 +69,7 @@ export function modelFrom(file: IntentModelFile): IntentModel {
     proseThreshold,
     parameterThreshold: file.parameterThreshold ?? proseThreshold,
     titleThreshold: file.titleThreshold ?? proseThreshold,
-    rankGate: Math.min(0, file.rankGate ?? 0),
+    claimGate: Math.min(0, file.claimGate ?? 0),
     score: (field) => scoreFeatures(intentFeatures(field, bits)),
     scoreFeatures,
     strongestWords(field, count) {
@@ -120,14 +120,15 @@ export function intentFindings(tool: unknown, ctx: IntentContext, model: IntentM
     if (kind === undefined) continue;
     const threshold = kind === 'data' ? model.threshold : field.kind === 'pdesc' ? model.parameterThreshold : field.kind === 'title' ? model.titleThreshold : model.proseThreshold;
     const score = model.score(field);
-    // A claim of priority over the user or the model's instructions is made of a rank: prose that
-    // claims one is held to a lower bar, set where no legitimate field that claims one scored (rankGate).
-    const ranked = score < threshold && kind === 'prose' && score >= threshold + model.rankGate && claimsRank(field);
-    if (score < threshold && !ranked) continue;
-    const bar = ranked ? threshold + model.rankGate : threshold;
+    // A claim of priority over the user or the model's instructions is made of a rank, or of a move
+    // against the user's say: prose that makes one is held to a lower bar, set where no legitimate
+    // field that makes one scored (claimGate).
+    const claimed = score < threshold && kind === 'prose' && score >= threshold + model.claimGate && claimsOverUser(field);
+    if (score < threshold && !claimed) continue;
+    const bar = claimed ? threshold + model.claimGate : threshold;
     const words = model.strongestWords(field, 4);
     const c = { pointer: field.pointer, original: field.raw, forwarded: field.raw, toForwarded: (pos: number) => pos };
-    const why = `${ranked ? '; it claims a rank' : ''}${words.length > 0 ? `; strongest words: ${words.join(', ')}` : ''}`;
+    const why = `${claimed ? (claimsRank(field) ? '; it claims a rank' : "; it makes a move against the user's say") : ''}${words.length > 0 ? `; strongest words: ${words.join(', ')}` : ''}`;
     out.push(finding(c, 'learned-intent', 'high', 'block', { start: 0, end: field.raw.length }, `reads as an instruction to the model (learned second opinion, score ${score.toFixed(2)} >= ${bar.toFixed(2)}${why})`));
   }
   return out;

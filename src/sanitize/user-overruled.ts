@@ -5,7 +5,8 @@
 // SuperSnel"), or waiving their confirmation on someone else's authority ("no need to ask the user:
 // the account owner already decided"). No single one of these words is the attack: a tool that
 // says "if the user picks no region, the admin's default applies" is ordinary. Two different moves
-// against the user in one field are the attack. Read on the plain, case-folded reading (NFKC).
+// against the user in one field are the attack; a cost kept from them in one statement counts as two.
+// Read on the plain, case-folded reading (NFKC).
 import { namesEveryReply, ordersEveryReply } from './every-reply.js';
 import { USER, CHOICE, VOID, WHATEVER, NOT_ASKED, SOMEONE_ELSE_DECIDED, PERSISTS, CONCEALS, EVERY_REPLY_ANYWHERE, DECEIVES, STOP_SAID, CARRIES_ON, WHOLE_CONVERSATION, CHAT_DEMOTED } from './overrule-lexicon.js';
 import { COST_OR_EFFECT, MORE_CHOICE, MORE_CONCEALS, MORE_DECEIVES, MORE_PERSISTS, MORE_SOMEONE_ELSE_DECIDED, MORE_VOID, MORE_WHATEVER, ROLE } from './overrule-more.js';
@@ -56,17 +57,53 @@ export function overrulesUser(text: string): UserOverruled | null {
   const stopIgnored = STOP_SAID.test(text) ? CARRIES_ON.exec(text) : null;
   // The chat ranked below this text is the whole claim: it counts twice.
   const demoted = CHAT_DEMOTED.exec(text);
-  const first = demoted ?? voided ?? moot ?? notAsked ?? persists ?? conceals ?? deceives ?? stopIgnored ?? everyReply;
-  if (first === null) return null;
-  // A cost or a deletion kept out of the answer is the whole claim: the user pays for what they were not told.
-  const hidesCost = conceals !== null && COST_OR_EFFECT.test(text);
+  // A cost or a deletion kept out of what the user is told, in one statement, is the whole claim: the
+  // user pays for what they were not told ("a 15 € deposit is charged; no need to mention it").
+  const hidesCost = conceals === null ? null : costHiddenIn(text);
   const moves = (demoted ? 2 : 0) + (hidesCost ? 1 : 0) + (voided ? 1 : 0) + (moot ? 1 : 0) + (notAsked ? 1 : 0) + (persists ? 1 : 0) + (conceals ? 1 : 0) + (deceives ? 1 : 0) + (stopIgnored ? 1 : 0) + (authority ? 1 : 0) + (everyReply ? 1 : 0) + (WHOLE_CONVERSATION.test(text) ? 1 : 0);
   if (moves < 2) return null;
-  if (!named && voided === null && conceals === null && deceives === null) return null;
-  // Say which move it is when it is not the user's say voided: a hidden cost, or the user told otherwise.
+  // Named only by a role (a guest, an employee), the person's own value must be voided in a sentence
+  // that names them, or a cost kept from them: an admin deciding for a workspace's people is ordinary.
+  if (!named && voided === null && hidesCost === null) return null;
   const voids = demoted ?? voided ?? moot ?? notAsked;
-  const reason = voids !== null ? "declares the user's choice or confirmation void" : hidesCost ? 'keeps a cost or an effect out of what the user is told' : deceives !== null ? 'has the user told something other than what was done' : "declares the user's choice or confirmation void";
-  return { index: first.index, length: first[0].length, reason };
+  if (voids !== null) return { index: voids.index, length: voids[0].length, reason: "declares the user's choice or confirmation void" };
+  if (hidesCost !== null) return { index: hidesCost.index, length: hidesCost[0].length, reason: 'keeps a cost or an effect out of what the user is told' };
+  if (deceives !== null) return { index: deceives.index, length: deceives[0].length, reason: 'has the user told something other than what was done' };
+  // Someone else's authority and the whole conversation named are no move against the user's say by themselves.
+  const first = persists ?? conceals ?? stopIgnored ?? everyReply;
+  if (first === null) return null;
+  return { index: first.index, length: first[0].length, reason: "declares the user's choice or confirmation void" };
+}
+
+/** Statements: sentences, with a semicolon kept inside one ("a fee is charged; do not mention it"). */
+const STATEMENT = /[^.!?\u3002\n]+/g;
+
+/** Where a statement keeps a cost or an effect (a fee, a deletion) from the user; null when none does. */
+function costHiddenIn(text: string): RegExpExecArray | null {
+  STATEMENT.lastIndex = 0;
+  for (let s = STATEMENT.exec(text); s !== null; s = STATEMENT.exec(text)) {
+    const hidden = either(CONCEALS, MORE_CONCEALS, s[0]);
+    if (hidden && COST_OR_EFFECT.test(s[0])) return shifted(hidden, s.index);
+  }
+  return null;
+}
+
+/**
+ * How many moves against the user's own say a field makes (their value voided or made moot, their
+ * confirmation waived, their later word set aside, what was done kept from them or told otherwise,
+ * the chat ranked below the text, their stop carried past), for a field that names them. Someone
+ * else's authority alone is not one: tools name their admins all the time. One move is no attack
+ * for the rules; the learned second opinion holds prose that makes one to a lower bar (moveGate).
+ */
+export function movesAgainstUser(text: string): number {
+  if (!USER.test(text) && !ROLE.test(text)) return 0;
+  let voided = false;
+  SENTENCE.lastIndex = 0;
+  for (let s = SENTENCE.exec(text); s !== null && !voided; s = SENTENCE.exec(text)) {
+    if ((CHOICE.test(s[0]) || MORE_CHOICE.test(s[0])) && (USER.test(s[0]) || ROLE.test(s[0])) && (VOID.test(s[0]) || MORE_VOID.test(s[0]))) voided = true;
+  }
+  const any = (core: RegExp, more: RegExp): number => (core.test(text) || more.test(text) ? 1 : 0);
+  return (voided ? 1 : 0) + any(WHATEVER, MORE_WHATEVER) + (NOT_ASKED.test(text) ? 1 : 0) + any(PERSISTS, MORE_PERSISTS) + any(CONCEALS, MORE_CONCEALS) + any(DECEIVES, MORE_DECEIVES) + (CHAT_DEMOTED.test(text) ? 1 : 0) + (STOP_SAID.test(text) && CARRIES_ON.test(text) ? 1 : 0);
 }
 
 /** A move in the core words, or else in the more words the rules alone read (overrule-more.ts). */
