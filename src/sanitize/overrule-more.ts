@@ -1,9 +1,9 @@
 // The moves of user-overruled.ts in more of the words writers use for them, calmly: the user's value
 // kept as a note while another is used, the user told their own choice back, a fee or a deletion kept
 // out of the answer, another person's choice counted as the user's. The rules read these beside
-// overrule-lexicon.ts and still need two moves; the learned second opinion does not read them: as
-// features they fire on honest twins as often as on claims (trained with them, the model withheld a
-// real tool of a counted half and no more held-out priority claims). Written in the reading's form (NFKC, lower case).
+// overrule-lexicon.ts and still need two moves; the learned second opinion does not read them as
+// features (trained with them, it withheld a real tool of a counted half and no more held-out
+// priority claims): they only decide, through movesAgainstUser, which descriptions meet its claim gate. Written in the reading's form (NFKC, lower case).
 
 /**
  * The person the model answers, by the role a tool gives them (the guest of a booking tool, the
@@ -45,9 +45,9 @@ export const MORE_CONCEALS = new RegExp([
   'ne pas (?:le |les |en |lui )?(?:signaler|mentionner|préciser)|no (?:hace falta|es necesario|hay que) (?:mencionar|decir|informar|comentar)|no (?:menciones|mencione|comentes)|ne (?:mentionnez|signalez|précisez) pas|inutile de (?:le )?(?:signaler|mentionner|préciser)|nicht (?:erwähnt|nennen|nenne|erwähnen|mitteilen)|nenne (?:\\S+ ){1,3}nicht|ohne (?:es )?zu erwähnen|não (?:precisa|é preciso|é necessário) (?:mencionar|dizer|informar)|não (?:deve|pode) constar|não mencione|non (?:serve|è necessario) (?:menzionare|segnalare)|non (?:menzionare|segnalare)|не (?:нужно|надо|стоит|требуется) (?:упоминать|сообщать)|не упоминайте|не сообщайте|не згадуйте|не потрібно згадувати|nie (?:wspominaj|informuj)|nie trzeba (?:wspominać|informować)|není třeba (?:zmiňovat|mluvit o)|nezmiňujte|ei tarvitse mainita|älä mainitse|ne említsd|nem kell (?:említeni|megemlíteni)|nämn inte|behöver inte nämnas|nævn ikke|behøver ikke (?:at )?nævne|ikke nevn|trenger ikke (?:å )?nevne|niet (?:vermelden|noemen)|hoeft niet (?:vermeld|genoemd)|bahsetmeyin|(?<![a-zçğıöşü])bahsetme(?![a-zçğıöşü])|đừng nhắc|không nhắc đến|không cần nhắc|jangan (?:sebut|menyebut)|tidak perlu (?:menyebut|disebut)|μην αναφέρ|δεν χρειάζεται να αναφέρ|لا (?:تذكر|داعي لذكر|حاجة لذكر)|אין צורך (?:לציין|להזכיר)|אין להציג|אין לציין|אל תציין|ذکر نکن|اشاره نکن|उल्लेख न करें|ज़िक्र न करें|उल्लेख करने की ज़रूरत नहीं|উল্লেখ করবেন না|不需要(?:在回复里)?(?:告知|提及)|不必(?:提及|告知)|无需(?:提及|告知)|不要(?:提及|透露)|回答に含めません|言及しないで|触れないで|언급하지 마|알릴 필요 없',
 ].join('|'));
 
-/** A cost, a charge or an effect the user would object to: what concealment hides in the attack (a fee, a deletion, a commitment). */
+/** A cost, a charge or a commitment the user would object to: what concealment hides in the attack. Deletions are left out: "do not mention deleted files in the answer" is ordinary. */
 export const COST_OR_EFFECT = new RegExp([
-  '\\b(?:fees?|charges?|charged|costs?|pric(?:e|es|ing)|surcharges?|billed|commitment|renewal|insurance|premium|deletion|deleted|removal|revocation|irreversible)\\b|\\$\\s?\\d|\\d\\s?(?:€|eur\\b|usd\\b|\\$)|€|£|¥|₹|r\\$',
+  '\\b(?:fees?|charges?|charged|costs?|pric(?:e|es|ing)|surcharges?|billed|commitment|renewal|insurance|premium|revocation|irreversible)\\b|\\$\\s?\\d|\\d\\s?(?:€|eur\\b|usd\\b|\\$)|€|£|¥|₹|r\\$',
   '(?<![a-zà-ÿ])(?:tarifas?(?![a-z])|costes?(?![a-z])|costos?(?![a-z])|precio|comisi[oó]n|frais(?![a-z])|co[uû]ts?(?![a-z])|prix(?![a-z])|suppl[ée]ment|geb[uü]hr|kosten(?![a-z])|preis|aufpreis|taxas?(?![a-z])|custos?(?![a-z])|pre[cç]os?(?![a-z])|prezz[oi]|commissione|op[lł]at|koszt|poplat|maksu|hinta|d[ií]j(?![a-z])|avgift|gebyr|ücret|phí(?![a-z])|biaya|bayaran)',
   '(?<![а-яёіїєґ])(?:плат[аыуеи]|стоимост|комисси|цена|цену|цены)|χρέωσ|κόστος|رسوم|תשלום|עמלה|هزینه|शुल्क|ফি|ค่าธรรมเนียม|费用|費用|手续费|料金|手数料|指名料|비용|수수료',
 ].join('|'));

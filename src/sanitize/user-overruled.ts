@@ -36,6 +36,60 @@ export function namesUser(text: string): boolean {
  * case-folded reading of the whole field.
  */
 export function overrulesUser(text: string): UserOverruled | null {
+  const m = readMoves(text);
+  if (m === null) return null;
+  const moves = (m.demoted ? 2 : 0) + (m.hidesCost ? 1 : 0) + (m.voided ? 1 : 0) + (m.moot ? 1 : 0) + (m.notAsked ? 1 : 0) + (m.persists ? 1 : 0) + (m.conceals ? 1 : 0) + (m.deceives ? 1 : 0) + (m.stopIgnored ? 1 : 0) + (m.authority ? 1 : 0) + (m.everyReply ? 1 : 0) + (m.wholeConversation ? 1 : 0);
+  if (moves < 2 || !m.aboutThePerson) return null;
+  const voids = m.demoted ?? m.voided ?? m.moot ?? m.notAsked;
+  if (voids !== null) return at(voids, "declares the user's choice or confirmation void");
+  if (m.hidesCost !== null) return at(m.hidesCost, 'keeps a cost or an effect out of what the user is told');
+  if (m.deceives !== null) return at(m.deceives, 'has the user told something other than what was done');
+  if (m.persists !== null) return at(m.persists, "sets the user's later word aside");
+  if (m.conceals !== null) return at(m.conceals, 'keeps from the user what was done');
+  if (m.stopIgnored !== null) return at(m.stopIgnored, "carries on past the user's stop");
+  // Someone else's authority and the whole conversation named are no move against the user's say by themselves.
+  if (m.everyReply !== null) return at(m.everyReply, 'gives orders about every reply of the conversation');
+  return null;
+}
+
+/**
+ * How many of the moves a priority claim makes against the user a field makes: their value voided
+ * or taken as a hint, their confirmation waived, their later word set aside, what was done (a fee, a
+ * side effect) kept from them or told otherwise, the chat ranked below the text, an order about
+ * every reply. "Whatever file the user picks" and an admin's authority are not counted alone: real
+ * tools say both all the time. One move is no attack for the rules; the learned second opinion holds
+ * a tool's description that makes one to a lower bar (claimGate), calibrated on the legitimate
+ * descriptions that make one.
+ */
+export function movesAgainstUser(text: string): number {
+  const m = readMoves(text);
+  if (m === null || !m.aboutThePerson) return 0;
+  return (m.voided ? 1 : 0) + (m.notAsked ? 1 : 0) + (m.persists ? 1 : 0) + (m.conceals ? 1 : 0) + (m.deceives ? 1 : 0) + (m.demoted ? 1 : 0) + (m.everyReply ? 1 : 0);
+}
+
+interface Moves {
+  readonly voided: RegExpExecArray | null;
+  readonly moot: RegExpExecArray | null;
+  readonly notAsked: RegExpExecArray | null;
+  readonly persists: RegExpExecArray | null;
+  readonly conceals: RegExpExecArray | null;
+  readonly authority: RegExpExecArray | null;
+  readonly everyReply: RegExpExecArray | null;
+  readonly deceives: RegExpExecArray | null;
+  readonly stopIgnored: RegExpExecArray | null;
+  readonly demoted: RegExpExecArray | null;
+  readonly hidesCost: RegExpExecArray | null;
+  readonly wholeConversation: boolean;
+  /**
+   * Named as the user, or by a role (a guest, an employee) with that person's own choice voided or
+   * made moot in a sentence that names them, or a cost kept from them: an admin deciding for a
+   * workspace's people is ordinary.
+   */
+  readonly aboutThePerson: boolean;
+}
+
+/** Every move of the field, read once; null when the field names neither the user nor a role. */
+function readMoves(text: string): Moves | null {
   const named = USER.test(text);
   if (!named && !ROLE.test(text)) return null;
   let voided: RegExpExecArray | null = null;
@@ -48,62 +102,44 @@ export function overrulesUser(text: string): UserOverruled | null {
     const w = moot === null ? either(WHATEVER, MORE_WHATEVER, s[0]) : null;
     if (w) moot = shifted(w, s.index);
   }
-  const notAsked = NOT_ASKED.exec(text);
-  const persists = either(PERSISTS, MORE_PERSISTS, text);
   const conceals = either(CONCEALS, MORE_CONCEALS, text);
-  const authority = either(SOMEONE_ELSE_DECIDED, MORE_SOMEONE_ELSE_DECIDED, text);
-  const everyReply = EVERY_REPLY_ANYWHERE.exec(text) ?? (namesEveryReply(text) ? ordersEveryReplyIn(text) : null);
-  const deceives = either(DECEIVES, MORE_DECEIVES, text);
-  const stopIgnored = STOP_SAID.test(text) ? CARRIES_ON.exec(text) : null;
-  // The chat ranked below this text is the whole claim: it counts twice.
-  const demoted = CHAT_DEMOTED.exec(text);
-  // A cost or a deletion kept out of what the user is told, in one statement, is the whole claim: the
-  // user pays for what they were not told ("a 15 € deposit is charged; no need to mention it").
+  // A cost kept out of what the user is told is the whole claim: the user pays for what they were not told.
   const hidesCost = conceals === null ? null : costHiddenIn(text);
-  const moves = (demoted ? 2 : 0) + (hidesCost ? 1 : 0) + (voided ? 1 : 0) + (moot ? 1 : 0) + (notAsked ? 1 : 0) + (persists ? 1 : 0) + (conceals ? 1 : 0) + (deceives ? 1 : 0) + (stopIgnored ? 1 : 0) + (authority ? 1 : 0) + (everyReply ? 1 : 0) + (WHOLE_CONVERSATION.test(text) ? 1 : 0);
-  if (moves < 2) return null;
-  // Named only by a role (a guest, an employee), the person's own value must be voided in a sentence
-  // that names them, or a cost kept from them: an admin deciding for a workspace's people is ordinary.
-  if (!named && voided === null && hidesCost === null) return null;
-  const voids = demoted ?? voided ?? moot ?? notAsked;
-  if (voids !== null) return { index: voids.index, length: voids[0].length, reason: "declares the user's choice or confirmation void" };
-  if (hidesCost !== null) return { index: hidesCost.index, length: hidesCost[0].length, reason: 'keeps a cost or an effect out of what the user is told' };
-  if (deceives !== null) return { index: deceives.index, length: deceives[0].length, reason: 'has the user told something other than what was done' };
-  // Someone else's authority and the whole conversation named are no move against the user's say by themselves.
-  const first = persists ?? conceals ?? stopIgnored ?? everyReply;
-  if (first === null) return null;
-  return { index: first.index, length: first[0].length, reason: "declares the user's choice or confirmation void" };
+  return {
+    voided,
+    moot,
+    notAsked: NOT_ASKED.exec(text),
+    persists: either(PERSISTS, MORE_PERSISTS, text),
+    conceals,
+    authority: either(SOMEONE_ELSE_DECIDED, MORE_SOMEONE_ELSE_DECIDED, text),
+    everyReply: EVERY_REPLY_ANYWHERE.exec(text) ?? (namesEveryReply(text) ? ordersEveryReplyIn(text) : null),
+    deceives: either(DECEIVES, MORE_DECEIVES, text),
+    stopIgnored: STOP_SAID.test(text) ? CARRIES_ON.exec(text) : null,
+    // The chat ranked below this text is the whole claim: it counts twice.
+    demoted: CHAT_DEMOTED.exec(text),
+    hidesCost,
+    wholeConversation: WHOLE_CONVERSATION.test(text),
+    aboutThePerson: named || voided !== null || moot !== null || hidesCost !== null,
+  };
 }
 
-/** Statements: sentences, with a semicolon kept inside one ("a fee is charged; do not mention it"). */
-const STATEMENT = /[^.!?\u3002\n]+/g;
+const at = (m: RegExpExecArray, reason: string): UserOverruled => ({ index: m.index, length: m[0].length, reason });
 
-/** Where a statement keeps a cost or an effect (a fee, a deletion) from the user; null when none does. */
+/** Statements: sentences, a semicolon kept inside one ("a fee is charged; do not mention it"), a decimal point or a host's dots too. */
+const STATEMENT = /(?:[^.!?\u3002\n]|[.!?](?=\S))+/g;
+/** A statement that keeps "it" from the user speaks of the statement before ("A deposit is charged. Do not mention it."). */
+const REFERS_BACK = /\b(?:it|this|that|them|these|those)\b/;
+
+/** Where a statement keeps a cost (a fee, a charge, a commitment) from the user; null when none does. */
 function costHiddenIn(text: string): RegExpExecArray | null {
+  let before = '';
   STATEMENT.lastIndex = 0;
   for (let s = STATEMENT.exec(text); s !== null; s = STATEMENT.exec(text)) {
     const hidden = either(CONCEALS, MORE_CONCEALS, s[0]);
-    if (hidden && COST_OR_EFFECT.test(s[0])) return shifted(hidden, s.index);
+    if (hidden && (COST_OR_EFFECT.test(s[0]) || (REFERS_BACK.test(s[0].slice(hidden.index)) && COST_OR_EFFECT.test(before)))) return shifted(hidden, s.index);
+    before = s[0];
   }
   return null;
-}
-
-/**
- * How many moves against the user's own say a field makes (their value voided or made moot, their
- * confirmation waived, their later word set aside, what was done kept from them or told otherwise,
- * the chat ranked below the text, their stop carried past), for a field that names them. Someone
- * else's authority alone is not one: tools name their admins all the time. One move is no attack
- * for the rules; the learned second opinion holds prose that makes one to a lower bar (moveGate).
- */
-export function movesAgainstUser(text: string): number {
-  if (!USER.test(text) && !ROLE.test(text)) return 0;
-  let voided = false;
-  SENTENCE.lastIndex = 0;
-  for (let s = SENTENCE.exec(text); s !== null && !voided; s = SENTENCE.exec(text)) {
-    if ((CHOICE.test(s[0]) || MORE_CHOICE.test(s[0])) && (USER.test(s[0]) || ROLE.test(s[0])) && (VOID.test(s[0]) || MORE_VOID.test(s[0]))) voided = true;
-  }
-  const any = (core: RegExp, more: RegExp): number => (core.test(text) || more.test(text) ? 1 : 0);
-  return (voided ? 1 : 0) + any(WHATEVER, MORE_WHATEVER) + (NOT_ASKED.test(text) ? 1 : 0) + any(PERSISTS, MORE_PERSISTS) + any(CONCEALS, MORE_CONCEALS) + any(DECEIVES, MORE_DECEIVES) + (CHAT_DEMOTED.test(text) ? 1 : 0) + (STOP_SAID.test(text) && CARRIES_ON.test(text) ? 1 : 0);
 }
 
 /** A move in the core words, or else in the more words the rules alone read (overrule-more.ts). */
