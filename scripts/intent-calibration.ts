@@ -15,7 +15,7 @@ import { modelFrom } from '../src/sanitize/intent-model.js';
 const MARGIN = 0.5;
 /**
  * The fewest legitimate prose fields (descriptions, parameter descriptions, titles) that claim a
- * rank, or make a move against the user's say in a description (intent-features.ts `claimsOverUser`),
+ * rank, or make a move against the user's say in a description (intent-features.ts `claimOverUser`),
  * the calibration needs before it sets a lower bar for such prose (claimGate): the highest of a
  * few is no bound for the next server's.
  */
@@ -27,7 +27,7 @@ export interface Calibrated {
   parameterThreshold: number;
   titleThreshold: number;
   claimGate: number;
-  /** How many legitimate prose fields claim a rank. */
+  /** How many legitimate prose fields claim something over the user (a rank, or a move in a description). */
   claimSupport: number;
   highest: { data: number; prose: number; pdesc: number; title: number; claim: number };
   highestAt: { data: string; prose: string; pdesc: string; title: string; claim: string };

@@ -22,7 +22,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { deflateRawSync } from 'node:zlib';
 import { CatalogIndex } from '../src/sanitize/index.js';
-import { candidateKind, claimsOverUser, intentFeatures, intentFields, namesOtherServersTool, type IntentField } from '../src/sanitize/intent-features.js';
+import { candidateKind, claimOverUser, intentFeatures, intentFields, namesOtherServersTool, type IntentField } from '../src/sanitize/intent-features.js';
 import { intentFindings, modelFrom, type IntentModelFile } from '../src/sanitize/intent-model.js';
 import type { CatalogIndexLike, NameOwner } from '../src/sanitize/types.js';
 import { INDEX as TEST_INDEX } from '../test/unit/sanitize/helpers.js';
@@ -289,7 +289,7 @@ function readLegitimate(): void {
       if (kind === undefined || counted(field)) continue;
       // A parameter's description and a title are calibrated apart from the tool's description.
       const slot = kind === 'prose' && (field.kind === 'pdesc' || field.kind === 'title') ? field.kind : kind;
-      legitimate.push({ slot, at: `${id} ${field.pointer}`, features: featuresOf(field), claim: claimsOverUser(field) });
+      legitimate.push({ slot, at: `${id} ${field.pointer}`, features: featuresOf(field), claim: claimOverUser(field) !== undefined });
     }
   };
   for (const [servers, index] of [[realCatalog, catalogIndex], [calibration, everyReal]] as const) {

@@ -242,22 +242,17 @@ function rankInReading(reading: string): boolean {
 }
 
 /**
- * Whether a field claims a rank: what a priority claim is made of.
+ * What a field claims over the user, as a priority claim does: a rank, or (in a tool's description,
+ * where such claims are written) one of the moves against the user the rules count but do not
+ * withhold alone (user-overruled.ts `movesAgainstUser`); undefined when neither. The model's
+ * threshold takes it into account (intent-model.ts `claimGate`). A parameter's description is left
+ * out of the moves: one server shares a sentence of that kind across a hundred tools, which a lower
+ * bar would withhold whole.
  */
-export function claimsRank(field: Pick<IntentField, 'text'>): boolean {
-  return rankInReading(conceptReading(field.text));
-}
-
-/**
- * Whether a field claims something over the user, as a priority claim does: a rank, or (in a tool's
- * description, where such claims are written) one move against the user's own say that the rules
- * read (user-overruled.ts: their value voided, hidden from them, told back to them). One move is
- * no attack for the rules; the model's threshold takes it into account (intent-model.ts `claimGate`).
- * A parameter's description is left out: one server shares a sentence of that kind across a
- * hundred tools, which a lower bar would withhold whole.
- */
-export function claimsOverUser(field: Pick<IntentField, 'kind' | 'text'>): boolean {
-  return claimsRank(field) || (field.kind === 'desc' && movesAgainstUser(conceptReading(field.text)) > 0);
+export function claimOverUser(field: Pick<IntentField, 'kind' | 'text'>): 'rank' | 'move' | undefined {
+  const reading = conceptReading(field.text);
+  if (rankInReading(reading)) return 'rank';
+  return field.kind === 'desc' && movesAgainstUser(reading) > 0 ? 'move' : undefined;
 }
 
 /**

@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import { inflateRawSync } from 'node:zlib';
 import { finding } from './findings.js';
-import { candidateKind, claimsOverUser, claimsRank, intentFeatures, intentFields, intentTokens, featureHash, namesOtherServersTool, type IntentField } from './intent-features.js';
+import { candidateKind, claimOverUser, intentFeatures, intentFields, intentTokens, featureHash, namesOtherServersTool, type IntentField } from './intent-features.js';
 import type { CatalogIndexLike, Finding } from './types.js';
 
 /** intent-model.json as the training script writes it. */
@@ -123,12 +123,12 @@ export function intentFindings(tool: unknown, ctx: IntentContext, model: IntentM
     // A claim of priority over the user or the model's instructions is made of a rank, or of a move
     // against the user's say: prose that makes one is held to a lower bar, set where no legitimate
     // field that makes one scored (claimGate).
-    const claimed = score < threshold && kind === 'prose' && score >= threshold + model.claimGate && claimsOverUser(field);
-    if (score < threshold && !claimed) continue;
-    const bar = claimed ? threshold + model.claimGate : threshold;
+    const claim = score < threshold && kind === 'prose' && score >= threshold + model.claimGate ? claimOverUser(field) : undefined;
+    if (score < threshold && claim === undefined) continue;
+    const bar = claim !== undefined ? threshold + model.claimGate : threshold;
     const words = model.strongestWords(field, 4);
     const c = { pointer: field.pointer, original: field.raw, forwarded: field.raw, toForwarded: (pos: number) => pos };
-    const why = `${claimed ? (claimsRank(field) ? '; it claims a rank' : "; it makes a move against the user's say") : ''}${words.length > 0 ? `; strongest words: ${words.join(', ')}` : ''}`;
+    const why = `${claim === 'rank' ? '; it claims a rank' : claim === 'move' ? "; it makes a move against the user's say" : ''}${words.length > 0 ? `; strongest words: ${words.join(', ')}` : ''}`;
     out.push(finding(c, 'learned-intent', 'high', 'block', { start: 0, end: field.raw.length }, `reads as an instruction to the model (learned second opinion, score ${score.toFixed(2)} >= ${bar.toFixed(2)}${why})`));
   }
   return out;

@@ -27,7 +27,7 @@ export const MORE_VOID = new RegExp([
 ].join('|'));
 
 /** The user's choice made moot: "irrespective of what the teacher enters". */
-export const MORE_WHATEVER = /\b(?:irrespective) of (?:what|which|who)\b/;
+export const MORE_WHATEVER = /\birrespective of (?:what|which|who)\b/;
 
 /** Someone else's choice made the user's own: "a manager's request counts as the employee's attestation". */
 export const MORE_SOMEONE_ELSE_DECIDED = new RegExp([
