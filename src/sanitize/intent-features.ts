@@ -6,6 +6,7 @@ import { actionConcepts } from './hijack-by-kind.js';
 import { pointerSegment } from './hash.js';
 import * as cue from './directive-lexicon.js';
 import * as concept from './overrule-lexicon.js';
+import * as more from './overrule-more.js';
 import * as sense from './intent-concepts.js';
 import { SECRET_STORE, takesPath } from './secret-paths.js';
 import { movesAgainstUser } from './user-overruled.js';
@@ -330,8 +331,31 @@ export function candidateKind(field: Pick<IntentField, 'kind' | 'text'> & { read
   // APIs name members with several words (`approved_by_usernames`, `retell_llm_dynamic_variables`):
   // a name is a sentence only when it is as long as one.
   if (field.kind === 'pname') return intentTokens(field.text).length >= NAME_SENTENCE_WORDS ? 'data' : undefined;
-  return namesOtherTool || namesParty(field) ? 'prose' : undefined;
+  return namesOtherTool || namesParty(field) || speaksOfTheUsersSay(field) ? 'prose' : undefined;
 }
+
+/**
+ * Whether the field speaks of what the user is told or of their say without naming them: every
+ * reply, something kept out of the answer or told otherwise, a value that does not count or is
+ * moot, a word that persists. Priority claims are written about "the diner", "people", "them" and
+ * "the answer" as often as about "the user"; legitimate tools say these things rarely. A waived
+ * confirmation is left out: it is what a `force` or `yes` parameter is for.
+ */
+export function speaksOfTheUsersSay(field: Pick<IntentField, 'text'>): boolean {
+  const reading = conceptReading(field.text);
+  return SAY_CONCEPTS.some((re) => re.test(reading)) || namesEveryReply(reading);
+}
+const SAY_CONCEPTS: readonly RegExp[] = [
+  concept.EVERY_REPLY_ANYWHERE,
+  concept.CONCEALS,
+  concept.DECEIVES,
+  concept.VOID,
+  concept.WHATEVER,
+  concept.PERSISTS,
+  more.MORE_CONCEALS,
+  more.MORE_DECEIVES,
+  more.MORE_VOID,
+];
 
 /** One local path and nothing else: `~/.x/y`, `/etc/z`, `./a/b`, `C:\Users\u` (not `//host/x` or `\\host\share`). */
 const LONE_PATH = /^(?:(?:~|\.{1,2})?\/(?!\/)|[a-z]:\\(?!\\))\S*$/i;
