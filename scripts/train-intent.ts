@@ -5,13 +5,14 @@
 //
 // --check: train, and fail if the result differs from the committed file.
 // --cross: each corpus batch (one writer) left out of training in turn, the model alone judged on it.
-// --folds: how the real tools the model is calibrated on score when the model never saw them (each
-//   fold of real servers scored by a model trained without it), against the shipped thresholds.
+// --folds [--leave-out t22,t28]: how the real tools the model is calibrated on score when the model
+//   never saw them (each fold of real servers scored by a model trained without it), against the
+//   shipped thresholds; with batches left out of training, the model alone judged on them both ways.
 import fs from 'node:fs';
 import path from 'node:path';
-import { intentFindings, modelFrom, type IntentModelFile } from '../src/sanitize/intent-model.js';
-import { FOLD_MARGIN, scorerOf } from './intent-calibration.js';
-import { BITS, EPOCHS, FOLDS, L2, REAL_WEIGHT, ROOT, SEED, calibrate, calibration, caseContext, corpus, digests, legitimateFields, realCatalog, samplesOf, train } from './intent-training.js';
+import { intentFindings, modelFrom, type IntentModel, type IntentModelFile } from '../src/sanitize/intent-model.js';
+import { FOLD_MARGIN, scorerOf, type Calibrated } from './intent-calibration.js';
+import { BITS, EPOCHS, FOLDS, L2, REAL_WEIGHT, ROOT, SEED, calibrate, calibration, caseContext, corpus, digests, legitimateFields, realCatalog, samplesOf, train, type Case } from './intent-training.js';
 
 const OUT = path.join(ROOT, 'src/sanitize/intent-model.json');
 const modes = ['--check', '--cross', '--folds'].filter((m) => process.argv.includes(m));
@@ -19,29 +20,76 @@ if (modes.length > 1) {
   process.stderr.write(`train:intent: ${modes.join(' and ')} are separate runs\n`);
   process.exit(2);
 }
+const pct = (n: number, d: number): string => (d === 0 ? '-' : `${((100 * n) / d).toFixed(1)} %`);
+const modelOf = (scale: number, packed: string, cal: Calibrated): IntentModel =>
+  modelFrom({ format: 2, bits: BITS, scale, threshold: cal.threshold, proseThreshold: cal.proseThreshold, parameterThreshold: cal.parameterThreshold, titleThreshold: cal.titleThreshold, claimGate: cal.claimGate, weights: packed, trained: {} });
+
+/** The model alone on some cases, as bench:poison sets them: per class, how many it withholds ('benign': how many it wrongly withholds). */
+function judgedByModel(cases: readonly Case[], model: IntentModel): Map<string, { n: number; caught: number }> {
+  const by = new Map<string, { n: number; caught: number }>();
+  for (const c of cases) {
+    const ctx = caseContext(c);
+    const fired = intentFindings(c.tool, { server: ctx.server, own: ctx.own, index: ctx.index }, model).length > 0;
+    const k = by.get(c.class) ?? { n: 0, caught: 0 };
+    by.set(c.class, { n: k.n + 1, caught: k.caught + (fired ? 1 : 0) });
+  }
+  return by;
+}
+
+if (process.argv.includes('--folds')) {
+  // The real fields, each scored by a model trained without its fold of servers, against the
+  // thresholds the shipped calibration sets (on scores of fields the model was trained on).
+  // `--leave-out t22,t28`: those batches are left out of every training, and the model alone is
+  // judged on them with either kind of threshold.
+  const at = process.argv.indexOf('--leave-out');
+  const leaveOut = new Set(at > 0 ? (process.argv[at + 1] ?? '').split(',') : []);
+  const kept = corpus.filter((x) => !leaveOut.has(x.batch)).map((x) => x.c);
+  const trained = samplesOf(kept);
+  const { scale, packed } = train(trained.samples, trained.positives);
+  const folds = Array.from({ length: FOLDS }, (_, k) => {
+    const fold = samplesOf(kept, k);
+    const m = train(fold.samples, fold.positives);
+    return scorerOf(BITS, m.scale, m.packed);
+  });
+  const shipped = calibrate(scale, packed);
+  const oof = calibrate(scale, packed, folds);
+  const bars = { data: shipped.threshold, prose: shipped.proseThreshold, pdesc: shipped.parameterThreshold, title: shipped.titleThreshold };
+  const lines = ['| slot | real fields | bar | highest out of fold | at | real fields at or above the bar | their servers |', '|---|---:|---:|---:|---|---:|---:|'];
+  for (const slot of ['prose', 'pdesc', 'title', 'data'] as const) {
+    const real = legitimateFields().filter((l) => l.slot === slot && l.fold !== undefined).map((l) => ({ at: l.at, score: folds[l.fold!]!(l.features) }));
+    const top = real.reduce((a, b) => (b.score > a.score ? b : a), { at: '-', score: -Infinity });
+    const over = real.filter((r) => r.score >= bars[slot]);
+    lines.push(`| ${slot} | ${real.length} | ${bars[slot]} | ${top.score.toFixed(2)} | ${top.at} | ${over.length} | ${new Set(over.map((r) => r.at.split('/')[0])).size} |`);
+  }
+  lines.push('', `Set out of fold (margin ${FOLD_MARGIN}), the thresholds would be: data slots ${oof.threshold} (${oof.highestAt.data}), prose ${oof.proseThreshold} (${oof.highestAt.prose}), parameters ${oof.parameterThreshold} (${oof.highestAt.pdesc}), titles ${oof.titleThreshold}, claim gate ${oof.claimGate} (${oof.highestAt.claim}).`);
+  if (leaveOut.size > 0) {
+    const left = corpus.filter((x) => leaveOut.has(x.batch)).map((x) => x.c);
+    for (const [name, cal] of [['as shipped', shipped], ['out of fold', oof]] as const) {
+      const by = judgedByModel(left, modelOf(scale, packed, cal));
+      const poison = [...by].filter(([k]) => k !== 'benign').reduce((a, [, v]) => ({ n: a.n + v.n, caught: a.caught + v.caught }), { n: 0, caught: 0 });
+      lines.push(`Left out (${[...leaveOut].join(', ')}), bars ${name}: poisoned withheld ${poison.caught}/${poison.n} (${pct(poison.caught, poison.n)}); ${[...by].map(([k, v]) => `${k} ${v.caught}/${v.n}`).join(', ')}.`);
+    }
+  }
+  process.stdout.write(`${lines.join('\n')}\n`);
+  process.exit(0);
+}
+
 if (process.argv.includes('--cross')) {
   // How the model reads a writer it never saw: each batch in turn left out of training (the
   // thresholds still set on legitimate text only), and the model alone judged on that batch.
   const lines = ['| left out | poisoned | withheld by the model | benign | withheld by the model |', '|---|---:|---:|---:|---:|'];
   const sum = { poisoned: 0, caught: 0, benign: 0, wrong: 0 };
-  const CLASSES = ['p1', 'p2', 'p3', 'p4', 'd', 's'] as const;
-  const byClass = new Map<string, { n: number; caught: number }>(CLASSES.map((k) => [k, { n: 0, caught: 0 }]));
-  const pct = (n: number, d: number): string => (d === 0 ? '-' : `${((100 * n) / d).toFixed(1)} %`);
+  const byClass = new Map<string, { n: number; caught: number }>(['p1', 'p2', 'p3', 'p4', 'd', 's'].map((k) => [k, { n: 0, caught: 0 }]));
   for (const batch of new Set(corpus.map((x) => x.batch))) {
     const { samples, positives } = samplesOf(corpus.filter((x) => x.batch !== batch).map((x) => x.c));
     const { scale, packed } = train(samples, positives);
-    const cal = calibrate(scale, packed);
-    const model = modelFrom({ format: 2, bits: BITS, scale, threshold: cal.threshold, proseThreshold: cal.proseThreshold, parameterThreshold: cal.parameterThreshold, titleThreshold: cal.titleThreshold, claimGate: cal.claimGate, weights: packed, trained: {} });
-    const row = { poisoned: 0, caught: 0, benign: 0, wrong: 0 };
-    for (const { c } of corpus.filter((x) => x.batch === batch)) {
-      const ctx = caseContext(c);
-      const fired = intentFindings(c.tool, { server: ctx.server, own: ctx.own, index: ctx.index }, model).length > 0;
-      if (c.class === 'benign') [row.benign, row.wrong] = [row.benign + 1, row.wrong + (fired ? 1 : 0)];
-      else {
-        [row.poisoned, row.caught] = [row.poisoned + 1, row.caught + (fired ? 1 : 0)];
-        const k = byClass.get(c.class) ?? { n: 0, caught: 0 };
-        byClass.set(c.class, { n: k.n + 1, caught: k.caught + (fired ? 1 : 0) });
-      }
+    const by = judgedByModel(corpus.filter((x) => x.batch === batch).map((x) => x.c), modelOf(scale, packed, calibrate(scale, packed)));
+    const row = { poisoned: 0, caught: 0, benign: by.get('benign')?.n ?? 0, wrong: by.get('benign')?.caught ?? 0 };
+    for (const [cls, v] of by) {
+      if (cls === 'benign') continue;
+      [row.poisoned, row.caught] = [row.poisoned + v.n, row.caught + v.caught];
+      const k = byClass.get(cls) ?? { n: 0, caught: 0 };
+      byClass.set(cls, { n: k.n + v.n, caught: k.caught + v.caught });
     }
     for (const k of Object.keys(sum) as (keyof typeof sum)[]) sum[k] += row[k];
     lines.push(`| ${batch} | ${row.poisoned} | ${row.caught} (${pct(row.caught, row.poisoned)}) | ${row.benign} | ${row.wrong} (${pct(row.wrong, row.benign)}) |`);
@@ -56,28 +104,6 @@ if (process.argv.includes('--cross')) {
 const { samples, positives, unresolved } = samplesOf(corpus.map((x) => x.c));
 const { scale, packed } = train(samples, positives);
 const { threshold, proseThreshold, parameterThreshold, titleThreshold, claimGate, claimSupport, highest, highestAt } = calibrate(scale, packed);
-
-if (process.argv.includes('--folds')) {
-  // The real fields, each scored by a model trained without its fold of servers, against the
-  // thresholds the shipped calibration sets (on scores of fields the model was trained on).
-  const folds = Array.from({ length: FOLDS }, (_, k) => {
-    const fold = samplesOf(corpus.map((x) => x.c), k);
-    const m = train(fold.samples, fold.positives);
-    return scorerOf(BITS, m.scale, m.packed);
-  });
-  const bars = { data: threshold, prose: proseThreshold, pdesc: parameterThreshold, title: titleThreshold };
-  const lines = ['| slot | real fields | shipped bar | highest out of fold | at | real fields at or above the bar | their servers |', '|---|---:|---:|---:|---|---:|---:|'];
-  for (const slot of ['prose', 'pdesc', 'title', 'data'] as const) {
-    const real = legitimateFields().filter((l) => l.slot === slot && l.fold !== undefined).map((l) => ({ at: l.at, score: folds[l.fold!]!(l.features) }));
-    const top = real.reduce((a, b) => (b.score > a.score ? b : a), { at: '-', score: -Infinity });
-    const over = real.filter((r) => r.score >= bars[slot]);
-    lines.push(`| ${slot} | ${real.length} | ${bars[slot]} | ${top.score.toFixed(2)} | ${top.at} | ${over.length} | ${new Set(over.map((r) => r.at.split('/')[0])).size} |`);
-  }
-  const oof = calibrate(scale, packed, folds);
-  lines.push('', `Set out of fold (margin ${FOLD_MARGIN}), the thresholds would be: data slots ${oof.threshold} (${oof.highestAt.data}), prose ${oof.proseThreshold} (${oof.highestAt.prose}), parameters ${oof.parameterThreshold} (${oof.highestAt.pdesc}), titles ${oof.titleThreshold}, claim gate ${oof.claimGate} (${oof.highestAt.claim}).`);
-  process.stdout.write(`${lines.join('\n')}\n`);
-  process.exit(0);
-}
 
 const file: IntentModelFile = {
   format: 2,

@@ -1,7 +1,7 @@
 // What the learned second opinion reads of a tool: its prose and data strings, each as hashed word,
 // word-pair and letter features. The training script (scripts/train-intent.ts) uses these same
 // functions, so the shipped weights and the features they score can never drift apart.
-import { namesEveryReply } from './every-reply.js';
+import { namesEveryReply, ordersEveryReply } from './every-reply.js';
 import { actionConcepts } from './hijack-by-kind.js';
 import { pointerSegment } from './hash.js';
 import * as cue from './directive-lexicon.js';
@@ -343,7 +343,8 @@ export function candidateKind(field: Pick<IntentField, 'kind' | 'text'> & { read
  */
 export function speaksOfTheUsersSay(field: Pick<IntentField, 'text'>): boolean {
   const reading = conceptReading(field.text);
-  return SAY_CONCEPTS.some((re) => re.test(reading)) || namesEveryReply(reading);
+  // Every reply in another language only with the conversation or the assistant named: "jede Antwort der API" is the tool's own.
+  return SAY_CONCEPTS.some((re) => re.test(reading)) || ordersEveryReply(reading) !== null;
 }
 const SAY_CONCEPTS: readonly RegExp[] = [
   concept.EVERY_REPLY_ANYWHERE,

@@ -252,8 +252,9 @@ export const PATTERNS: readonly Pattern[] = [
       // Waiving the user's say, not a step of the tool's own flow ("no need to ask questions", "no need to verify the path").
       `\\bno (?:reason|need) to (?:ask|confirm with|check with|consult|wait for|tell|inform) (?:the )?(?:user|owner|human|them|anyone)\\b|\\bno (?:reason|need) to (?:ask for|get|obtain|request|wait for|seek) (?:the user's |their |any |explicit )?(?:permission|approval|confirmation|consent|go-ahead)\\b|\\bno (?:reason|need) to (?:confirm|double-check|redact)(?: (?:first|anything|this|it))?(?=[ .,;:!]|$)(?! (?:the|that|whether|if|your) )`,
       // "set only after the user agreed to the plan" is the condition kept, not a claim ("as if the user
-      // has approved" is one).
-      `\\b(?<!\\b(?:after|once|when|until|unless|before|only if|only when) (?:the )?)(?:the )?user (?:has )?(?:already )?(?:agreed|consented|approved|signed off)\\b(?! to (?:the )?(?:terms|tos|license|eula|privacy))`,
+      // has approved" is one); "the template the user approved." names a value (a noun, then the clause
+      // ends), where "proceed; the user approved." and "because the user agreed." claim.
+      `\\b(?<!\\b(?:after|once|when|until|unless|before|only if|only when) (?:the )?)(?!(?<=\\b(?!(?:and|so|because|since|as|that|now|then|but|here|note|given|yes|ok|thus|hence)\\b)[a-z)]+ )(?:the )?user (?:agreed|consented|approved|signed off)(?: to)?(?=[.;,)]|$))(?:the )?user (?:has )?(?:already )?(?:agreed|consented|approved|signed off)\\b(?! to (?:the )?(?:terms|tos|license|eula|privacy))`,
       `\\bwithout (?<!\\b(?:never|not|don't|do not|must not|should not|cannot|can't)\\b[^.!?\\n]{0,60}without )(?:asking|checking (?:back )?with|confirming with|consulting) (?:the )?(?:user|owner|them|anyone)\\b`,
       `\\b(?:developer|admin) mode (?:is )?(?:active|on|enabled)\\b`,
       // "...force-push main without asking." The waiver closes the order; "never ... without asking" is
@@ -342,8 +343,11 @@ export const PATTERNS: readonly Pattern[] = [
       `\\b(?:skip|avoid|without) mentioning\\b|\\bno need to (?:mention|tell|say|bring)\\b|\\bkeep quiet about\\b|\\bquietly (?:add|send|include|pass|forward|copy|set|remove|delete|call|run|upload|append)\\b`,
       // "The password will not be shown in the response" is the server's own output; hiding is from the user.
       `\\b(?:must|should|will) not be (?:revealed|mentioned|disclosed|shown) (?:to (?:the )?user)?(?<!\\bwill not be shown )`,
-      // The reply is the model's, not a quote of what the user asks ("when the user asks 'tell me about X'").
-      `\\b(?:if|when) (?:the )?user asks${gap(60)}(?<![\`'"\u201c\u2018] ?)\\b(?:say|tell(?! me\\b| us\\b)|answer|reply|respond|claim)\\b`,
+      // The reply is the model's, not a quote of what the user asks ("when the user asks 'tell me about X'"),
+      // within one clause ("only when the user asks you to remember something; tell them it was saved"),
+      // and scripted, not the user sent elsewhere or told plainly ("tell them to finish on the website",
+      // "just say so").
+      `\\b(?:if|when) (?:the )?user asks(?:[^.!?;\\n]|[.!?](?=\\S)){0,60}?(?<![\`'"\u201c\u2018] ?)\\b(?:say|tell(?! me\\b| us\\b)|answer|reply|respond|claim)\\b(?! so\\b| (?:them|the user|him|her) (?:to|how|where|when|which)\\b)`,
       `\\bsay only\\b|\\breport (?:the|it|this|that) (?:[a-z]+ ){0,3}as (?:local|successful|done|complete|unchanged|normal)\\b`,
     ].join('|'),
     'block', 'high', 'asks the model to hide what it does or mislead the user'),

@@ -57,7 +57,7 @@ export function scan(view: { skel: string; plain: string }, opts: ScanOptions): 
   // Quoted examples are judged first: a text another rule still withholds needs no second reading.
   const quoted = quotedAsData(view.skel, opts.propertyName === true ? ownCredentials(view.skel, hits, opts.own) : hits);
   // Before the directives are skipped for a block: a switch's description read as what the tool returns runs them.
-  const judged = opts.switchText === true ? switchDescription(view.skel, quoted) : quoted;
+  const judged = opts.switchText === true ? switchDescription(view.skel, consentMeant(view.skel, quoted)) : quoted;
   if (opts.identifier || judged.some((h) => h.action === 'block')) return judged;
   const ctx = { server: opts.server, own: opts.own, params: opts.params ?? NO_NAMES, index: opts.index, camel: opts.camel ?? NO_NAMES, acronyms: opts.acronyms ?? NO_NAMES };
   const directives: Hit[] = directiveHits(view.skel, ctx, view.plain).map((h) => ({ ...h, rule: 'tool-directive', severity: h.action === 'block' ? 'high' : 'low' }));
@@ -141,6 +141,19 @@ function switchDescription(skel: string, hits: Hit[]): Hit[] {
   if (!SAYS_OUTPUT.test(skel) || HANDS_ON.test(skel)) return hits;
   return hits.map((h) => (h.action === 'block' && (h.rule === 'conversation-exfil' || h.rule === 'exfil-parameter') ? { ...h, action: 'flag', severity: 'low', reason: `${h.reason} (a boolean or number parameter: what the tool returns)` } : h));
 }
+/**
+ * A confirmation switch's description says what true means ("User agreed to the charge.", "The
+ * user approved sending to all followers."): the agreement is the condition of the value, not a
+ * claim that it was given, unless the text says it was given already or in advance, or orders the
+ * value ("always true", "set it to true").
+ */
+function consentMeant(skel: string, hits: Hit[]): Hit[] {
+  if (!hits.some((h) => h.id === 'override.consent') || CONSENT_GIVEN.test(skel)) return hits;
+  return hits.map((h) => (h.id === 'override.consent' && h.action === 'block' && BARE_AGREEMENT.test(skel.slice(h.start, h.end)) ? { ...h, action: 'flag', severity: 'low', reason: `${h.reason} (a confirmation switch: what true means)` } : h));
+}
+const BARE_AGREEMENT = /^(?:the )?user (?:agreed|consented|approved|signed off)$/;
+const CONSENT_GIVEN = /\b(?:already|previously|in advance|beforehand|at sign-?up|always|every|any|all (?:charges|actions|changes|future)|(?:set|pass|send|use) (?:it |this |the flag |the value )?(?:to |as )?(?:true|yes|1)|no need|without asking)\b/;
+
 const SAYS_OUTPUT = /\breturns?\b|\b(?:include|includes|including|show|shows|add|adds)\b[^.]{0,80}\b(?:in|to|into) (?:the |its )?(?:output|response|result|results|reply)\b/;
 const HANDS_ON =
   /\b(?:put|puts|pass|passes|send|sends|post|posts|paste|copy|forward|write|fill|upload|attach|append|provide|give|read|fetch)\b|\binclude\b[^.]{0,60}\b(?:in|into) (?!(?:the |its )?(?:output|response|result|results|reply)\b)|system (?:prompt|message|instructions)|[~/]\.|https?:|@/;
