@@ -77,14 +77,17 @@ const NAMES_A_PERSON = /\b(?:user|users|owner|human|customer|admin|they|approved
  * text out. `getAllEnvVars: boolean` names what a switch does: only a text parameter can carry
  * secrets out (a name that orders the model, names another tool or an address is judged whatever
  * its type). `suppressConfirmations: boolean` switches off the tool's own prompts; a switch that
- * says the user has already agreed is still a claim.
+ * says the user has already agreed is still a claim, one named for the agreement alone is not.
  */
 function switchesOnly(hit: Hit, slot: Slot, skel: string): boolean {
   // Descriptions are read in the scan (semantic.ts switchDescription): there a claim can still hide.
   if (slot.cls !== 'key') return false;
   if (hit.rule === 'exfil-parameter') return true;
-  return hit.id === 'override.consent' && !NAMES_A_PERSON.test(skel);
+  // `user_agreed: boolean` is the condition the switch records, as `confirmed` is; a name that says
+  // when or to what (`user_already_agreed`, `user_agreed_to_all_charges`) claims it.
+  return hit.id === 'override.consent' && (!NAMES_A_PERSON.test(skel) || AGREEMENT_SWITCH.test(skel.trim()));
 }
+const AGREEMENT_SWITCH = /^(?:the )?user (?:has )?(?:agreed|approved|consented)$/;
 
 /**
  * `auth: {oneOf: [..., {properties: {access_key_id, secret_access_key}}]}`: a key the schema's
