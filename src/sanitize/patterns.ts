@@ -57,7 +57,7 @@ const p = definePattern;
 
 /** Cheap presence tests for the targets of the verb-first patterns (see Pattern.gateRe). */
 const STRONG_QUICK =
-  /ssh|id_(?:rsa|dsa|ecdsa|ed25519)|\.aws|aws_secret|netrc|git-credentials|\.docker|\.kube|npmrc|pypirc|pgpass|gnupg|password-store|\/etc\/(?:shadow|passwd)|mcp(?:_config|_settings)?\.json|claude_desktop|login data|cookies|logins|key[34]\.db|passwords|credentials|gcloud|\.azure/;
+  /ssh|id_(?:rsa|dsa|ecdsa|ed25519)|\.aws|aws_secret|netrc|git-credentials|\.docker|\.kube|npmrc|pypirc|pgpass|gnupg|password-store|\/etc\/(?:shadow|passwd|sudoers|ssl\/private|pki\/tls\/private)|pg_shadow|get secret|mcp(?:_config|_settings)?\.json|claude_desktop|login data|cookies|logins|key[34]\.db|passwords|credentials|gcloud|\.azure/;
 const GENERIC_QUICK = /api[ _-]?keys|tokens|secrets|credentials|passwords|private keys?|ssh keys?|env(?:ironment)? var|environment|process\.env|os\.environ|printenv|\.env/;
 const ENV_QUICK = /\.env/;
 const CONV_QUICK =
@@ -71,7 +71,7 @@ const GATE_RES: Record<string, RegExp> = {
   'credential.env-then-move': ENV_QUICK,
   'credential.generic-to-sink': GENERIC_QUICK,
   'conversation.move': CONV_QUICK,
-  'parameter.file-content': /ssh|id_|\.aws|netrc|git-cred|\.docker|\.kube|npmrc|pypirc|pgpass|gnupg|password|\/etc\/|mcp|claude_desktop|login|cookies|key[34]|credentials|\.env/,
+  'parameter.file-content': /ssh|id_|\.aws|netrc|git-cred|\.docker|\.kube|npmrc|pypirc|pgpass|gnupg|password|\/etc\/|mcp|claude_desktop|login|cookies|key[34]|credentials|aws_secret|pg_shadow|get secret|\.env/,
   'parameter.secrets': GENERIC_QUICK,
   'parameter.transcript': CONV_QUICK,
 };
@@ -113,6 +113,8 @@ const V_ANY =
 export const V_MOVE =
   'pass|send|include|append|attach|upload|post|forward|transmit|exfiltrate|leak|embed|insert|put|add|paste|copy|submit|share|provide|supply|encode';
 const V_MOVED = 'passed|sent|included|appended|attached|uploaded|posted|forwarded|embedded|inserted|added|pasted|copied|submitted|provided|supplied';
+/** "...and ~/.ssh/id_rsa, passing both as `hint`": the move said as what agents do. */
+const V_MOVING = 'passing|sending|including|appending|attaching|uploading|posting|forwarding|embedding|inserting|pasting|copying|submitting';
 
 const HOME = '(?:~|\\$home|\\$\\{home\\}|%userprofile%|/home/[^/\\s]{1,32}|/users/[^/\\s]{1,32}|/root)?';
 /** Secrets worth blocking on any directive: private keys, cloud and registry credentials, MCP client configs, browser stores. */
@@ -124,7 +126,9 @@ export const T_STRONG = [
   '\\b(?:private ssh|ssh private) keys?\\b',
   '\\.aws/credentials\\b', '\\baws_secret_access_key\\b', '\\.netrc\\b', '\\b_netrc\\b', '\\.git-credentials\\b',
   '\\.docker/config\\.json\\b', '\\.kube/config\\b', '\\.npmrc\\b', '\\.pypirc\\b', '\\.pgpass\\b', '\\.gnupg\\b',
-  '\\.password-store\\b', '/etc/shadow\\b', '/etc/passwd\\b',
+  '\\.password-store\\b', '/etc/shadow\\b', '/etc/passwd\\b', '/etc/sudoers\\b',
+  // A server's TLS private keys, a database's password hashes, a cluster's secrets.
+  '/etc/(?:ssl|pki/tls)/private\\b', '\\bpg_shadow\\b', '\\bkubectl get secrets?\\b',
   '\\bapplication_default_credentials\\.json\\b', '\\.config/gcloud\\b', '\\.azure/(?:credentials|accesstokens\\.json)\\b',
   '\\bmcp\\.json\\b', '\\bclaude_desktop_config\\.json\\b', '\\bmcp_config\\.json\\b', '\\bcline_mcp_settings\\.json\\b',
   '\\bmcp_settings\\.json\\b',
@@ -291,7 +295,7 @@ export const PATTERNS: readonly Pattern[] = [
   p('credential.directive-strong', 'credential-exfil', `\\b(?:${V_ANY})\\b${gap(120)}(?:${T_STRONG})`,
     'block', 'critical', 'asks the model to read or send a credential file', true),
   p('credential.strong-then-move', 'credential-exfil',
-    `(?:${T_STRONG})${gap(100)}\\b(?:${V_MOVE}|${V_MOVED})\\b ?(?:it |them |its (?:contents?|values?) |the (?:contents?|values?) |this )?(?:(?:unchanged|verbatim|as is|as-is|directly|too|also|exactly|raw|whole) )?(?:as|in|into|to|inside|within|via|through)\\b`,
+    `(?:${T_STRONG})${gap(100)}\\b(?:${V_MOVE}|${V_MOVED}|${V_MOVING})\\b ?(?:it |them |both |its (?:contents?|values?) |the (?:contents?|values?) |this )?(?:(?:unchanged|verbatim|as is|as-is|directly|too|also|exactly|raw|whole) )?(?:as|in|into|to|inside|within|via|through)\\b`,
     'block', 'critical', 'asks for a credential file to be passed on', true),
   p('credential.env-content', 'credential-exfil', `\\b(?:${V_ANY})\\b${gap(120)}${ENV_CONTENT}`,
     'block', 'critical', 'asks the model to read the contents of a .env file', true),
