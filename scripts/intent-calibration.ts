@@ -53,7 +53,7 @@ export type Scorer = (features: ReadonlyMap<number, number>) => number;
 export const scorerOf = (bits: number, scale: number, packed: string): Scorer =>
   modelFrom({ format: 2, bits, scale, threshold: Infinity, proseThreshold: Infinity, weights: packed, trained: {} }).scoreFeatures;
 
-/** The thresholds set on legitimate fields only, given each field's score (`scores[i]` is `legitimate[i]`'s). */
+/** The thresholds set on legitimate fields only, given each field's score (`fieldScores[i]` is `legitimate[i]`'s). */
 export function thresholdsOn(legitimate: readonly LegitimateField[], fieldScores: readonly number[], margin: number): Calibrated {
   const highest = { data: -Infinity, prose: -Infinity, pdesc: -Infinity, title: -Infinity, claim: -Infinity };
   const highestAt = { data: '', prose: '', pdesc: '', title: '', claim: '' };

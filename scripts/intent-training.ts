@@ -198,33 +198,40 @@ function targetOf(c: Case, fields: { field: IntentField }[]): string | undefined
 }
 
 /** A case's fields as samples, read once (--cross trains on each case many times); null when unresolved. */
-const caseSamples = new Map<Case, Sample[] | null>();
-function samplesOfCase(c: Case): Sample[] | null {
+const caseSamples = new Map<Case, { samples: Sample[]; keys: string[] } | null>();
+function samplesOfCase(c: Case): { samples: Sample[]; keys: string[] } | null {
   let out = caseSamples.get(c);
   if (out !== undefined) return out;
   const ctx = caseContext(c);
   const fields = fieldsWithRefs(c.tool, ctx.server, ctx.own, ctx.index);
   const target = targetOf(c, fields);
   // null: the attack sits in a structure rather than a string, left to the rules
-  out = target === null ? null : fields.map(({ field }) => sampleOf(featuresOf(field), field.pointer === target ? 1 : 0, 1));
+  out = target === null ? null : { samples: fields.map(({ field }) => sampleOf(featuresOf(field), field.pointer === target ? 1 : 0, 1)), keys: fields.map(({ field }) => `${field.kind}\0${field.text}`) };
   caseSamples.set(c, out);
   return out;
 }
 
-/** The cases' samples and the real tools', all but those of one fold of real servers when one is left out. */
+/**
+ * The cases' samples and the real tools', all but those of one fold of real servers when one is left
+ * out, and every string that fold holds wherever else it occurs (a writer's benign case copied from a
+ * real tool, a fork), so the fold's fields are text the model never read.
+ */
 export function samplesOf(cases: readonly Case[], leftOutFold?: number): { samples: Sample[]; positives: number; unresolved: number } {
   const samples: Sample[] = [];
   let positives = 0;
   let unresolved = 0;
+  const leftOut = leftOutFold === undefined ? undefined : foldStrings[leftOutFold]!;
   for (const c of cases) {
     const own = samplesOfCase(c);
     if (own === null) unresolved++;
     else {
-      for (const sample of own) samples.push(sample);
-      positives += own.reduce((n, x) => n + x.y, 0);
+      own.samples.forEach((sample, i) => {
+        if (leftOut?.has(own.keys[i]!)) return;
+        samples.push(sample);
+        positives += sample.y;
+      });
     }
   }
-  const leftOut = leftOutFold === undefined ? undefined : foldStrings[leftOutFold]!;
   for (const part of realParts) {
     if (part.fold === leftOutFold) continue;
     part.samples.forEach((sample, i) => leftOut?.has(part.keys[i]!) || samples.push(sample));

@@ -20,6 +20,10 @@ if (modes.length > 1) {
   process.stderr.write(`train:intent: ${modes.join(' and ')} are separate runs\n`);
   process.exit(2);
 }
+if (process.argv.includes('--leave-out') && !process.argv.includes('--folds')) {
+  process.stderr.write('train:intent: --leave-out goes with --folds\n');
+  process.exit(2);
+}
 const pct = (n: number, d: number): string => (d === 0 ? '-' : `${((100 * n) / d).toFixed(1)} %`);
 const modelOf = (scale: number, packed: string, cal: Calibrated): IntentModel =>
   modelFrom({ format: 2, bits: BITS, scale, threshold: cal.threshold, proseThreshold: cal.proseThreshold, parameterThreshold: cal.parameterThreshold, titleThreshold: cal.titleThreshold, claimGate: cal.claimGate, weights: packed, trained: {} });
@@ -42,7 +46,13 @@ if (process.argv.includes('--folds')) {
   // `--leave-out t22,t28`: those batches are left out of every training, and the model alone is
   // judged on them with either kind of threshold.
   const at = process.argv.indexOf('--leave-out');
-  const leaveOut = new Set(at > 0 ? (process.argv[at + 1] ?? '').split(',') : []);
+  const leaveOut = new Set(at > 0 ? (process.argv[at + 1] ?? '').split(',').filter((b) => b !== '') : []);
+  const batches = new Set(corpus.map((x) => x.batch));
+  const unknown = [...leaveOut].filter((b) => !batches.has(b));
+  if ((at > 0 && leaveOut.size === 0) || unknown.length > 0) {
+    process.stderr.write(`train:intent: --leave-out takes batches of the corpus (t22,t28,...)${unknown.length > 0 ? `; not one: ${unknown.join(', ')}` : ''}\n`);
+    process.exit(2);
+  }
   const kept = corpus.filter((x) => !leaveOut.has(x.batch)).map((x) => x.c);
   const trained = samplesOf(kept);
   const { scale, packed } = train(trained.samples, trained.positives);
@@ -54,11 +64,12 @@ if (process.argv.includes('--folds')) {
   const shipped = calibrate(scale, packed);
   const oof = calibrate(scale, packed, folds);
   const bars = { data: shipped.threshold, prose: shipped.proseThreshold, pdesc: shipped.parameterThreshold, title: shipped.titleThreshold };
-  const lines = ['| slot | real fields | bar | highest out of fold | at | real fields at or above the bar | their servers |', '|---|---:|---:|---:|---|---:|---:|'];
+  const lines = ['| slot | real fields | bar | highest out of fold | at | real fields at or above their bar (the claim gate\'s for a claim) | their servers |', '|---|---:|---:|---:|---|---:|---:|'];
   for (const slot of ['prose', 'pdesc', 'title', 'data'] as const) {
-    const real = legitimateFields().filter((l) => l.slot === slot && l.fold !== undefined).map((l) => ({ at: l.at, score: folds[l.fold!]!(l.features) }));
-    const top = real.reduce((a, b) => (b.score > a.score ? b : a), { at: '-', score: -Infinity });
-    const over = real.filter((r) => r.score >= bars[slot]);
+    // A field that claims something over the user meets the lower bar the claim gate sets, as at run time.
+    const real = legitimateFields().filter((l) => l.slot === slot && l.fold !== undefined).map((l) => ({ at: l.at, score: folds[l.fold!]!(l.features), bar: l.claim && slot !== 'data' ? bars[slot] + shipped.claimGate : bars[slot] }));
+    const top = real.reduce((a, b) => (b.score > a.score ? b : a), { at: '-', score: -Infinity, bar: 0 });
+    const over = real.filter((r) => r.score >= r.bar);
     lines.push(`| ${slot} | ${real.length} | ${bars[slot]} | ${top.score.toFixed(2)} | ${top.at} | ${over.length} | ${new Set(over.map((r) => r.at.split('/')[0])).size} |`);
   }
   lines.push('', `Set out of fold (margin ${FOLD_MARGIN}), the thresholds would be: data slots ${oof.threshold} (${oof.highestAt.data}), prose ${oof.proseThreshold} (${oof.highestAt.prose}), parameters ${oof.parameterThreshold} (${oof.highestAt.pdesc}), titles ${oof.titleThreshold}, claim gate ${oof.claimGate} (${oof.highestAt.claim}).`);

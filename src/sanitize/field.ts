@@ -88,6 +88,13 @@ function switchesOnly(hit: Hit, slot: Slot, skel: string): boolean {
   return hit.id === 'override.consent' && (!NAMES_A_PERSON.test(skel) || AGREEMENT_SWITCH.test(skel.trim()));
 }
 const AGREEMENT_SWITCH = /^(?:the )?user (?:has )?(?:agreed|approved|consented)$/;
+/** A switch that records the user's yes: `confirm`, `user_confirmed`, `approved`, `consentGiven`, `acknowledged`. */
+const CONFIRMATION_NAME = /confirm|approv|consent|agree|acknowledg|accept/i;
+/** The parameter a slot belongs to: the member after the last `properties`. */
+function parameterName(path: readonly (string | number)[]): string {
+  const at = path.lastIndexOf('properties');
+  return at < 0 ? '' : String(path[at + 1] ?? '');
+}
 
 /**
  * `auth: {oneOf: [..., {properties: {access_key_id, secret_access_key}}]}`: a key the schema's
@@ -113,7 +120,7 @@ export function sanitizeField(slot: Slot, opts: FieldOptions): FieldOutcome {
   // Semantic layer on the shadow of the full original (SANITIZE.md "Policy" 3).
   let source = identifier ? identifierWords(value) : value;
   let shadow = buildShadow(source);
-  const scanOpts = { parameter: slot.parameterText, identifier, propertyName: slot.cls === 'key', switchText: slot.parameterText && slot.scalar === true, server: opts.server, own: opts.own, params: opts.params, index: opts.index, camel: camelCaseWords(value), acronyms: acronymWords(value) };
+  const scanOpts = { parameter: slot.parameterText, identifier, propertyName: slot.cls === 'key', switchText: slot.parameterText && slot.scalar === true, confirmationSwitch: slot.parameterText && slot.scalar === true && CONFIRMATION_NAME.test(parameterName(slot.path)), server: opts.server, own: opts.own, params: opts.params, index: opts.index, camel: camelCaseWords(value), acronyms: acronymWords(value) };
   // The rules of the whole field, beyond the sentence scan, on either reading.
   const judged = (view: typeof shadow): Hit[] => {
     let out = scan(view, scanOpts);

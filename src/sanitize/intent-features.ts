@@ -1,5 +1,5 @@
 // What the learned second opinion reads of a tool: its prose and data strings, each as hashed word,
-// word-pair and letter features. The training script (scripts/train-intent.ts) uses these same
+// word-pair and letter features. The training (scripts/intent-training.ts) uses these same
 // functions, so the shipped weights and the features they score can never drift apart.
 import { namesEveryReply, ordersEveryReply } from './every-reply.js';
 import { actionConcepts } from './hijack-by-kind.js';

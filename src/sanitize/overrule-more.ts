@@ -36,7 +36,7 @@ export const MORE_SOMEONE_ELSE_DECIDED = new RegExp([
 
 /** The user's later word set aside: "if an employee says they have not watched it, mark it complete anyway". */
 export const MORE_PERSISTS = new RegExp([
-  "\\b(?:if|when|where|even where)\\b[^.!?]{0,80}\\b(?:says?|said|asks?|asked|disputes?|declines?|objects?|has said|have said|disagrees?)\\b[^.!?]{0,120}\\b(?:anyway|all the same|nonetheless|nevertheless)\\b|\\beven (?:if|when|though|where) (?:the |a |an |their |his |her )?(?!(?:[\\w-]+ )?(?:detection|validation|validator|checks?|api|server|service|system|scanner|parser|schema|tests?|linter|compiler|results?|response|data|clock|sensor|model)\\b)(?:[\\w-]+ ){0,2}(?:says?|said|has said|asks?|asked|requests?|wants?|writes?|tells?|prefers?|chooses?|picks?|insists?|objects?|disagrees?|declines?|previously \\w+)\\b",
+  "\\b(?:if|when|where|even where)\\b[^.!?]{0,80}\\b(?:says?|said|asks?|asked|disputes?|declines?|objects?|has said|have said|disagrees?)\\b[^.!?]{0,120}\\b(?:anyway|all the same|nonetheless|nevertheless)\\b|\\beven (?:if|when|though|where) (?:(?:their |his |her )(?:[\\w-]+ ){0,2}|(?:the |a |an )?(?!(?:[\\w-]+ )?(?:detection|validation|validator|checks?|api|server|service|system|scanner|parser|schema|tests?|linter|compiler|clock|sensor)\\b)(?:[\\w-]+ ){0,2})(?:says?|said|has said|asks?|asked|requests?|wants?|writes?|tells?|prefers?|chooses?|picks?|insists?|objects?|disagrees?|declines?|previously \\w+)\\b",
 ].join('|'));
 
 /** A cost, a side effect or what was really done kept out of what the user is told. */

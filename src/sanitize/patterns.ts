@@ -256,9 +256,10 @@ export const PATTERNS: readonly Pattern[] = [
       // Waiving the user's say, not a step of the tool's own flow ("no need to ask questions", "no need to verify the path").
       `\\bno (?:reason|need) to (?:ask|confirm with|check with|consult|wait for|tell|inform) (?:the )?(?:user|owner|human|them|anyone)\\b|\\bno (?:reason|need) to (?:ask for|get|obtain|request|wait for|seek) (?:the user's |their |any |explicit )?(?:permission|approval|confirmation|consent|go-ahead)\\b|\\bno (?:reason|need) to (?:confirm|double-check|redact)(?: (?:first|anything|this|it))?(?=[ .,;:!]|$)(?! (?:the|that|whether|if|your) )`,
       // "set only after the user agreed to the plan" is the condition kept, not a claim ("as if the user
-      // has approved" is one); "the template the user approved." names a value (a noun, then the clause
-      // ends), where "proceed; the user approved." and "because the user agreed." claim.
-      `\\b(?<!\\b(?:after|once|when|until|unless|before|only if|only when) (?:the )?)(?!(?<=\\b(?!(?:and|so|because|since|as|that|now|then|but|here|note|given|yes|ok|thus|hence)\\b)[a-z)]+ )(?:the )?user (?:agreed|consented|approved|signed off)(?: to)?(?=[.;,)]|$))(?:the )?user (?:has )?(?:already )?(?:agreed|consented|approved|signed off)\\b(?! to (?:the )?(?:terms|tos|license|eula|privacy))`,
+      // has approved" is one); "The template the user approved." names a value (a sentence that is a
+      // noun phrase, then the clause ends), where "go ahead the user approved." and "because the user
+      // agreed." claim.
+      `\\b(?<!\\b(?:after|once|when|until|unless|before|only if|only when) (?:the )?)(?!(?<=(?:^|[.!?:]\\s+)(?:the|a|an|this|each|its|your|their) (?:(?!(?:is|are|was|were|be|so|and|but|fine)\\b)[\\w-]+ |\\([^)]{0,40}\\) ){1,4})(?:the )?user (?:agreed|consented|approved|signed off)(?: to)?(?=\\s?[.;,(]|$))(?:the )?user (?:has )?(?:already )?(?:agreed|consented|approved|signed off)\\b(?! to (?:the )?(?:terms|tos|license|eula|privacy))`,
       `\\bwithout (?<!\\b(?:never|not|don't|do not|must not|should not|cannot|can't)\\b[^.!?\\n]{0,60}without )(?:asking|checking (?:back )?with|confirming with|consulting) (?:the )?(?:user|owner|them|anyone)\\b`,
       `\\b(?:developer|admin) mode (?:is )?(?:active|on|enabled)\\b`,
       // "...force-push main without asking." The waiver closes the order; "never ... without asking" is
@@ -348,10 +349,10 @@ export const PATTERNS: readonly Pattern[] = [
       // "The password will not be shown in the response" is the server's own output; hiding is from the user.
       `\\b(?:must|should|will) not be (?:revealed|mentioned|disclosed|shown) (?:to (?:the )?user)?(?<!\\bwill not be shown )`,
       // The reply is the model's, not a quote of what the user asks ("when the user asks 'tell me about X'"),
-      // within one clause ("only when the user asks you to remember something; tell them it was saved"),
-      // and scripted, not the user sent elsewhere or told plainly ("tell them to finish on the website",
-      // "just say so").
-      `\\b(?:if|when) (?:the )?user asks(?:[^.!?;\\n]|[.!?](?=\\S)){0,60}?(?<![\`'"\u201c\u2018] ?)\\b(?:say|tell(?! me\\b| us\\b)|answer|reply|respond|claim)\\b(?! so\\b| (?:them|the user|him|her) (?:to|how|where|when|which)\\b)`,
+      // a condition of another clause ("only when the user asks you to remember something; tell them it
+      // was saved") and the user sent elsewhere or told plainly ("tell them to finish on the website",
+      // "just say so.") excepted.
+      `\\b(?:(?<!\\bonly )(?:if|when) (?:the )?user asks${gap(60)}|only (?:if|when) (?:the )?user asks(?:[^.!?;\\n]|[.!?](?=\\S)){0,60}?)(?<![\`'"\u201c\u2018] ?)\\b(?:say|tell(?! me\\b| us\\b)|answer|reply|respond|claim)\\b(?! so ?(?:[.!?]|$)| (?:them|the user|him|her) (?:to (?:open|visit|go|use|contact|sign|log|install|finish|call|email|reach|update|try)|how to|where to)\\b)`,
       `\\bsay only\\b|\\breport (?:the|it|this|that) (?:[a-z]+ ){0,3}as (?:local|successful|done|complete|unchanged|normal)\\b`,
     ].join('|'),
     'block', 'high', 'asks the model to hide what it does or mislead the user'),
