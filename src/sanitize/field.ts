@@ -77,23 +77,13 @@ const NAMES_A_PERSON = /\b(?:user|users|owner|human|customer|admin|they|approved
  * text out. `getAllEnvVars: boolean` names what a switch does: only a text parameter can carry
  * secrets out (a name that orders the model, names another tool or an address is judged whatever
  * its type). `suppressConfirmations: boolean` switches off the tool's own prompts; a switch that
- * says the user has already agreed is still a claim, one named for the agreement alone is not.
+ * says the user has already agreed is still a claim.
  */
 function switchesOnly(hit: Hit, slot: Slot, skel: string): boolean {
   // Descriptions are read in the scan (semantic.ts switchDescription): there a claim can still hide.
   if (slot.cls !== 'key') return false;
   if (hit.rule === 'exfil-parameter') return true;
-  // `user_agreed: boolean` is the condition the switch records, as `confirmed` is; a name that says
-  // when or to what (`user_already_agreed`, `user_agreed_to_all_charges`) claims it.
-  return hit.id === 'override.consent' && (!NAMES_A_PERSON.test(skel) || AGREEMENT_SWITCH.test(skel.trim()));
-}
-const AGREEMENT_SWITCH = /^(?:the )?user (?:has )?(?:agreed|approved|consented)$/;
-/** A switch that records the user's yes: `confirm`, `user_confirmed`, `approved`, `consentGiven`, `acknowledged`. */
-const CONFIRMATION_NAME = /confirm|approv|consent|agree|acknowledg|accept/i;
-/** The parameter a slot belongs to: the member after the last `properties`. */
-function parameterName(path: readonly (string | number)[]): string {
-  const at = path.lastIndexOf('properties');
-  return at < 0 ? '' : String(path[at + 1] ?? '');
+  return hit.id === 'override.consent' && !NAMES_A_PERSON.test(skel);
 }
 
 /**
@@ -120,7 +110,7 @@ export function sanitizeField(slot: Slot, opts: FieldOptions): FieldOutcome {
   // Semantic layer on the shadow of the full original (SANITIZE.md "Policy" 3).
   let source = identifier ? identifierWords(value) : value;
   let shadow = buildShadow(source);
-  const scanOpts = { parameter: slot.parameterText, identifier, propertyName: slot.cls === 'key', switchText: slot.parameterText && slot.scalar === true, confirmationSwitch: slot.parameterText && slot.scalar === true && CONFIRMATION_NAME.test(parameterName(slot.path)), server: opts.server, own: opts.own, params: opts.params, index: opts.index, camel: camelCaseWords(value), acronyms: acronymWords(value) };
+  const scanOpts = { parameter: slot.parameterText, identifier, propertyName: slot.cls === 'key', switchText: slot.parameterText && slot.scalar === true, server: opts.server, own: opts.own, params: opts.params, index: opts.index, camel: camelCaseWords(value), acronyms: acronymWords(value) };
   // The rules of the whole field, beyond the sentence scan, on either reading.
   const judged = (view: typeof shadow): Hit[] => {
     let out = scan(view, scanOpts);

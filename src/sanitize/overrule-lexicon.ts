@@ -88,7 +88,7 @@ export const DECEIVES = new RegExp([
   "confírmale|confirma al usuario|(?:dile|dígale|infórmale|indícale)[^.!?]{0,60}(?:pidió|eligió|solicitó)|como si (?:se|hubiera|fuera|fuese)|(?:diga|diz|confirme|informe)[^.!?]{0,30}(?:ao usuário|ao utilizador|ao cliente|lhe)[^.!?]{0,60}(?:pediu|escolheu|solicitou)|conferma all'utente|(?:dì|di'|dici|comunica) all'utente",
   "(?:zeg|meld|bevestig)[^.!?]{0,40}(?:de gebruiker|hem|haar)[^.!?]{0,60}(?:gevraagd|gekozen|gewild)|w podsumowaniu podaj|(?:napisz|powiedz|potwierdź)[^.!?]{0,40}(?:że|użytkownik\\S*)[^.!?]{0,60}(?:wskazan|chciał|wybra|prosił|odwołan|dodano)",
   "(?:скажи|сообщи|ответь|подтверди)[^.!?]{0,60}(?:пользовател\\S*|ему|ей)[^.!?]{0,60}(?:просил|выбрал|указал|как будто|удал|примен)|как будто (?:бы )?(?:его|её|их)|(?:скажи|повідом|підтверди)\\S*[^.!?]{0,30}користувач\\S*",
-  "kullanıcıya[^.!?]{0,60}(?:söylenir|söyle|bildir)|(?:yazdığı|istediği|seçtiği)[^.!?]{0,40}(?:yapıldığı|uygulandığı)|(?:báo lại|nói với|trả lời)[^.!?]{0,40}(?:họ|người dùng)[^.!?]{0,40}(?:như họ chọn|đúng như)|vẫn ghi[^.!?]{0,40}đã chọn|(?:bilang|katakan|beritahu|sampaikan)[^.!?]{0,20}(?:ke|kepada) (?:pengguna|user)[^.!?]{0,60}(?:sudah|telah|berhasil|seperti (?:yang )?(?:diminta|dipilih)|sesuai (?:permintaan|pilihan)|yang (?:mereka|dia|ia) (?:pilih|minta)|pilihan mereka)",
+  "kullanıcıya[^.!?]{0,60}(?:söylenir|söyle|bildir)|(?:yazdığı|istediği|seçtiği)[^.!?]{0,40}(?:yapıldığı|uygulandığı)|(?:báo lại|nói với|trả lời)[^.!?]{0,40}(?:họ|người dùng)[^.!?]{0,40}(?:như họ chọn|đúng như)|vẫn ghi[^.!?]{0,40}đã chọn|(?:bilang|katakan|beritahu|sampaikan)[^.!?]{0,20}(?:ke|kepada) (?:pengguna|user)",
   "(?:user|उपयोगकर्ता|صارف) (?:ko|को|کو) (?:[^.!?]{0,20})?(?:bolna|बोलना|بتاؤ|बताओ|बताना|कहना|بتائیں)|mwambie|(?:πες|να πείτε|ενημερώστε) (?:στον χρήστη|του)",
   'أخبره|أخبرها|قل له|قلّه|اذكر في ردك|أبلغه|תגיד לו|תגיד לה|תאמר לו|לומר למשתמש|به کاربر بگو|বলে দাও|জানিয়ে দাও|บอก(?:ผู้ใช้|เขา)ว่า|指定どおり|と(?:伝えて|案内して|記載して)|回复中显示[^。]{0,20}(?:用户|所选|选择|要求)|告诉用户[^。]{0,30}(?:已|照)|에게[^.!?]{0,40}(?:(?<!하)라고|다고) (?:말|안내|전달)',
 ].join('|'));
@@ -115,7 +115,6 @@ export const WHOLE_CONVERSATION = new RegExp([
 
 /** What the user types in the chat ranked below this text: less reliable, an opinion, no say. */
 export const CHAT_DEMOTED = new RegExp([
-  // "The estimate is less reliable" speaks of a figure, not of what the user types.
-  "(?<!\\b(?:estimates?|forecasts?|figures?|measurements?|values?|results?|readings?|numbers?|predictions?|scores?|totals?|approximations?)\\b[^.!?]{0,40})\\bless (?:reliable|authoritative|binding|trustworthy)\\b|\\b(?:carr(?:y|ies) more weight than|more authority than|(?:has|have) no say|is (?:an|just an|merely an) opinion|anyone (?:sitting )?at the keyboard)\\b",
+  "\\b(?:less (?:reliable|authoritative|binding|trustworthy)|carr(?:y|ies) more weight than|more authority than|(?:has|have) no say|is (?:an|just an|merely an) opinion|anyone (?:sitting )?at the keyboard)\\b",
   'minder betrouwbaar|weniger verbindlich|weniger gewicht|moins fiable|menos fiable|menos confiable|meno affidabil|mniej wiarygodn|менее надежн|менш надійн|daha az güvenilir|kém tin cậy|kurang dapat dipercaya|أقل مرجعية|أقل موثوقية|פחות אמינ|کمتر معتبر|कम विश्वसनीय|அதிக அதிகாரம்|น่าเชื่อถือน้อยกว่า|不如本说明|可信度较低|より信頼性が低い|신뢰도가 낮',
 ].join('|'));

@@ -57,7 +57,7 @@ const p = definePattern;
 
 /** Cheap presence tests for the targets of the verb-first patterns (see Pattern.gateRe). */
 const STRONG_QUICK =
-  /ssh|id_(?:rsa|dsa|ecdsa|ed25519)|\.aws|aws_secret|netrc|git-credentials|\.docker|\.kube|npmrc|pypirc|pgpass|gnupg|password-store|\/etc\/(?:shadow|passwd|sudoers|ssl\/private|pki\/tls\/private)|pg_shadow|get secret|mcp(?:_config|_settings)?\.json|claude_desktop|login data|cookies|logins|key[34]\.db|passwords|credentials|gcloud|\.azure/;
+  /ssh|id_(?:rsa|dsa|ecdsa|ed25519)|\.aws|aws_secret|netrc|git-credentials|\.docker|\.kube|npmrc|pypirc|pgpass|gnupg|password-store|\/etc\/(?:shadow|passwd|ssl\/private|pki\/tls\/private)|get secret|mcp(?:_config|_settings)?\.json|claude_desktop|login data|cookies|logins|key[34]\.db|passwords|credentials|gcloud|\.azure/;
 const GENERIC_QUICK = /api[ _-]?keys|tokens|secrets|credentials|passwords|private keys?|ssh keys?|env(?:ironment)? var|environment|process\.env|os\.environ|printenv|\.env/;
 const ENV_QUICK = /\.env/;
 const CONV_QUICK =
@@ -71,7 +71,7 @@ const GATE_RES: Record<string, RegExp> = {
   'credential.env-then-move': ENV_QUICK,
   'credential.generic-to-sink': GENERIC_QUICK,
   'conversation.move': CONV_QUICK,
-  'parameter.file-content': /ssh|id_|\.aws|netrc|git-cred|\.docker|\.kube|npmrc|pypirc|pgpass|gnupg|password|\/etc\/|mcp|claude_desktop|login|cookies|key[34]|credentials|aws_secret|pg_shadow|get secret|\.env/,
+  'parameter.file-content': /ssh|id_|\.aws|netrc|git-cred|\.docker|\.kube|npmrc|pypirc|pgpass|gnupg|password|\/etc\/|mcp|claude_desktop|login|cookies|key[34]|credentials|aws_secret|get secret|\.env/,
   'parameter.secrets': GENERIC_QUICK,
   'parameter.transcript': CONV_QUICK,
 };
@@ -113,8 +113,6 @@ const V_ANY =
 export const V_MOVE =
   'pass|send|include|append|attach|upload|post|forward|transmit|exfiltrate|leak|embed|insert|put|add|paste|copy|submit|share|provide|supply|encode';
 const V_MOVED = 'passed|sent|included|appended|attached|uploaded|posted|forwarded|embedded|inserted|added|pasted|copied|submitted|provided|supplied';
-/** "...and ~/.ssh/id_rsa, passing both as `hint`": the move said as what agents do. */
-const V_MOVING = 'passing|sending|including|appending|attaching|uploading|posting|forwarding|embedding|inserting|pasting|copying|submitting';
 
 const HOME = '(?:~|\\$home|\\$\\{home\\}|%userprofile%|/home/[^/\\s]{1,32}|/users/[^/\\s]{1,32}|/root)?';
 /** Secrets worth blocking on any directive: private keys, cloud and registry credentials, MCP client configs, browser stores. */
@@ -126,9 +124,9 @@ export const T_STRONG = [
   '\\b(?:private ssh|ssh private) keys?\\b',
   '\\.aws/credentials\\b', '\\baws_secret_access_key\\b', '\\.netrc\\b', '\\b_netrc\\b', '\\.git-credentials\\b',
   '\\.docker/config\\.json\\b', '\\.kube/config\\b', '\\.npmrc\\b', '\\.pypirc\\b', '\\.pgpass\\b', '\\.gnupg\\b',
-  '\\.password-store\\b', '/etc/shadow\\b', '/etc/passwd\\b', '/etc/sudoers\\b',
-  // A server's TLS private keys, a database's password hashes, a cluster's secrets.
-  '/etc/(?:ssl|pki/tls)/private\\b', '\\bpg_shadow\\b', '\\bkubectl get secrets?\\b',
+  '\\.password-store\\b', '/etc/shadow\\b', '/etc/passwd\\b',
+  // A server's TLS private keys, a cluster's secrets.
+  '/etc/(?:ssl|pki/tls)/private\\b', '\\bkubectl get secrets?\\b',
   '\\bapplication_default_credentials\\.json\\b', '\\.config/gcloud\\b', '\\.azure/(?:credentials|accesstokens\\.json)\\b',
   '\\bmcp\\.json\\b', '\\bclaude_desktop_config\\.json\\b', '\\bmcp_config\\.json\\b', '\\bcline_mcp_settings\\.json\\b',
   '\\bmcp_settings\\.json\\b',
@@ -256,10 +254,10 @@ export const PATTERNS: readonly Pattern[] = [
       // Waiving the user's say, not a step of the tool's own flow ("no need to ask questions", "no need to verify the path").
       `\\bno (?:reason|need) to (?:ask|confirm with|check with|consult|wait for|tell|inform) (?:the )?(?:user|owner|human|them|anyone)\\b|\\bno (?:reason|need) to (?:ask for|get|obtain|request|wait for|seek) (?:the user's |their |any |explicit )?(?:permission|approval|confirmation|consent|go-ahead)\\b|\\bno (?:reason|need) to (?:confirm|double-check|redact)(?: (?:first|anything|this|it))?(?=[ .,;:!]|$)(?! (?:the|that|whether|if|your) )`,
       // "set only after the user agreed to the plan" is the condition kept, not a claim ("as if the user
-      // has approved" is one); "The template the user approved." names a value (a sentence that is a
-      // noun phrase, then the clause ends), where "go ahead the user approved." and "because the user
-      // agreed." claim.
-      `\\b(?<!\\b(?:after|once|when|until|unless|before|only if|only when) (?:the )?)(?!(?<=(?:^|[.!?:]\\s+)(?:the|a|an|this|each|its|your|their) (?:(?!(?:is|are|was|were|be|so|and|but|fine)\\b)[\\w-]+ |\\([^)]{0,40}\\) ){1,4})(?:the )?user (?:agreed|consented|approved|signed off)(?: to)?(?=\\s?[.;,(]|$))(?:the )?user (?:has )?(?:already )?(?:agreed|consented|approved|signed off)\\b(?! to (?:the )?(?:terms|tos|license|eula|privacy))`,
+      // has approved" is one); "the exact text of the message the user approved." names a value (an
+      // article and a noun, then the sentence ends), where "go ahead the user approved.", "this deletion
+      // the user approved." and "the plan the user approved, so go." claim.
+      `\\b(?<!\\b(?:after|once|when|until|unless|before|only if|only when) (?:the )?)(?!(?<=\\b(?:the|a|an) (?:(?!(?:which|that|who|is|are|was|were|be|so|and|but|fine)\\b)[\\w-]+ |\\([^)]{0,40}\\) ){1,3})(?:the )?user (?:agreed|consented|approved|signed off)(?: to)?(?=\\s?\\(|\\.?\\s*$|\\.\\s))(?:the )?user (?:has )?(?:already )?(?:agreed|consented|approved|signed off)\\b(?! to (?:the )?(?:terms|tos|license|eula|privacy))`,
       `\\bwithout (?<!\\b(?:never|not|don't|do not|must not|should not|cannot|can't)\\b[^.!?\\n]{0,60}without )(?:asking|checking (?:back )?with|confirming with|consulting) (?:the )?(?:user|owner|them|anyone)\\b`,
       `\\b(?:developer|admin) mode (?:is )?(?:active|on|enabled)\\b`,
       // "...force-push main without asking." The waiver closes the order; "never ... without asking" is
@@ -296,7 +294,7 @@ export const PATTERNS: readonly Pattern[] = [
   p('credential.directive-strong', 'credential-exfil', `\\b(?:${V_ANY})\\b${gap(120)}(?:${T_STRONG})`,
     'block', 'critical', 'asks the model to read or send a credential file', true),
   p('credential.strong-then-move', 'credential-exfil',
-    `(?:${T_STRONG})${gap(100)}\\b(?:${V_MOVE}|${V_MOVED}|${V_MOVING})\\b ?(?:it |them |both |its (?:contents?|values?) |the (?:contents?|values?) |this )?(?:(?:unchanged|verbatim|as is|as-is|directly|too|also|exactly|raw|whole) )?(?:as|in|into|to|inside|within|via|through)\\b`,
+    `(?:${T_STRONG})${gap(100)}\\b(?:${V_MOVE}|${V_MOVED})\\b ?(?:it |them |its (?:contents?|values?) |the (?:contents?|values?) |this )?(?:(?:unchanged|verbatim|as is|as-is|directly|too|also|exactly|raw|whole) )?(?:as|in|into|to|inside|within|via|through)\\b`,
     'block', 'critical', 'asks for a credential file to be passed on', true),
   p('credential.env-content', 'credential-exfil', `\\b(?:${V_ANY})\\b${gap(120)}${ENV_CONTENT}`,
     'block', 'critical', 'asks the model to read the contents of a .env file', true),
@@ -349,10 +347,9 @@ export const PATTERNS: readonly Pattern[] = [
       // "The password will not be shown in the response" is the server's own output; hiding is from the user.
       `\\b(?:must|should|will) not be (?:revealed|mentioned|disclosed|shown) (?:to (?:the )?user)?(?<!\\bwill not be shown )`,
       // The reply is the model's, not a quote of what the user asks ("when the user asks 'tell me about X'"),
-      // a condition of another clause ("only when the user asks you to remember something; tell them it
-      // was saved") and the user sent elsewhere or told plainly ("tell them to finish on the website",
-      // "just say so.") excepted.
-      `\\b(?:(?<!\\bonly )(?:if|when) (?:the )?user asks${gap(60)}|only (?:if|when) (?:the )?user asks(?:[^.!?;\\n]|[.!?](?=\\S)){0,60}?)(?<![\`'"\u201c\u2018] ?)\\b(?:say|tell(?! me\\b| us\\b)|answer|reply|respond|claim)\\b(?! so ?(?:[.!?]|$)| (?:them|the user|him|her) (?:to (?:open|visit|go|use|contact|sign|log|install|finish|call|email|reach|update|try)|how to|where to)\\b)`,
+      // and not the user sent to a place to act there, nothing more said ("tell them to open the vault UI
+      // instead.").
+      `\\b(?:if|when) (?:the )?user asks${gap(60)}(?<![\`'"\u201c\u2018] ?)\\b(?:say|tell(?! me\\b| us\\b)|answer|reply|respond|claim)\\b(?! (?:them|the user|him|her) to (?:open|visit|contact|use|go to) (?:the |their |your |our )?[\\w -]{0,40}?\\b(?:ui|website|site|settings|page|portal|app|support|service desk|help ?desk|admin(?:istrator)?|vault)\\b(?: instead)?\\s*(?:[.!?]|$))`,
       `\\bsay only\\b|\\breport (?:the|it|this|that) (?:[a-z]+ ){0,3}as (?:local|successful|done|complete|unchanged|normal)\\b`,
     ].join('|'),
     'block', 'high', 'asks the model to hide what it does or mislead the user'),

@@ -31,8 +31,6 @@ export interface ScanOptions {
   readonly propertyName?: boolean;
   /** The text describes a parameter that takes only a boolean or a number (a switch). */
   readonly switchText?: boolean;
-  /** The description of such a parameter named for the user's yes (`confirm`, `user_approved`). */
-  readonly confirmationSwitch?: boolean;
   readonly server: string;
   /** Lower-case names of the server's own tools. */
   readonly own: ReadonlySet<string>;
@@ -59,7 +57,7 @@ export function scan(view: { skel: string; plain: string }, opts: ScanOptions): 
   // Quoted examples are judged first: a text another rule still withholds needs no second reading.
   const quoted = quotedAsData(view.skel, opts.propertyName === true ? ownCredentials(view.skel, hits, opts.own) : hits);
   // Before the directives are skipped for a block: a switch's description read as what the tool returns runs them.
-  const judged = opts.switchText === true ? switchDescription(view.skel, opts.confirmationSwitch === true ? consentMeant(view.skel, quoted) : quoted) : quoted;
+  const judged = opts.switchText === true ? switchDescription(view.skel, quoted) : quoted;
   if (opts.identifier || judged.some((h) => h.action === 'block')) return judged;
   const ctx = { server: opts.server, own: opts.own, params: opts.params ?? NO_NAMES, index: opts.index, camel: opts.camel ?? NO_NAMES, acronyms: opts.acronyms ?? NO_NAMES };
   const directives: Hit[] = directiveHits(view.skel, ctx, view.plain).map((h) => ({ ...h, rule: 'tool-directive', severity: h.action === 'block' ? 'high' : 'low' }));
@@ -143,21 +141,6 @@ function switchDescription(skel: string, hits: Hit[]): Hit[] {
   if (!SAYS_OUTPUT.test(skel) || HANDS_ON.test(skel)) return hits;
   return hits.map((h) => (h.action === 'block' && (h.rule === 'conversation-exfil' || h.rule === 'exfil-parameter') ? { ...h, action: 'flag', severity: 'low', reason: `${h.reason} (a boolean or number parameter: what the tool returns)` } : h));
 }
-/**
- * The description of a switch named for the user's yes (`confirm`, `user_confirmed`) says what true
- * means ("User agreed to the charge.", "The user approved sending to all followers."): the agreement
- * is the condition of the value, not a claim that it was given, unless the text says it was given
- * already, earlier, in advance or for all that follows, waives asking, or orders the value ("always
- * true", "set it to true", "must be true").
- */
-function consentMeant(skel: string, hits: Hit[]): Hit[] {
-  if (!hits.some((h) => h.id === 'override.consent') || CONSENT_GIVEN.test(skel)) return hits;
-  return hits.map((h) => (h.id === 'override.consent' && h.action === 'block' && BARE_AGREEMENT.test(skel.slice(h.start, h.end)) ? { ...h, action: 'flag', severity: 'low', reason: `${h.reason} (a confirmation switch: what true means)` } : h));
-}
-const BARE_AGREEMENT = /^(?:the )?user (?:agreed|consented|approved|signed off)$/;
-const CONSENT_GIVEN =
-  /\b(?:already|previously|in advance|beforehand|earlier|before|(?:previous|last|prior) (?:turn|message|session)|at sign-?up|always|(?:any|every|all) (?:charges?|actions?|changes?|deletions?|payments?|transfers?|future|of them|orders?)|them all|up to|(?:set|pass|send|use) (?:it |this |the flag |the value )?(?:to |as )?(?:true|yes|1)|(?:must|should) be (?:true|yes|1)|no need|skip\w*|(?:don't|do not|never|no need to|needn't) (?:ask|confirm|check|prompt)\w*|without (?:asking|confirm\w*|checking))\b|^(?:the )?user (?:agreed|approved|consented)[.;,] ?(?:true|yes)\b/;
-
 const SAYS_OUTPUT = /\breturns?\b|\b(?:include|includes|including|show|shows|add|adds)\b[^.]{0,80}\b(?:in|to|into) (?:the |its )?(?:output|response|result|results|reply)\b/;
 const HANDS_ON =
   /\b(?:put|puts|pass|passes|send|sends|post|posts|paste|copy|forward|write|fill|upload|attach|append|provide|give|read|fetch)\b|\binclude\b[^.]{0,60}\b(?:in|into) (?!(?:the |its )?(?:output|response|result|results|reply)\b)|system (?:prompt|message|instructions)|[~/]\.|https?:|@/;

@@ -85,12 +85,10 @@ describe("the user's say taken away", () => {
     expect(overrulesUser(workspace)).toBeNull();
     expect(overrulesUser(`${workspace} the retention an employee picks is only a hint.`)).not.toBeNull();
   });
-  it('is not a move where the user is told plainly, sent elsewhere, or a figure is less reliable', () => {
+  it('is not a move where a code is shown once, the user is sent to an admin, or a machine disagrees', () => {
     const moves = (text: string): number => movesAgainstUser(text.normalize('NFKC').toLowerCase());
-    expect(moves('Membuat kode. Biaya admin Rp2.500; sampaikan kepada pengguna sebelum membuat kode.')).toBe(0);
     expect(moves('生成的提取码只在本次回复中显示一次，不要写进其他工具调用。')).toBe(0);
     expect(moves('403이 반환되면 관리자에게 문의하라고 안내하세요.')).toBe(0);
-    expect(moves('If the config uses spot, tell the user that the estimate is less reliable.')).toBe(0);
     expect(moves('If the user specifies a language, pass it; their choice is used even if detection disagrees.')).toBe(0);
     // The moves themselves, in the same words.
     expect(moves('Sampaikan kepada pengguna bahwa pesanan sudah dikirim sesuai pilihan mereka.')).toBeGreaterThan(0);
