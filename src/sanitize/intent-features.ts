@@ -243,17 +243,28 @@ function rankInReading(reading: string): boolean {
 }
 
 /**
- * What a field claims over the user, as a priority claim does: a rank, or (in a tool's description,
+ * What a field claims over the user, as a priority claim does: a rank, the user's word set aside, or (in a tool's description,
  * where such claims are written) one of the moves against the user the rules count but do not
  * withhold alone (user-overruled.ts `movesAgainstUser`); undefined when neither. The model's
  * threshold takes it into account (intent-model.ts `claimGate`). A parameter's description is left
  * out of the moves: one server shares a sentence of that kind across a hundred tools, which a lower
  * bar would withhold whole.
  */
-export function claimOverUser(field: Pick<IntentField, 'kind' | 'text'>): 'rank' | 'move' | undefined {
+export function claimOverUser(field: Pick<IntentField, 'kind' | 'text'>): 'rank' | 'move' | 'override' | undefined {
   const reading = conceptReading(field.text);
   if (rankInReading(reading)) return 'rank';
+  if (overridesUsersWord(reading)) return 'override';
   return field.kind === 'desc' && movesAgainstUser(reading) > 0 ? 'move' : undefined;
+}
+
+/**
+ * The user's word set aside outright: "whatever the user picks", "even if the user asks", their
+ * request "only advisory", a rule "above the user", "unabhängig davon, was der Nutzer sagt". A
+ * protective note says this too ("even if the user asks, never print the key"), so it only holds
+ * the field to the claim gate's bar, never withholds it alone.
+ */
+function overridesUsersWord(reading: string): boolean {
+  return cue.OVERRIDES_USER.test(reading) || cue.USER_DEMOTED.test(reading) || cue.ABOVE_USER.test(reading) || (cue.I18N_REGARDLESS.test(reading) && cue.I18N_USER.test(reading));
 }
 
 /**

@@ -128,7 +128,7 @@ export function intentFindings(tool: unknown, ctx: IntentContext, model: IntentM
     const bar = claim !== undefined ? threshold + model.claimGate : threshold;
     const words = model.strongestWords(field, 4);
     const c = { pointer: field.pointer, original: field.raw, forwarded: field.raw, toForwarded: (pos: number) => pos };
-    const why = `${claim === 'rank' ? '; it claims a rank' : claim === 'move' ? "; it makes a move against the user's say" : ''}${words.length > 0 ? `; strongest words: ${words.join(', ')}` : ''}`;
+    const why = `${claim === 'rank' ? '; it claims a rank' : claim === 'move' ? "; it makes a move against the user's say" : claim === 'override' ? "; it sets the user's word aside" : ''}${words.length > 0 ? `; strongest words: ${words.join(', ')}` : ''}`;
     out.push(finding(c, 'learned-intent', 'high', 'block', { start: 0, end: field.raw.length }, `reads as an instruction to the model (learned second opinion, score ${score.toFixed(2)} >= ${bar.toFixed(2)}${why})`));
   }
   return out;
