@@ -65,13 +65,16 @@ if (process.argv.includes('--folds')) {
   const oof = calibrate(scale, packed, folds);
   const bars = { data: shipped.threshold, prose: shipped.proseThreshold, pdesc: shipped.parameterThreshold, title: shipped.titleThreshold };
   const lines = ['| slot | real fields | bar | highest out of fold | at | real fields at or above their bar (the claim gate\'s for a claim) | their servers |', '|---|---:|---:|---:|---|---:|---:|'];
+  const overAll: string[] = [];
   for (const slot of ['prose', 'pdesc', 'title', 'data'] as const) {
     // A field that claims something over the user meets the lower bar the claim gate sets, as at run time.
     const real = legitimateFields().filter((l) => l.slot === slot && l.fold !== undefined).map((l) => ({ at: l.at, score: folds[l.fold!]!(l.features), bar: l.claim && slot !== 'data' ? bars[slot] + shipped.claimGate : bars[slot] }));
     const top = real.reduce((a, b) => (b.score > a.score ? b : a), { at: '-', score: -Infinity, bar: 0 });
     const over = real.filter((r) => r.score >= r.bar);
+    for (const r of over) overAll.push(`- ${r.at}: ${r.score.toFixed(2)} >= ${r.bar.toFixed(2)}`);
     lines.push(`| ${slot} | ${real.length} | ${bars[slot]} | ${top.score.toFixed(2)} | ${top.at} | ${over.length} | ${new Set(over.map((r) => r.at.split('/')[0])).size} |`);
   }
+  if (overAll.length > 0) lines.push('', 'Real fields scored out of fold at or above their bar:', ...overAll);
   lines.push('', `Set out of fold (margin ${FOLD_MARGIN}), the thresholds would be: data slots ${oof.threshold} (${oof.highestAt.data}), prose ${oof.proseThreshold} (${oof.highestAt.prose}), parameters ${oof.parameterThreshold} (${oof.highestAt.pdesc}), titles ${oof.titleThreshold}, claim gate ${oof.claimGate} (${oof.highestAt.claim}).`);
   if (leaveOut.size > 0) {
     const left = corpus.filter((x) => leaveOut.has(x.batch)).map((x) => x.c);
