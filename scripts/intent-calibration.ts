@@ -1,6 +1,7 @@
 // The thresholds of the learned second opinion, set on legitimate text only (scripts/train-intent.ts
 // reads that text): one per kind of candidate above the highest legitimate score of its kind, and a
-// lower bar for prose that claims a rank where enough legitimate prose claims one to bound it.
+// lower bar for prose that claims something over the user (a rank, their word set aside, a move
+// against their say) where enough legitimate prose claims one to bound it.
 import { modelFrom } from '../src/sanitize/intent-model.js';
 
 /**
@@ -36,7 +37,7 @@ export interface Calibrated {
 }
 
 export type Slot = 'data' | 'prose' | 'pdesc' | 'title';
-/** A legitimate candidate field: its slot, where it is, its features, and whether it claims a rank. */
+/** A legitimate candidate field: its slot, where it is, its features, and whether it claims something over the user (intent-features.ts `claimOverUser`). */
 export interface LegitimateField {
   readonly slot: Slot;
   readonly at: string;

@@ -120,8 +120,8 @@ export function intentFindings(tool: unknown, ctx: IntentContext, model: IntentM
     if (kind === undefined) continue;
     const threshold = kind === 'data' ? model.threshold : field.kind === 'pdesc' ? model.parameterThreshold : field.kind === 'title' ? model.titleThreshold : model.proseThreshold;
     const score = model.score(field);
-    // A claim of priority over the user or the model's instructions is made of a rank, or of a move
-    // against the user's say: prose that makes one is held to a lower bar, set where no legitimate
+    // A claim of priority over the user or the model's instructions is made of a rank, the user's
+    // word set aside, or a move against the user's say: prose that makes one is held to a lower bar, set where no legitimate
     // field that makes one scored (claimGate).
     const claim = score < threshold && kind === 'prose' && score >= threshold + model.claimGate ? claimOverUser(field) : undefined;
     if (score < threshold && claim === undefined) continue;
