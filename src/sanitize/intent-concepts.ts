@@ -245,44 +245,7 @@ export const PERSON = lexicon({
     'defnyddiwr', 'cwsmer', 'claf', 'úsáideoir', 'custaiméir', 'othar', 'përdorues', 'klient', 'pacient', 'utent', 'klijent', 'erabiltzaile', 'bezero', 'gaixo',
     'usuario', 'cliente', 'пользовател', 'клиент', 'пациент', 'покупател', 'пассажир', 'гражданин', 'абонент', 'користувач', 'клієнт', 'пацієнт', 'покупець',
     'громадян', 'потребител', 'корисник', 'купувач', 'пайдаланушы', 'клиент', 'хэрэглэгч', 'үйлчлүүлэгч', 'χρήστ', 'πελάτ', 'ασθεν', 'επιβάτ', 'πολίτ',
-    // The other roles a service gives the person it acts for: guest, passenger, recipient, the insured,
-    // payer, applicant, participant, a pupil's guardian. Left out where the word also names a parent
-    // folder or an older version (Elternverzeichnis, родительский, vanhemmat), a cloud's tenant
-    // (locataire, inquilino, 租户), a verb of making sure (assicurati, assurée), a payment or a sale
-    // (pembayaran, penjualan), a host (المضيف), sharing (المشاركة), or a product (Rider, Seller Hub).
-    'guest', 'passenger', 'recipient', 'policyholder', 'insured', 'payer', 'respondent', 'attendee', 'participant',
-    'beneficiar', 'huésped', 'destinatari', 'residente', 'pagador', 'vendedor', 'solicitante', 'participante',
-    'titular', 'hóspede', 'passageiro', 'pasaxeiro', 'morador', 'passager', 'destinataire', 'payeur', 'vendeur',
-    'demandeur', 'bénéficiaire', 'titulaire', 'ospite', 'ospiti', 'passegger', 'venditor', 'richiedent', 'partecipant', 'titolare', 
-    'fahrgast', 'fahrgäste', 'passagier', 'empfänger', 'bewohner', 'mieter', 'verkäufer', 'antragsteller', 'teilnehmer', 'ontvanger',
-    'bewoner', 'verzekerde', 'verkoper', 'aanvrager', 'deelnemer', 'gäst', 'passagerare', 'mottagare', 'hyresgäst', 'försäkrad', 'säljare',
-    'deltagare', 'gæst', 'gjest', 'passager', 'passasjer', 'modtager', 'mottaker', 'sælger', 'selger', 
-    'farþeg', 'viðtakand', 'leigjand', 'greiðand', 'seljand', 'umsækjand', 'þátttakand', 'gość', 'gości', 'gościa', 'pasażer', 'odbiorc', 'mieszkań',
-    'ubezpieczon', 'sprzedawc', 'wnioskodawc', 'uczestni', 'příjemc', 'príjemc', 'pojištěn', 'poisten',
-    'plátc', 'platiteľ', 'prodejc', 'predajc', 'žadatel', 'žiadateľ', 'účastní', 'oaspe', 'pasager', 'destinatar', 'locatar', 'plătitor',
-    'vânzător', 'solicitant', 'vendég', 'címzett', 'eladó', 'igénylő', 'résztvevő', 'vastaanottaja', 'asukas',
-    'vakuutet', 'maksaja', 'myyjä', 'hakija', 'osallistuja', 'külali', 'elanik', 'üürnik', 'maksja', 'müüja', 'taotleja',
-    'osaleja', 'lapsevanem', 'viesis', 'viesi', 'saņēmēj', 'iedzīvotāj', 'īrniek', 'maksātāj', 'pārdevēj', 'pieteicēj', 'dalībniek', 
-    'svečias', 'sveči', 'gavėj', 'gyventoj', 'mokėtoj', 'pardavėj', 'pirkėj', 'pareiškėj', 'dalyvi', 'tėva', 'tėvų', 'vartotoj',
-    'naudotoj', 'prejemnik', 'stanoval', 'plačnik', 'prodajal', 'kupci', 'kupce', 'kupca', 'udeleženc', 
-    'primatelj', 'primalac', 'stanar', 'osiguranik', 'platitelj', 'prodavač', 'podnositelj', 'sudionik', 'učesnik', 'mysafir', 'pasagjer',
-    'marrës', 'qiramarrës', 'shitës', 'pjesëmarrës', 'gonbidat', 'bidaiari', 'hartzaile', 'maizter', 'saltzaile', 'eskatzaile', 'herritar',
-    'passasier', 'inwoner', 'versekerde', 'aansoeker', 'misafir', 'alıcı', 'sigortalı', 'satıcı', 'katılımcı', 'qonaq', 'sərnişin',
-    'kirayəçi', 'sığortalı', 'iştirakçı', 'valideyn', 'mehmon', "yo'lovchi", 'yoʻlovchi', 'ijarachi', 'sotuvchi', 'ishtirokchi', 'ota-ona', 'penerima',
-    'penghuni', 'tertanggung', 'pemohon', 'peserta', 'orang tua', 'ibu bapa', 'khách', 'người nhận', 'cư dân', 'người thuê',
-    'người bán', 'phụ huynh', 'bisita', 'pasahero', 'tatanggap', 'nangungupahan', 'nagbabayad', 'nagbebenta', 'kalahok', 'magulang', 'mgeni', 'wageni',
-    'mpokeaji', 'mkazi', 'wakazi', 'mpangaji', 'mlipaji', 'muuzaji', 'mwombaji', 'mshiriki', 'mzazi', 'wazazi', 'baƙo', 'fasinja', 'mai karɓa', 'mazauni',
-    'mai haya', 'mai biya', 'iyaye', 'àlejò', 'olùgbà', 'olùgbé', 'ayálégbé', 'olùsanwó', 'olùtajà', 'òbí', 'isivakashi', 'umgibeli', 'umamukeli',
-    'isakhamuzi', 'umthengisi', 'umzali', 'abazali', 'martida', 'rakaab', 'qaataha', 'kireyste', 'iibiyaha', 'waalid', 'isticmaale', 'гость', 'гостя', 'гостю', 'гостям', 'получател',
-    'жител', 'жилец', 'плательщик', 'продавц', 'продавец', 'заявител', 'участник', 'гість', 'гостей', 'пасажир',
-    'одержувач', 'отримувач', 'мешкан', 'платник', 'продавц', 'заявник', 'учасник', 'пътник', 'платец', 'продавач', 'патник',
-    'примач', 'қонақ', 'жолаушы', 'алушы', 'сатушы', 'қатысушы', 'ата-ана', 'επισκέπτ', 'παραλήπτ', 'ενοικιαστ', 'ασφαλισμέν', 'πωλητ', 'αιτούν', 'συμμετέχ',
-    
-    'assicurato', "l'assuré", 'asiguratul', 'zavarovanec', 'versicherte', 'prosilec', 'el asegurado', 'la asegurada', 'o segurado', 'a segurada',
-    'apdrošinātais', 'apdraustasis', 'kindlustatu', 'застрахованн', 'płatnik', 'residents', 'the seller',
   ],
-  // Short words that start others (Turkish veli, velit; Indonesian pembayar, pembayaran; Slovenian gosti, gostitelj).
-  whole: ['veli', 'tamu', 'pembayar', 'penjual', 'gosti', 'gostu', 'gosta'],
   anywhere: [
     'المستخدم', 'العميل', 'المريض', 'الزبون', 'المسافر', 'משתמש', 'הלקוח', 'לקוח', 'המטופל', 'מטופל', 'کاربر', 'مشتری', 'بیمار', 'مسافر', 'صارف', 'گاہک', 'مریض',
     'उपयोगकर्ता', 'यूज़र', 'ग्राहक', 'मरीज', 'मरीज़', 'यात्री', 'नागरिक', 'वापरकर्ता', 'रुग्ण', 'प्रयोगकर्ता', 'ব্যবহারকারী', 'গ্রাহক', 'রোগী', 'பயனர்', 'வாடிக்கையாளர்',
@@ -290,22 +253,70 @@ export const PERSON = lexicon({
     'ผู้ป่วย', 'ผู้โดยสาร', '用户', '用戶', '使用者', '客户', '客戶', '顾客', '顧客', '患者', '乘客', '会员', '會員', 'ユーザー', '利用者', 'お客様', '顧客', '患者',
     '会員', '申請者', '사용자', '이용자', '고객', '환자', '회원', '승객', 'მომხმარებ', 'კლიენტ', 'პაციენტ', 'օգտատեր', 'օգտվող', 'հաճախորդ', 'հիվանդ', 'អ្នកប្រើ',
     'អតិថិជន', 'អ្នកជំងឺ', 'အသုံးပြုသူ', 'ဖောက်သည်', 'လူနာ', 'ተጠቃሚ', 'ደንበኛ', 'ታካሚ',
-    'الضيف', 'الراكب', 'المستلم', 'المقيم', 'المؤمن له', 'البائع', 'مقدم الطلب', 'ولي الأمر', 'المواطن', 'المزارع', 'أولياء الأمور',
-    'אורח', 'נוסע', 'נמען', 'שוכר', 'מבוטח', 'משתתף', 'הורים', 'مهمان', 'بیمه‌شده', 'بیمه شده', 'فروشنده',
-    'متقاضی', 'شرکت‌کننده', 'والدین', 'مہمان', 'کرایہ دار', 'درخواست گزار', 'अतिथि', 'मेहमान', 'प्राप्तकर्ता', 'निवासी', 'किरायेदार', 'बीमाधारक', 'विक्रेता',
-    'आवेदक', 'प्रतिभागी', 'अभिभावक', 'माता-पिता', 'पालक', 'भाडेकरू', 'प्रवासी', 'अतिथी', 'অতিথি', 'যাত্রী', 'প্রাপক', 'বাসিন্দা', 'ভাড়াটে', 'বিক্রেতা', 'আবেদনকারী',
-    'অভিভাবক', 'விருந்தினர்', 'பயணி', 'பெறுநர்', 'குடியிருப்பாளர்', 'வாடகைதாரர்', 'விற்பனையாளர்', 'விண்ணப்பதாரர்', 'பெற்றோர்', 'అతిథి', 'ప్రయాణికు', 'గ్రహీత',
-    'నివాసి', 'అద్దెదారు', 'విక్రేత', 'దరఖాస్తుదారు', 'తల్లిదండ్రు', 'แขก', 'ผู้อยู่อาศัย', 'ผู้เอาประกัน', 'ผู้ขาย', 'ผู้สมัคร', 'ผู้ปกครอง',
-    'ผู้เข้าร่วม', 'ភ្ញៀវ', 'អ្នកដំណើរ', 'អ្នកទទួល', 'អ្នកជួល', 'អ្នកលក់', 'ឪពុកម្តាយ', 'មាតាបិតា', '客人', '旅客', '住客', '收件人', '收货人', '收貨人', '居民',
-    '租客', '投保人', '被保险人', '被保險人', '付款人', '卖家', '賣家', '买家', '買家', '申请人', '申請人', '参与者', '參與者', '家长', '家長',
-    '宿泊者', 'ゲスト', '受取人', '住民', '入居者', '借主', '被保険者', '契約者', '出品者', '申込者', '参加者', '保護者', '손님', '투숙객', '수령인', '수신자',
-    '주민', '입주자', '세입자', '피보험자', '계약자', '판매자', '신청자', '참가자', '학부모', '보호자', 'სტუმარ', 'მგზავრ', 'მიმღებ', 'მცხოვრებ', 
-    'დაზღვეულ', 'გამყიდველ', 'განმცხადებ', 'მონაწილე', 'հյուր', 'ուղեւոր', 'ստացող', 'բնակիչ', 'ապահովագրված', 'վաճառող', 'դիմորդ',
-    'մասնակից', 'እንግዳ', 'ተሳፋሪ', 'ተቀባይ', 'ነዋሪ', 'ተከራይ', 'ሻጭ', 'አመልካች', 'ወላጅ',
   ],
 });
 
 /** A negation: not, no, never, without; in a pair with another concept it says what is not done ("not reported to the user"). */
+/**
+ * The other roles a service gives the person it acts for: guest, passenger, recipient, the insured,
+ * payer, applicant, participant, a pupil's guardian. Left out where the word also names a parent
+ * folder or an older version (Elternverzeichnis, родительский, vanhemmat), a cloud's tenant
+ * (locataire, inquilino, 租户), a verb of making sure (assicurati, assurée), a payment or a sale
+ * (pembayaran, penjualan), a host (المضيف), sharing (المشاركة), a product (Rider, Seller Hub), a
+ * hotel (khách sạn, mehmonxona), an insured thing (pojištění, sigortalı araç) or a population count
+ * (inwonertal, asukasluku).
+ * Read as the person the model works for in the model's features only: a description that names
+ * one of these and no other party is not judged for it, as "every recipient of the original message
+ * receives your reply" and "the name of each passenger must match their passport" are what mail and
+ * booking tools say.
+ */
+export const PERSON_BY_ROLE = lexicon({
+  worded: [
+    'guest', 'passenger', 'recipient', 'policyholder', 'insured', 'payer', 'respondent', 'attendee', 'participant',
+    'huésped', 'destinatari', 'residente', 'pagador', 'vendedor', 'solicitante', 'participante',
+    'hóspede', 'passageiro', 'pasaxeiro', 'morador', 'destinataire', 'payeur', 'vendeur',
+    'demandeur', 'bénéficiaire', 'titulaire', 'ospiti', 'passegger', 'venditor', 'richiedent', 'partecipant', 'titolare', 
+    'fahrgast', 'fahrgäste', 'passagier', 'empfänger', 'bewohner', 'mieter', 'verkäufer', 'antragsteller', 'teilnehmer', 'ontvanger',
+    'bewoner', 'verzekerde', 'verkoper', 'aanvrager', 'deelnemer', 'gäst', 'passagerare', 'mottagare', 'hyresgäst', 'försäkrad', 'säljare',
+    'deltagare', 'gæst', 'gjest', 'passager', 'passasjer', 'modtager', 'mottaker', 'sælger', 'selger', 
+    'farþeg', 'viðtakand', 'leigjand', 'greiðand', 'seljand', 'umsækjand', 'þátttakand', 'gość', 'gościa', 'pasażer', 'odbiorc',     'sprzedawc', 'wnioskodawc', 'uczestni', 'příjemc', 'príjemc',     'plátc', 'platiteľ', 'prodejc', 'predajc', 'žadatel', 'žiadateľ', 'oaspe', 'pasager', 'destinatar', 'locatar', 'plătitor',
+    'vânzător', 'solicitant', 'címzett', 'igénylő', 'résztvevő', 'vastaanottaja',     'maksaja', 'myyjä', 'hakija', 'osallistuja', 'külali', 'üürnik', 'maksja', 'müüja', 'taotleja',
+    'osaleja', 'lapsevanem', 'viesis', 'viesi', 'saņēmēj', 'īrniek', 'maksātāj', 'pārdevēj', 'pieteicēj', 'dalībniek', 
+    'svečias', 'sveči', 'gavėj', 'mokėtoj', 'pardavėj', 'pirkėj', 'pareiškėj', 'dalyvi', 'tėva', 'tėvų', 'vartotoj',
+    'naudotoj', 'prejemnik', 'stanoval', 'plačnik', 'kupci', 'kupce', 'kupca', 'udeleženc', 
+    'primatelj', 'primalac', 'osiguranik', 'platitelj', 'prodavač', 'podnositelj', 'sudionik', 'učesnik', 'mysafir', 'pasagjer',
+    'marrës', 'qiramarrës', 'shitës', 'pjesëmarrës', 'gonbidat', 'bidaiari', 'hartzaile', 'maizter', 'saltzaile', 'eskatzaile', 'herritar',
+    'passasier', 'versekerde', 'aansoeker', 'alıcı', 'satıcı', 'katılımcı', 'qonaq', 'sərnişin',
+    'kirayəçi', 'sığortalı', 'iştirakçı', 'valideyn', "yo'lovchi", 'yoʻlovchi', 'ijarachi', 'sotuvchi', 'ishtirokchi', 'ota-ona',     'penghuni', 'tertanggung', 'pemohon', 'peserta', 'orang tua', 'ibu bapa', 'người nhận', 'cư dân', 'người thuê',
+    'người bán', 'phụ huynh', 'bisita', 'pasahero', 'nangungupahan', 'nagbebenta', 'kalahok', 'magulang', 'mgeni', 'wageni',
+    'mpokeaji', 'mkazi', 'wakazi', 'mpangaji', 'mlipaji', 'muuzaji', 'mwombaji', 'mshiriki', 'mzazi', 'wazazi', 'baƙo', 'fasinja', 'mai karɓa', 'mazauni',
+    'mai haya', 'mai biya', 'iyaye', 'àlejò', 'olùgbà', 'olùgbé', 'ayálégbé', 'olùsanwó', 'olùtajà', 'òbí', 'isivakashi', 'umgibeli', 'umamukeli',
+    'isakhamuzi', 'umthengisi', 'umzali', 'abazali', 'martida', 'rakaab', 'qaataha', 'kireyste', 'iibiyaha', 'waalid', 'isticmaale', 'гость', 'гостя', 'гостю', 'гостям', 'получател',
+    'жилец', 'плательщик', 'продавц', 'продавец', 'заявител', 'участник', 'гість', 'гостей', 'пасажир',
+    'одержувач', 'отримувач', 'мешкан', 'платник', 'продавц', 'заявник', 'учасник', 'пътник', 'платец', 'продавач', 'патник',
+    'примач', 'жолаушы', 'алушы', 'сатушы', 'қатысушы', 'ата-ана', 'επισκέπτ', 'παραλήπτ', 'ενοικιαστ', 'ασφαλισμέν', 'πωλητ', 'συμμετέχ',
+    
+    "l'assuré", 'asiguratul', 'zavarovanec', 'prosilec', 'el asegurado', 'la asegurada', 'o segurado', 'a segurada',
+    'apdrošinātais', 'apdraustasis', 'kindlustatu', 'płatnik', 'residents', 'the seller',
+  ],
+  // Short words that start others (Turkish veli, velit; Indonesian pembayar, pembayaran; Slovenian gosti, gostitelj).
+  whole: ['tamu', 'pembayar', 'penjual', 'gosti', 'gostu', 'gosta'],
+  anywhere: [
+    'الضيف', 'الراكب', 'المستلم', 'المقيم', 'المؤمن له', 'البائع', 'مقدم الطلب', 'ولي الأمر', 'المواطن', 'أولياء الأمور',
+    'נוסע', 'נמען', 'שוכר', 'מבוטח', 'משתתף', 'הורים', 'مهمان', 'فروشنده',
+    'متقاضی', 'شرکت‌کننده', 'والدین', 'مہمان', 'کرایہ دار', 'درخواست گزار', 'अतिथि', 'मेहमान', 'प्राप्तकर्ता', 'निवासी', 'किरायेदार', 'बीमाधारक', 'विक्रेता',
+    'आवेदक', 'प्रतिभागी', 'अभिभावक', 'माता-पिता', 'भाडेकरू', 'अतिथी', 'অতিথি', 'যাত্রী', 'প্রাপক', 'বাসিন্দা', 'ভাড়াটে', 'বিক্রেতা', 'আবেদনকারী',
+    'অভিভাবক', 'விருந்தினர்', 'பயணி', 'பெறுநர்', 'குடியிருப்பாளர்', 'வாடகைதாரர்', 'விற்பனையாளர்', 'விண்ணப்பதாரர்', 'பெற்றோர்', 'అతిథి', 'ప్రయాణికు', 'గ్రహీత',
+    'నివాసి', 'అద్దెదారు', 'విక్రేత', 'దరఖాస్తుదారు', 'తల్లిదండ్రు', 'แขก', 'ผู้อยู่อาศัย', 'ผู้เอาประกัน', 'ผู้ขาย', 'ผู้สมัคร', 'ผู้ปกครอง',
+    'ผู้เข้าร่วม', 'ភ្ញៀវ', 'អ្នកដំណើរ', 'អ្នកទទួល', 'អ្នកជួល', 'អ្នកលក់', 'ឪពុកម្តាយ', 'មាតាបិតា', '客人', '旅客', '住客', '收件人', '收货人', '收貨人', '居民',
+    '租客', '投保人', '被保险人', '被保險人', '付款人', '卖家', '賣家', '买家', '買家', '申请人', '申請人', '参与者', '參與者', '家长', '家長',
+    '宿泊者', '受取人', '住民', '入居者', '借主', '被保険者', '契約者', '出品者', '申込者', '参加者', '保護者', '손님', '투숙객', '수령인', '수신자',
+    '주민', '입주자', '세입자', '피보험자', '계약자', '판매자', '신청자', '참가자', '학부모', '보호자', 'სტუმარ', 'მგზავრ', 'მიმღებ', 'მცხოვრებ', 
+    'დაზღვეულ', 'გამყიდველ', 'განმცხადებ', 'მონაწილე', 'ուղեւոր', 'ստացող', 'բնակիչ', 'ապահովագրված', 'վաճառող', 'դիմորդ',
+    'մասնակից', 'ተሳፋሪ', 'ተቀባይ', 'ነዋሪ', 'ተከራይ', 'ሻጭ', 'አመልካች', 'ወላጅ',
+  ],
+});
+
 export const NEGATION = lexicon({
   worded: [
     'never', 'without', 'nicht', 'jamais', 'nunca', 'senza', 'nooit', 'zonder', 'nigdy', 'nikdy', 'nikad', 'niciodată', 'nélkül', 'ilman', 'koskaan', 'kunagi',

@@ -190,7 +190,7 @@ function nearbyConceptPairs(per: readonly (readonly string[])[]): Set<string> {
 }
 
 const CONCEPTS: readonly (readonly [string, (text: string) => boolean])[] = [
-  ['user', (t) => concept.USER.test(t) || sense.PERSON.test(t)],
+  ['user', (t) => concept.USER.test(t) || sense.PERSON.test(t) || sense.PERSON_BY_ROLE.test(t)],
   ['choice', (t) => concept.CHOICE.test(t)],
   ['void', (t) => concept.VOID.test(t)],
   ['whatever', (t) => concept.WHATEVER.test(t)],
@@ -315,7 +315,7 @@ export function namesOtherServersTool(text: string, server: string, own: Readonl
  * that does none is left to the rules alone.
  */
 const PARTIES =
-  /(?<![\p{L}\p{N}_])(?:users?|user's|usuari[oa]s?|utilisat(?:eur|rice)s?|benutzer|nutzer(?:in)?|utent[ei]|gebruikers?|u[żz]ytkownik\p{L}*|пользовател\p{L}*|користувач\p{L}*|kullan[ıi]c[ıi]\p{L}*|usu[áa]rios?|anv[äa]ndar\p{L}*|k[äa]ytt[äa]j[äa]\p{L}*|người dùng|pengguna|משתמש|المستخدم|χρήστη|uživatel\p{L}*|utilizator\p{L}*|customers?|clients?|kunden?|clientes?|humans?|persons?|operators?|owners?|assistants?|as?sist[ae]nt\p{L}*|asystent\p{L}*|асистент\p{L}*|ассистент\p{L}*|avustaj\p{L}*|βοηθ(?:ός|ού|ό|οί|ών|ούς)|trợ lý|asisten|msaidizi|ai|llm|models?|modelos?|modèles?|modell\p{L}*|модел\p{L}*|agents?|agentes?|агент\p{L}*|claude|gpt|gemini|copilot|conversations?|chats?|instructions?|transcripts?|instrucciones|anweisung\p{L}*|инструкц\p{L}*|secrets?|passwords?|credentials?|env)(?![\p{L}\p{N}_])|用户|用戶|使用者|ユーザー|利用者|사용자|助手|助理|アシスタント|모델|模型|モデル|对话|對話|会話|대화|指示|지시|ผู้ใช้|उपयोगकर्ता|यूज़र|المساعد(?!ة)|העוזר|دستیار|एआई सहायक|সহকারী|ผู้ช่วย|ជំនួយការ|ረዳት/iu;
+  /(?<![\p{L}\p{N}_])(?:users?|user's|usuari[oa]s?|utilisat(?:eur|rice)s?|benutzer|nutzer(?:in)?|utent[ei]|gebruikers?|u[żz]ytkownik\p{L}*|пользовател\p{L}*|користувач\p{L}*|kullan[ıi]c[ıi]\p{L}*|usu[áa]rios?|anv[äa]ndar\p{L}*|k[äa]ytt[äa]j[äa]\p{L}*|người dùng|pengguna|משתמש|المستخدم|χρήστη|uživatel\p{L}*|utilizator\p{L}*|customers?|clients?|kunden?|clientes?|humans?|persons?|operators?|owners?|assistants?|as?sist[ae]nt\p{L}*|asystent\p{L}*|асистент\p{L}*|ассистент\p{L}*|avustaj\p{L}*|βοηθ(?:ός|ού|ό|οί|ών|ούς)|trợ lý|asisten|msaidizi|ai|llm|models?|modelos?|modèles?|modell\p{L}*|модел\p{L}*|agents?|agentes?|агент\p{L}*|claude|gpt|gemini|copilot|conversations?|chats?|instructions?|transcripts?|instrucciones|anweisung\p{L}*|инструкц\p{L}*|secrets?|passwords?|credentials?|env)(?![\p{L}\p{N}_])|用户|用戶|使用者|ユーザー|利用者|사용자|助手|助理|アシスタント|모델|模型|モデル|对话|對話|会話|대화|指示|지시|ผู้ใช้|उपयोगकर्ता|यूज़र|المساعد(?![ةا])|העוזר|دستیار|एआई सहायक|সহকারী|ผู้ช่วย|ជំនួយការ|ረዳት/iu;
 
 /** Whether the field names the user, the model, the conversation or secrets (PARTIES). */
 export function namesParty(field: Pick<IntentField, 'text'>): boolean {
@@ -342,7 +342,7 @@ export function candidateKind(field: Pick<IntentField, 'kind' | 'text'> & { read
   // APIs name members with several words (`approved_by_usernames`, `retell_llm_dynamic_variables`):
   // a name is a sentence only when it is as long as one.
   if (field.kind === 'pname') return intentTokens(field.text).length >= NAME_SENTENCE_WORDS ? 'data' : undefined;
-  return namesOtherTool || namesParty(field) || speaksOfTheUsersSay(field) || ordersAToolByKind(field) ? 'prose' : undefined;
+  return namesOtherTool || namesParty(field) || speaksOfTheUsersSay(field) ? 'prose' : undefined;
 }
 
 /**
@@ -368,17 +368,6 @@ const SAY_CONCEPTS: readonly RegExp[] = [
   more.MORE_DECEIVES,
   more.MORE_VOID,
 ];
-
-/**
- * Whether the field binds an action to another tool named only by what it does ("every time the
- * messaging integration sends, add ...", "when any upload runs, also copy ..."): argument hijacks and
- * prerequisites are written so, naming no party and no tool another server owns. Only an action
- * bound to such a use: a tool named by kind beside "every" ("jede Antwort der API") is ordinary.
- */
-function ordersAToolByKind(field: Pick<IntentField, 'text'>): boolean {
-  const said = actionConcepts(conceptReading(field.text));
-  return said.bound;
-}
 
 /** One local path and nothing else: `~/.x/y`, `/etc/z`, `./a/b`, `C:\Users\u` (not `//host/x` or `\\host\share`). */
 const LONE_PATH = /^(?:(?:~|\.{1,2})?\/(?!\/)|[a-z]:\\(?!\\))\S*$/i;
