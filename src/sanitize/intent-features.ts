@@ -242,15 +242,18 @@ function rankInReading(reading: string): boolean {
   return cue.PRIORITY.test(reading) || cue.RANK_BY_MEANING.test(reading) || cue.I18N_PRIORITY.test(reading) || cue.I18N_RANK.test(reading);
 }
 
+/** What a field claims over the user (claimOverUser). */
+export type ClaimOverUser = 'rank' | 'move' | 'override';
+
 /**
  * What a field claims over the user, as a priority claim does: a rank, or (in a tool's description,
  * where such claims are written) the user's word set aside or one of the moves against the user the
- * rules count but do not withhold alone (user-overruled.ts `movesAgainstUser`); undefined when none. The model's
- * threshold takes it into account (intent-model.ts `claimGate`). A parameter's description is left
- * out of the moves: one server shares a sentence of that kind across a hundred tools, which a lower
- * bar would withhold whole.
+ * rules count but do not withhold alone (user-overruled.ts `movesAgainstUser`); undefined when none.
+ * The model's threshold takes it into account (intent-model.ts `claimGate`). A parameter's description
+ * is left out of all but a rank: one server shares a sentence of that kind across a hundred tools,
+ * which a lower bar would withhold whole.
  */
-export function claimOverUser(field: Pick<IntentField, 'kind' | 'text'>): 'rank' | 'move' | 'override' | undefined {
+export function claimOverUser(field: Pick<IntentField, 'kind' | 'text'>): ClaimOverUser | undefined {
   const reading = conceptReading(field.text);
   if (rankInReading(reading)) return 'rank';
   if (field.kind === 'desc' && overridesUsersWord(reading)) return 'override';

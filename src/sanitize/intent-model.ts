@@ -7,7 +7,7 @@
 import fs from 'node:fs';
 import { inflateRawSync } from 'node:zlib';
 import { finding } from './findings.js';
-import { candidateKind, claimOverUser, intentFeatures, intentFields, intentTokens, featureHash, namesOtherServersTool, type IntentField } from './intent-features.js';
+import { candidateKind, claimOverUser, intentFeatures, type ClaimOverUser, intentFields, intentTokens, featureHash, namesOtherServersTool, type IntentField } from './intent-features.js';
 import type { CatalogIndexLike, Finding } from './types.js';
 
 /** intent-model.json as the training script writes it. */
@@ -109,6 +109,13 @@ export interface IntentContext {
   readonly index: CatalogIndexLike | undefined;
 }
 
+/** How a finding names the claim that held its field to the claim gate's bar. */
+const CLAIM_REASON: Readonly<Record<ClaimOverUser, string>> = {
+  rank: '; it claims a rank',
+  move: "; it makes a move against the user's say",
+  override: "; it sets the user's word aside",
+};
+
 /** The fields of a tool the model withholds, one finding each. */
 export function intentFindings(tool: unknown, ctx: IntentContext, model: IntentModel | null = shippedModel()): Finding[] {
   if (model === null) return [];
@@ -121,14 +128,14 @@ export function intentFindings(tool: unknown, ctx: IntentContext, model: IntentM
     const threshold = kind === 'data' ? model.threshold : field.kind === 'pdesc' ? model.parameterThreshold : field.kind === 'title' ? model.titleThreshold : model.proseThreshold;
     const score = model.score(field);
     // A claim of priority over the user or the model's instructions is made of a rank, the user's
-    // word set aside, or a move against the user's say: prose that makes one is held to a lower bar, set where no legitimate
-    // field that makes one scored (claimGate).
+    // word set aside, or a move against the user's say: prose that makes one is held to a lower bar,
+    // set where no legitimate field that makes one scored (claimGate).
     const claim = score < threshold && kind === 'prose' && score >= threshold + model.claimGate ? claimOverUser(field) : undefined;
     if (score < threshold && claim === undefined) continue;
     const bar = claim !== undefined ? threshold + model.claimGate : threshold;
     const words = model.strongestWords(field, 4);
     const c = { pointer: field.pointer, original: field.raw, forwarded: field.raw, toForwarded: (pos: number) => pos };
-    const why = `${claim === 'rank' ? '; it claims a rank' : claim === 'move' ? "; it makes a move against the user's say" : claim === 'override' ? "; it sets the user's word aside" : ''}${words.length > 0 ? `; strongest words: ${words.join(', ')}` : ''}`;
+    const why = `${claim === undefined ? '' : CLAIM_REASON[claim]}${words.length > 0 ? `; strongest words: ${words.join(', ')}` : ''}`;
     out.push(finding(c, 'learned-intent', 'high', 'block', { start: 0, end: field.raw.length }, `reads as an instruction to the model (learned second opinion, score ${score.toFixed(2)} >= ${bar.toFixed(2)}${why})`));
   }
   return out;
