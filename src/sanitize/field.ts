@@ -14,7 +14,7 @@ import { withPrereqByKind } from './prereq-by-kind.js';
 import { withPlantedValue } from './planted-values.js';
 import { stripHidden } from './strip.js';
 import { severityRank, type CatalogIndexLike, type Finding, type Limits, type MatchSpan } from './types.js';
-import type { Slot } from './walk.js';
+import { propertyPath, type Slot } from './walk.js';
 
 export interface FieldOptions {
   readonly server: string;
@@ -110,7 +110,7 @@ export function sanitizeField(slot: Slot, opts: FieldOptions): FieldOutcome {
   // Semantic layer on the shadow of the full original (SANITIZE.md "Policy" 3).
   let source = identifier ? identifierWords(value) : value;
   let shadow = buildShadow(source);
-  const scanOpts = { parameter: slot.parameterText, identifier, propertyName: slot.cls === 'key', switchText: slot.parameterText && slot.scalar === true, server: opts.server, own: opts.own, params: opts.params, index: opts.index, camel: camelCaseWords(value), acronyms: acronymWords(value) };
+  const scanOpts = { parameter: slot.parameterText, identifier, propertyName: slot.cls === 'key', switchText: slot.parameterText && slot.scalar === true, parameterName: propertyPath(slot.path).pop() ?? '', server: opts.server, own: opts.own, params: opts.params, index: opts.index, camel: camelCaseWords(value), acronyms: acronymWords(value) };
   // The rules of the whole field, beyond the sentence scan, on either reading.
   const judged = (view: typeof shadow): Hit[] => {
     let out = scan(view, scanOpts);

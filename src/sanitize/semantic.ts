@@ -1,4 +1,5 @@
 // The semantic layer: every detection over one shadow text, as hits in shadow offsets.
+import { recordsUsersAnswer } from './consent-record.js';
 import { clearCandidateMemo, crossServer } from './cross-server.js';
 import { OBLIGATION } from './directive-lexicon.js';
 import { clearDirectiveMemo, directiveHits } from './directives.js';
@@ -31,6 +32,8 @@ export interface ScanOptions {
   readonly propertyName?: boolean;
   /** The text describes a parameter that takes only a boolean or a number (a switch). */
   readonly switchText?: boolean;
+  /** The name of the parameter the text describes or is. */
+  readonly parameterName?: string;
   readonly server: string;
   /** Lower-case names of the server's own tools. */
   readonly own: ReadonlySet<string>;
@@ -50,7 +53,8 @@ const IDENTIFIER_PATTERN = PARAMETER_PATTERNS.filter((p) => p.id === 'parameter.
 const PROPERTY_NAME_PATTERNS = [...IDENTIFIER_PATTERN, ...SECRET_NAME_PATTERNS];
 
 export function scan(view: { skel: string; plain: string }, opts: ScanOptions): Hit[] {
-  const hits = ownOptions(view.skel, ownSubjects(view.skel, [...staticHits(view, opts.parameter, opts.identifier, opts.propertyName === true)], opts.own), opts);
+  const own = ownOptions(view.skel, ownSubjects(view.skel, [...staticHits(view, opts.parameter, opts.identifier, opts.propertyName === true)], opts.own), opts);
+  const hits = recordsUsersAnswer(view.skel, own, { parameter: opts.parameter, propertyName: opts.propertyName === true, switchText: opts.switchText === true, parameterName: opts.parameterName ?? '' });
   for (const h of crossServer(view.skel, opts.index, opts.server, opts.own, opts.params)) {
     hits.push({ ...h, id: h.rule, severity: h.action === 'block' ? 'critical' : 'info' });
   }
