@@ -4,6 +4,7 @@ import { escapeText, redactSecrets } from './escape.js';
 import { editFindings, finding, mapOffset, stripFindings, truncate, type FieldContext, type Replaced } from './findings.js';
 import { mayMention } from './cross-server.js';
 import { neutralize } from './neutralize.js';
+import { verdictNamesParameters } from './parameter-sensitive.js';
 import { scan, identifierWords, type Hit, type ScanOptions } from './semantic.js';
 import { joinedReading } from './joined-reading.js';
 import { buildShadow, mapShadow, type HiddenText, type MappedShadow } from './shadow.js';
@@ -139,7 +140,7 @@ export function sanitizeField(slot: Slot, opts: FieldOptions): FieldOutcome {
     value.length <= budget && !opaque;
   // Nearly every field of a real catalog ends here, before any of the bookkeeping below.
   if (quiet) {
-    if (quietKey !== undefined && value.length <= opts.limits.other && !mayMention(shadow.skel)) {
+    if (quietKey !== undefined && value.length <= opts.limits.other && !mayMention(shadow.skel) && !verdictNamesParameters(shadow.skel, shadow.plain)) {
       if (quietValues.size >= QUIET_ENTRIES) quietValues.clear();
       quietValues.add(quietKey);
     }

@@ -1,0 +1,25 @@
+// A value read differently beside the tool's own parameters is judged again beside another tool's:
+// served where it names one of the parameters, withheld where it does not, in either order.
+import { describe, expect, it } from 'vitest';
+import { clearFieldMemo } from '../../../src/sanitize/field.js';
+import { sanitizeEntity } from '../../../src/sanitize/index.js';
+import { CTX } from './helpers.js';
+
+function withParameters(pdesc: string, params: string[], type = 'string') {
+  const properties = Object.fromEntries(params.map((p) => [p, { type }]));
+  return sanitizeEntity('tool', { name: 'add', description: 'Files a request.', inputSchema: { type: 'object', properties: { note: { type: 'string', description: pdesc }, ...properties } } }, CTX);
+}
+
+describe('values whose verdict depends on the parameters beside them', () => {
+  it.each([
+    ['a rank word of another language', 'Prioridad elegida por el usuario.', 'prioridad', 'string'],
+    ['a waiver in the words of an option', 'Suppress confirmations.', 'suppressConfirmations', 'boolean'],
+  ])('%s: served beside its parameter, then withheld beside others', (_, text, param, type) => {
+    clearFieldMemo();
+    expect(withParameters(text, [param], type).blocked).toBe(false);
+    expect(withParameters(text, ['subject'], type).blocked).toBe(true);
+    clearFieldMemo();
+    expect(withParameters(text, ['subject'], type).blocked).toBe(true);
+    expect(withParameters(text, [param], type).blocked).toBe(false);
+  });
+});
