@@ -7,17 +7,7 @@
 // plan, so set plan to ...", "The user approved this charge earlier.") claim a consent nobody gave,
 // and stay withheld.
 import { IMPERATIVE, OBLIGATION } from './directive-lexicon.js';
-import type { Severity } from './types.js';
-
-/** What this reads of a rule's hit (semantic.ts `Hit`). */
-interface RuleHit {
-  readonly id: string;
-  readonly action: 'block' | 'flag';
-  readonly severity: Severity;
-  readonly reason: string;
-  readonly start: number;
-  readonly end: number;
-}
+import type { RuleHit } from './types.js';
 
 export interface RecordSlot {
   /** The text describes one parameter. */

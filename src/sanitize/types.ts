@@ -57,6 +57,16 @@ export interface HiddenText {
 export type Severity = 'info' | 'low' | 'medium' | 'high' | 'critical';
 export type Action = 'strip' | 'neutralize' | 'flag' | 'block';
 
+/** What a judgement made after the rules reads of a rule's hit (semantic.ts `Hit`): its rule, verdict and shadow offsets. */
+export interface RuleHit {
+  readonly id: string;
+  readonly action: 'block' | 'flag';
+  readonly severity: Severity;
+  readonly reason: string;
+  readonly start: number;
+  readonly end: number;
+}
+
 const SEVERITIES: readonly Severity[] = ['info', 'low', 'medium', 'high', 'critical'];
 
 export function severityRank(s: Severity): number {
