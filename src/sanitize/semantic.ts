@@ -9,17 +9,11 @@ import { exfilUrls, pseudoTags } from './markup.js';
 import { fencedRanges, inlineCodeRanges } from './neutralize.js';
 import { negated, PATTERNS, targetIsDestination, type Pattern } from './patterns.js';
 import { PARAMETER_PATTERNS, SECRET_NAME_PATTERNS } from './parameter-patterns.js';
-import type { CatalogIndexLike, RuleId, Severity } from './types.js';
+import type { CatalogIndexLike, RuleHit, RuleId } from './types.js';
 
-export interface Hit {
+/** A rule's hit (types.ts RuleHit: its id, verdict and shadow offsets) with the rule it reports under. */
+export interface Hit extends RuleHit {
   readonly rule: RuleId;
-  readonly id: string;
-  readonly action: 'block' | 'flag';
-  readonly severity: Severity;
-  readonly reason: string;
-  /** Shadow offsets. */
-  readonly start: number;
-  readonly end: number;
   /** Pseudo tags: end of the delimited block it opens. */
   readonly blockEnd?: number;
 }

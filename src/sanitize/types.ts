@@ -57,12 +57,13 @@ export interface HiddenText {
 export type Severity = 'info' | 'low' | 'medium' | 'high' | 'critical';
 export type Action = 'strip' | 'neutralize' | 'flag' | 'block';
 
-/** What a judgement made after the rules reads of a rule's hit (semantic.ts `Hit`): its rule, verdict and shadow offsets. */
+/** A rule's hit as judgements made after the rules read it (semantic.ts `Hit` adds the rule it reports under). */
 export interface RuleHit {
   readonly id: string;
   readonly action: 'block' | 'flag';
   readonly severity: Severity;
   readonly reason: string;
+  /** Shadow offsets. */
   readonly start: number;
   readonly end: number;
 }
