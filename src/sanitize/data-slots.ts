@@ -4,7 +4,6 @@
 // server needs a sentence addressed to the model there, a credential file, an outside address in
 // prose, or another server's tool name. Each of those is withheld (SANITIZE.md `data-slot-prose`).
 // A bare URL or path as a default (`https://api.example.com`, `./output`) is data and passes.
-import { isCode } from './code-values.js';
 import { expandsSecret, placeholderOfContext } from './context-fill.js';
 import { ENV_FILE_PATH, I18N_ALL, I18N_EXFIL_TARGET, I18N_PASTE, OTHERS_SECRET, OUTSIDE_ADDRESS, SECRET, SYSTEM_PATH } from './directive-lexicon.js';
 import type { Hit, ScanOptions } from './semantic.js';
@@ -185,7 +184,7 @@ function judge(skel: string, slot: Slot, opts: ScanOptions, plain: string): Hit 
   // In a property name "llm" is as often what the value is for (`retellLlmDynamicVariables`): a
   // name speaks to the model only by an order or by calling it.
   if (slot.cls === 'key' ? KEY_TO_THE_MODEL.test(text) : TO_THE_MODEL.test(text)) return hit('holds a sentence addressed to the model', 'data-slot.addressed');
-  if (slot.cls !== 'key' && (OUTSIDE_ADDRESS.test(text) || PHONE.test(text)) && !(holderOf(slot.path, EXAMPLE) !== undefined && isCode(slot.value))) return hit('holds an outside address inside a sentence', 'data-slot.outside');
+  if (slot.cls !== 'key' && (OUTSIDE_ADDRESS.test(text) || PHONE.test(text))) return hit('holds an outside address inside a sentence', 'data-slot.outside');
   if (slot.cls !== 'key' && !isTitle(slot) && MOVE_TO.test(prose) && !exampleQuery(slot, text)) return hit('asks for data to be sent somewhere', 'data-slot.move');
   if (SECRET.test(text) && (ADDRESSED.test(text) || (slot.cls === 'key' && ASKING.test(text)))) return hit('asks for secrets', 'data-slot.secret');
   if (CONVERSATION_WORDS.test(text)) return hit('asks for the conversation', 'data-slot.conversation');

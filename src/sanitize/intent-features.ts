@@ -8,7 +8,6 @@ import * as cue from './directive-lexicon.js';
 import * as concept from './overrule-lexicon.js';
 import * as more from './overrule-more.js';
 import * as sense from './intent-concepts.js';
-import { isCode } from './code-values.js';
 import { SECRET_STORE, takesPath } from './secret-paths.js';
 import { movesAgainstUser } from './user-overruled.js';
 import { dismissesSystemInstructions, namesSystemInstructions } from './system-dismissed.js';
@@ -341,8 +340,6 @@ export function candidateKind(field: Pick<IntentField, 'kind' | 'text'> & { read
     // lone path given to a parameter for a path (`~/.docker/config.json` as `config_path`), which the
     // rules judge with the parameter in view and the model cannot.
     if (field.pointer !== undefined && LONE_PATH.test(field.text) && !SECRET_STORE.test(field.text) && takesPath(parameterAt(field.pointer))) return undefined;
-    // Nor does an example that is code, a command line or a query whose address is its own (code-values.ts).
-    if (field.pointer !== undefined && field.pointer.includes('/examples/') && isCode(field.text)) return undefined;
     return intentTokens(field.text).length >= SENTENCE_WORDS ? 'data' : undefined;
   }
   // APIs name members with several words (`approved_by_usernames`, `retell_llm_dynamic_variables`):

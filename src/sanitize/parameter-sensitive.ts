@@ -7,7 +7,8 @@ import { I18N_RANK } from './directive-lexicon.js';
 import { PATTERNS } from './patterns.js';
 
 const consent = PATTERNS.find((p) => p.id === 'override.consent');
-const WAIVER = consent === undefined ? /(?!)/ : new RegExp(consent.re.source, consent.re.flags.replace('g', ''));
+if (consent === undefined) throw new Error('patterns.ts has no override.consent: the quiet memo would remember waivers');
+const WAIVER = new RegExp(consent.re.source, consent.re.flags.replace('g', ''));
 
 /** `skel` and `plain` are the value's skeleton and plain readings (shadow.ts). */
 export function verdictNamesParameters(skel: string, plain: string): boolean {
