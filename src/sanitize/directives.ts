@@ -8,7 +8,6 @@
 // an obligation), what is its frame (a prerequisite, a standing rule about another tool's use, a
 // priority claim), and what are its targets (another tool, a system file or secret, the
 // conversation, an outside sink, a harmful action). The combination decides; no single word does.
-import { claimsRank } from './rank-words.js';
 import { SECRET_STORE } from './secret-paths.js';
 import { namedCredentialStore } from './credential-stores.js';
 import { dismissesSystemInstructions, namesSystemInstructions } from './system-dismissed.js';
@@ -166,7 +165,7 @@ function judgeSentence(t: string, at: number, ctx: DirectiveContext, next: strin
   }
   // In another language: a rank stated over the user, or over other tools' documentation or the
   // model's instructions, is never a tool's business (as "above user" in English).
-  if (foreign && I18N_RANK.test(p) && (I18N_USER.test(p) || I18N_OTHERS.test(p)) && !USER_CHOICE_PREVAILS.test(p) && !REPORTED_CLAIM.test(p) && claimsRank(p, ctx.params)) {
+  if (foreign && I18N_RANK.test(p) && (I18N_USER.test(p) || I18N_OTHERS.test(p)) && !USER_CHOICE_PREVAILS.test(p) && !REPORTED_CLAIM.test(p)) {
     return { ...span, action: 'block', id: 'directive.priority', reason: "claims priority over the user's request or the model's instructions" };
   }
   if (foreign && I18N_USER_OVERRIDDEN.test(p) && !readsAsEnglish(p) && !REPORTED_CLAIM.test(p)) {

@@ -140,7 +140,7 @@ export function sanitizeField(slot: Slot, opts: FieldOptions): FieldOutcome {
     value.length <= budget && !opaque;
   // Nearly every field of a real catalog ends here, before any of the bookkeeping below.
   if (quiet) {
-    if (quietKey !== undefined && value.length <= opts.limits.other && !mayMention(shadow.skel) && !verdictNamesParameters(shadow.skel, shadow.plain)) {
+    if (quietKey !== undefined && value.length <= opts.limits.other && !mayMention(shadow.skel) && !verdictNamesParameters(shadow.skel)) {
       if (quietValues.size >= QUIET_ENTRIES) quietValues.clear();
       quietValues.add(quietKey);
     }

@@ -1,6 +1,5 @@
 // The semantic layer: every detection over one shadow text, as hits in shadow offsets.
 import { recordsUsersAnswer } from './consent-record.js';
-import { answersThatTellMore } from './scripted-answer.js';
 import { clearCandidateMemo, crossServer } from './cross-server.js';
 import { OBLIGATION } from './directive-lexicon.js';
 import { clearDirectiveMemo, directiveHits } from './directives.js';
@@ -49,7 +48,7 @@ const PROPERTY_NAME_PATTERNS = [...IDENTIFIER_PATTERN, ...SECRET_NAME_PATTERNS];
 
 export function scan(view: { skel: string; plain: string }, opts: ScanOptions): Hit[] {
   const own = ownOptions(view.skel, ownSubjects(view.skel, [...staticHits(view, opts.parameter, opts.identifier, opts.propertyName === true)], opts.own), opts);
-  const hits = recordsUsersAnswer(view.skel, answersThatTellMore(view.skel, own), { parameter: opts.parameter, propertyName: opts.propertyName === true, switchText: opts.switchText === true, parameterName: opts.parameterName ?? '' });
+  const hits = recordsUsersAnswer(view.skel, own, { parameter: opts.parameter, propertyName: opts.propertyName === true, parameterName: opts.parameterName ?? '' });
   for (const h of crossServer(view.skel, opts.index, opts.server, opts.own, opts.params)) {
     hits.push({ ...h, id: h.rule, severity: h.action === 'block' ? 'critical' : 'info' });
   }

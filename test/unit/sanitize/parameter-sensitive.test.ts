@@ -1,5 +1,5 @@
-// A value read differently beside the tool's own parameters is judged again beside another tool's:
-// served where it names one of the parameters, withheld where it does not, in either order.
+// A waiver in the words of one of the tool's own options is judged again beside another tool's
+// parameters: served where it names the option, withheld where it does not, in either order.
 import { describe, expect, it } from 'vitest';
 import { clearFieldMemo } from '../../../src/sanitize/field.js';
 import { sanitizeEntity } from '../../../src/sanitize/index.js';
@@ -12,7 +12,6 @@ function withParameters(pdesc: string, params: string[], type = 'string') {
 
 describe('values whose verdict depends on the parameters beside them', () => {
   it.each([
-    ['a rank word of another language', 'Prioridad elegida por el usuario.', 'prioridad', 'string'],
     ['a waiver in the words of an option', 'Suppress confirmations.', 'suppressConfirmations', 'boolean'],
   ])('%s: served beside its parameter, then withheld beside others', (_, text, param, type) => {
     clearFieldMemo();
