@@ -4,7 +4,7 @@ import { escapeText, redactSecrets } from './escape.js';
 import { editFindings, finding, mapOffset, stripFindings, truncate, type FieldContext, type Replaced } from './findings.js';
 import { mayMention } from './cross-server.js';
 import { neutralize } from './neutralize.js';
-import { verdictNamesParameters } from './parameter-sensitive.js';
+import { spellsOwnParameter } from './parameter-sensitive.js';
 import { scan, identifierWords, type Hit, type ScanOptions } from './semantic.js';
 import { joinedReading } from './joined-reading.js';
 import { buildShadow, mapShadow, type HiddenText, type MappedShadow } from './shadow.js';
@@ -15,7 +15,7 @@ import { withPrereqByKind } from './prereq-by-kind.js';
 import { withPlantedValue } from './planted-values.js';
 import { stripHidden } from './strip.js';
 import { severityRank, type CatalogIndexLike, type Finding, type Limits, type MatchSpan } from './types.js';
-import { propertyPath, type Slot } from './walk.js';
+import type { Slot } from './walk.js';
 
 export interface FieldOptions {
   readonly server: string;
@@ -111,7 +111,7 @@ export function sanitizeField(slot: Slot, opts: FieldOptions): FieldOutcome {
   // Semantic layer on the shadow of the full original (SANITIZE.md "Policy" 3).
   let source = identifier ? identifierWords(value) : value;
   let shadow = buildShadow(source);
-  const scanOpts = { parameter: slot.parameterText, identifier, propertyName: slot.cls === 'key', switchText: slot.parameterText && slot.scalar === true, parameterName: propertyPath(slot.path).pop() ?? '', server: opts.server, own: opts.own, params: opts.params, index: opts.index, camel: camelCaseWords(value), acronyms: acronymWords(value) };
+  const scanOpts = { parameter: slot.parameterText, identifier, propertyName: slot.cls === 'key', switchText: slot.parameterText && slot.scalar === true, server: opts.server, own: opts.own, params: opts.params, index: opts.index, camel: camelCaseWords(value), acronyms: acronymWords(value) };
   // The rules of the whole field, beyond the sentence scan, on either reading.
   const judged = (view: typeof shadow): Hit[] => {
     let out = scan(view, scanOpts);
@@ -140,7 +140,7 @@ export function sanitizeField(slot: Slot, opts: FieldOptions): FieldOutcome {
     value.length <= budget && !opaque;
   // Nearly every field of a real catalog ends here, before any of the bookkeeping below.
   if (quiet) {
-    if (quietKey !== undefined && value.length <= opts.limits.other && !mayMention(shadow.skel) && !verdictNamesParameters(shadow.skel)) {
+    if (quietKey !== undefined && value.length <= opts.limits.other && !mayMention(shadow.skel) && !spellsOwnParameter(value, opts.params)) {
       if (quietValues.size >= QUIET_ENTRIES) quietValues.clear();
       quietValues.add(quietKey);
     }

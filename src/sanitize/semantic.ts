@@ -1,5 +1,4 @@
 // The semantic layer: every detection over one shadow text, as hits in shadow offsets.
-import { recordsUsersAnswer } from './consent-record.js';
 import { clearCandidateMemo, crossServer } from './cross-server.js';
 import { OBLIGATION } from './directive-lexicon.js';
 import { clearDirectiveMemo, directiveHits } from './directives.js';
@@ -8,11 +7,17 @@ import { exfilUrls, pseudoTags } from './markup.js';
 import { fencedRanges, inlineCodeRanges } from './neutralize.js';
 import { negated, PATTERNS, targetIsDestination, type Pattern } from './patterns.js';
 import { PARAMETER_PATTERNS, SECRET_NAME_PATTERNS } from './parameter-patterns.js';
-import type { CatalogIndexLike, RuleHit, RuleId } from './types.js';
+import type { CatalogIndexLike, RuleId, Severity } from './types.js';
 
-/** A rule's hit (types.ts RuleHit: its id, verdict and shadow offsets) with the rule it reports under. */
-export interface Hit extends RuleHit {
+export interface Hit {
   readonly rule: RuleId;
+  readonly id: string;
+  readonly action: 'block' | 'flag';
+  readonly severity: Severity;
+  readonly reason: string;
+  /** Shadow offsets. */
+  readonly start: number;
+  readonly end: number;
   /** Pseudo tags: end of the delimited block it opens. */
   readonly blockEnd?: number;
 }
@@ -26,8 +31,6 @@ export interface ScanOptions {
   readonly propertyName?: boolean;
   /** The text describes a parameter that takes only a boolean or a number (a switch). */
   readonly switchText?: boolean;
-  /** The name of the parameter the text describes or is. */
-  readonly parameterName?: string;
   readonly server: string;
   /** Lower-case names of the server's own tools. */
   readonly own: ReadonlySet<string>;
@@ -47,8 +50,7 @@ const IDENTIFIER_PATTERN = PARAMETER_PATTERNS.filter((p) => p.id === 'parameter.
 const PROPERTY_NAME_PATTERNS = [...IDENTIFIER_PATTERN, ...SECRET_NAME_PATTERNS];
 
 export function scan(view: { skel: string; plain: string }, opts: ScanOptions): Hit[] {
-  const own = ownOptions(view.skel, ownSubjects(view.skel, [...staticHits(view, opts.parameter, opts.identifier, opts.propertyName === true)], opts.own), opts);
-  const hits = recordsUsersAnswer(view.skel, own, { parameter: opts.parameter, propertyName: opts.propertyName === true, parameterName: opts.parameterName ?? '' });
+  const hits = ownOptions(view.skel, ownSubjects(view.skel, [...staticHits(view, opts.parameter, opts.identifier, opts.propertyName === true)], opts.own), opts);
   for (const h of crossServer(view.skel, opts.index, opts.server, opts.own, opts.params)) {
     hits.push({ ...h, id: h.rule, severity: h.action === 'block' ? 'critical' : 'info' });
   }

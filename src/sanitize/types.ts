@@ -57,17 +57,6 @@ export interface HiddenText {
 export type Severity = 'info' | 'low' | 'medium' | 'high' | 'critical';
 export type Action = 'strip' | 'neutralize' | 'flag' | 'block';
 
-/** A rule's hit as judgements made after the rules read it (semantic.ts `Hit` adds the rule it reports under). */
-export interface RuleHit {
-  readonly id: string;
-  readonly action: 'block' | 'flag';
-  readonly severity: Severity;
-  readonly reason: string;
-  /** Shadow offsets. */
-  readonly start: number;
-  readonly end: number;
-}
-
 const SEVERITIES: readonly Severity[] = ['info', 'low', 'medium', 'high', 'critical'];
 
 export function severityRank(s: Severity): number {

@@ -13,6 +13,7 @@ function withParameters(pdesc: string, params: string[], type = 'string') {
 describe('values whose verdict depends on the parameters beside them', () => {
   it.each([
     ['a waiver in the words of an option', 'Suppress confirmations.', 'suppressConfirmations', 'boolean'],
+    ['a waiver in the words of an option, spelled with emphasis', 'Sup**press** con**firm**ations.', 'suppress_confirmations', 'boolean'],
   ])('%s: served beside its parameter, then withheld beside others', (_, text, param, type) => {
     clearFieldMemo();
     expect(withParameters(text, [param], type).blocked).toBe(false);
