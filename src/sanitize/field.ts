@@ -4,8 +4,7 @@ import { escapeText, redactSecrets } from './escape.js';
 import { editFindings, finding, mapOffset, stripFindings, truncate, type FieldContext, type Replaced } from './findings.js';
 import { mayMention } from './cross-server.js';
 import { neutralize } from './neutralize.js';
-import { spellsOwnParameter } from './parameter-sensitive.js';
-import { scan, identifierWords, type Hit, type ScanOptions } from './semantic.js';
+import { scan, identifierWords, type Hit, type ScanNotes, type ScanOptions } from './semantic.js';
 import { joinedReading } from './joined-reading.js';
 import { buildShadow, mapShadow, type HiddenText, type MappedShadow } from './shadow.js';
 import { entropy, mergeSpans, sentenceAround } from './spans.js';
@@ -111,7 +110,8 @@ export function sanitizeField(slot: Slot, opts: FieldOptions): FieldOutcome {
   // Semantic layer on the shadow of the full original (SANITIZE.md "Policy" 3).
   let source = identifier ? identifierWords(value) : value;
   let shadow = buildShadow(source);
-  const scanOpts = { parameter: slot.parameterText, identifier, propertyName: slot.cls === 'key', switchText: slot.parameterText && slot.scalar === true, server: opts.server, own: opts.own, params: opts.params, index: opts.index, camel: camelCaseWords(value), acronyms: acronymWords(value) };
+  const notes: ScanNotes = { waiverNamedOwnOption: false };
+  const scanOpts = { notes, parameter: slot.parameterText, identifier, propertyName: slot.cls === 'key', switchText: slot.parameterText && slot.scalar === true, server: opts.server, own: opts.own, params: opts.params, index: opts.index, camel: camelCaseWords(value), acronyms: acronymWords(value) };
   // The rules of the whole field, beyond the sentence scan, on either reading.
   const judged = (view: typeof shadow): Hit[] => {
     let out = scan(view, scanOpts);
@@ -140,7 +140,7 @@ export function sanitizeField(slot: Slot, opts: FieldOptions): FieldOutcome {
     value.length <= budget && !opaque;
   // Nearly every field of a real catalog ends here, before any of the bookkeeping below.
   if (quiet) {
-    if (quietKey !== undefined && value.length <= opts.limits.other && !mayMention(shadow.skel) && !spellsOwnParameter(value, opts.params)) {
+    if (quietKey !== undefined && value.length <= opts.limits.other && !mayMention(shadow.skel) && !notes.waiverNamedOwnOption) {
       if (quietValues.size >= QUIET_ENTRIES) quietValues.clear();
       quietValues.add(quietKey);
     }
