@@ -79,7 +79,7 @@ const MEMO_MAX_CHARS = 4096;
 const MEMO_ENTRIES = 20_000;
 const NO_INDEX = {};
 let memos = new WeakMap<object, Map<string, Map<string, DirectiveHit[]>>>();
-const paramKeys = new WeakMap<ReadonlySet<string>, string>();
+const nameKeys = new WeakMap<ReadonlySet<string>, string>();
 
 export function clearDirectiveMemo(): void {
   memos = new WeakMap();
@@ -91,7 +91,7 @@ export function directiveHits(text: string, ctx: DirectiveContext, plain: string
   let byContext = memos.get(ctx.index ?? NO_INDEX);
   if (!byContext) memos.set(ctx.index ?? NO_INDEX, (byContext = new Map()));
   // Two levels, so the text itself is never copied into a longer key.
-  const contextKey = `${ctx.server}\u0001${paramKey(ctx.params)}\u0001${ctx.camel.size === 0 ? '' : [...ctx.camel].join(',')}\u0001${ctx.acronyms.size === 0 ? '' : [...ctx.acronyms].join(',')}`;
+  const contextKey = `${ctx.server}\u0001${nameKey(ctx.own)}\u0001${nameKey(ctx.params)}\u0001${ctx.camel.size === 0 ? '' : [...ctx.camel].join(',')}\u0001${ctx.acronyms.size === 0 ? '' : [...ctx.acronyms].join(',')}`;
   let memo = byContext.get(contextKey);
   if (!memo) byContext.set(contextKey, (memo = new Map()));
   const key = plain === text ? text : `${text}\u0001${plain}`;
@@ -104,10 +104,11 @@ export function directiveHits(text: string, ctx: DirectiveContext, plain: string
   return hits;
 }
 
-function paramKey(params: ReadonlySet<string>): string {
-  if (params.size === 0) return '';
-  let key = paramKeys.get(params);
-  if (key === undefined) paramKeys.set(params, (key = [...params].join(',')));
+/** A set of names (the server's own tools, the tool's parameters) as part of a memo key, joined once per set. */
+function nameKey(names: ReadonlySet<string>): string {
+  if (names.size === 0) return '';
+  let key = nameKeys.get(names);
+  if (key === undefined) nameKeys.set(names, (key = [...names].join(',')));
   return key;
 }
 

@@ -2,9 +2,8 @@
 import { INVISIBLE_SEPARATORS } from './chars.js';
 import { escapeText, redactSecrets } from './escape.js';
 import { editFindings, finding, mapOffset, stripFindings, truncate, type FieldContext, type Replaced } from './findings.js';
-import { mayMention } from './cross-server.js';
 import { neutralize } from './neutralize.js';
-import { scan, identifierWords, type Hit, type ScanNotes, type ScanOptions } from './semantic.js';
+import { scan, identifierWords, type Hit, type ScanOptions } from './semantic.js';
 import { joinedReading } from './joined-reading.js';
 import { buildShadow, mapShadow, type HiddenText, type MappedShadow } from './shadow.js';
 import { entropy, mergeSpans, sentenceAround } from './spans.js';
@@ -47,28 +46,6 @@ const HIDDEN_LABEL: Record<HiddenText['kind'], string> = {
 };
 
 const EMPTY: Finding[] = [];
-/**
- * Short values known to pass untouched whatever the catalog (no strip, no edit, no hit, no name that
- * could be another server's): schemas repeat them across hundreds of tools. Bounded, then rebuilt.
- */
-const QUIET_MAX_CHARS = 256;
-const QUIET_ENTRIES = 50_000;
-const quietValues = new Set<string>();
-
-/** Forgets the memoized quiet values (tests and benchmarks measure a cold start with it). */
-export function clearFieldMemo(): void {
-  quietValues.clear();
-}
-
-function quietKeyOf(cls: Slot['cls'], parameterText: boolean, value: string, data: boolean): string | undefined {
-  return value.length <= QUIET_MAX_CHARS ? `${cls}${parameterText ? 'p' : '-'}${data ? 'd' : '-'}${value}` : undefined;
-}
-
-/** A schema value seen before and known to pass whatever the catalog (see walk.ts SkipSlot). */
-export function knownQuiet(cls: Slot['cls'], parameterText: boolean, value: string, data: boolean): boolean {
-  const key = quietKeyOf(cls, parameterText, value, data);
-  return key !== undefined && quietValues.has(key);
-}
 
 const NAMES_A_PERSON = /\b(?:user|users|owner|human|customer|admin|they|approved|consented|agreed)\b/;
 
@@ -101,8 +78,6 @@ const SIGN_IN_CREDENTIAL = /^(?:(?:aws |s3 )?(?:secret access key|access key(?: 
 
 export function sanitizeField(slot: Slot, opts: FieldOptions): FieldOutcome {
   const value = slot.value;
-  const quietKey = quietKeyOf(slot.cls, slot.parameterText, value, slot.data);
-  if (quietKey !== undefined && value.length <= opts.limits.other && quietValues.has(quietKey)) return { slot, forwarded: value, findings: EMPTY, hiddenInstruction: false };
   const rewritable = slot.cls === 'text';
   const identifier = slot.cls === 'key' || slot.cls === 'name';
   const stripped = stripHidden(value);
@@ -110,8 +85,7 @@ export function sanitizeField(slot: Slot, opts: FieldOptions): FieldOutcome {
   // Semantic layer on the shadow of the full original (SANITIZE.md "Policy" 3).
   let source = identifier ? identifierWords(value) : value;
   let shadow = buildShadow(source);
-  const notes: ScanNotes = { waiverNamedOwnOption: false };
-  const scanOpts = { notes, parameter: slot.parameterText, identifier, propertyName: slot.cls === 'key', switchText: slot.parameterText && slot.scalar === true, server: opts.server, own: opts.own, params: opts.params, index: opts.index, camel: camelCaseWords(value), acronyms: acronymWords(value) };
+  const scanOpts = { parameter: slot.parameterText, identifier, propertyName: slot.cls === 'key', switchText: slot.parameterText && slot.scalar === true, server: opts.server, own: opts.own, params: opts.params, index: opts.index, camel: camelCaseWords(value), acronyms: acronymWords(value) };
   // The rules of the whole field, beyond the sentence scan, on either reading.
   const judged = (view: typeof shadow): Hit[] => {
     let out = scan(view, scanOpts);
@@ -139,13 +113,7 @@ export function sanitizeField(slot: Slot, opts: FieldOptions): FieldOutcome {
     stripped.removals.length === 0 && neutral.edits.length === 0 && hits.length === 0 && shadow.hidden.length === 0 &&
     value.length <= budget && !opaque;
   // Nearly every field of a real catalog ends here, before any of the bookkeeping below.
-  if (quiet) {
-    if (quietKey !== undefined && value.length <= opts.limits.other && !mayMention(shadow.skel) && !notes.waiverNamedOwnOption) {
-      if (quietValues.size >= QUIET_ENTRIES) quietValues.clear();
-      quietValues.add(quietKey);
-    }
-    return { slot, forwarded: value, findings: EMPTY, hiddenInstruction: false };
-  }
+  if (quiet) return { slot, forwarded: value, findings: EMPTY, hiddenInstruction: false };
   return report(slot, opts, { stripped, neutral, source, shadow, hits: strongestPerRule(hits), budget, opaque, scanOpts });
 }
 

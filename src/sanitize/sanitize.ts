@@ -1,5 +1,5 @@
 // sanitizeEntity: every model-visible string of one tool, prompt, resource or instructions text, judged and rewritten as a whole.
-import { clearFieldMemo, knownQuiet, sanitizeField, type FieldOutcome } from './field.js';
+import { sanitizeField, type FieldOutcome } from './field.js';
 import { finding, type FieldContext } from './findings.js';
 import { intentFindings } from './intent-model.js';
 import { judgeName, toolNameWords } from './names.js';
@@ -54,7 +54,6 @@ function ownNames(names: ReadonlySet<string> | undefined): OwnNames {
 
 /** Drops every memo of short, context-free results (they only ever speed up repeated strings). */
 export function clearSanitizeCaches(): void {
-  clearFieldMemo();
   clearScanMemo();
 }
 
@@ -65,11 +64,8 @@ export function sanitizeEntity<T>(kind: EntityKind, entity: T, ctx: SanitizeCont
   const own = names.lower;
   const fieldOpts = { server: ctx.server, own, ownWords: names.words, params: parameterNames(kind, entity), index: ctx.otherServers, limits, blocking };
 
-  // Values remembered as quiet are skipped before a slot is even built (they are most of a schema).
-  const skip = (cls: Parameters<typeof knownQuiet>[0], param: boolean, value: string, data: boolean): boolean =>
-    value.length <= limits.other && knownQuiet(cls, param, value, data);
   const tooDeep: string[] = [];
-  const outcomes: FieldOutcome[] = slotsOf(kind, entity, skip, tooDeep).map((slot) => sanitizeField(slot, fieldOpts));
+  const outcomes: FieldOutcome[] = slotsOf(kind, entity, tooDeep).map((slot) => sanitizeField(slot, fieldOpts));
   const findings: Finding[] = outcomes.flatMap((o) => o.findings);
   for (const pointer of tooDeep.slice(0, 1)) {
     const c = plainContext(pointer, '');

@@ -41,17 +41,6 @@ export interface ScanOptions {
   readonly camel?: ReadonlySet<string>;
   /** Lower-case forms of the words written in capitals in the original (`SQL`): acronyms. */
   readonly acronyms?: ReadonlySet<string>;
-  /** Where the scan says what its verdict rested on beyond the text itself. */
-  readonly notes?: ScanNotes;
-}
-
-/**
- * What a verdict rested on beyond the text, for a caller that remembers verdicts by text alone
- * (field.ts): a waiver read as the name of one of the tool's own options passes beside that tool
- * and is a waiver beside any other.
- */
-export interface ScanNotes {
-  waiverNamedOwnOption: boolean;
 }
 
 /** Scripts the non-Latin lexicon covers (Cyrillic, Arabic, kana, CJK, Hangul): emoji or an em dash alone do not run it. */
@@ -177,7 +166,6 @@ function ownOptions(skel: string, hits: Hit[], opts: ScanOptions): Hit[] {
       kept.push(h);
       continue;
     }
-    if (opts.notes) opts.notes.waiverNamedOwnOption = true;
     // Blank each naming of the option in turn (a text may name it more than once) and read again.
     let text = skel;
     let found: Hit | undefined = h;

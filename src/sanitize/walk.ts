@@ -75,9 +75,6 @@ const KNOWN_MEMBERS: Readonly<Record<EntityKind, ReadonlySet<string>>> = {
   resourceTemplate: new Set(['uriTemplate', 'name', 'title', 'description', 'mimeType', 'annotations', 'icons']),
   instructions: new Set(),
 };
-/** Lets the caller drop values it already knows to be quiet before a slot (and its path) is allocated. */
-export type SkipSlot = (cls: SlotClass, parameterText: boolean, value: string, data: boolean) => boolean;
-
 const DATA_KEYWORDS = new Set(['default', 'const', 'title', 'example']);
 const DATA_LISTS = new Set(['enum', 'examples', 'default']);
 
@@ -118,7 +115,7 @@ export function propertyPath(path: readonly (string | number)[]): string[] {
  * @param tooDeep receives the pointer of every subtree nested deeper than MAX_DEPTH, which is not
  * walked: the caller must not forward what it could not read.
  */
-export function slotsOf(kind: EntityKind, entity: unknown, skip?: SkipSlot, tooDeep?: string[]): Slot[] {
+export function slotsOf(kind: EntityKind, entity: unknown, tooDeep?: string[]): Slot[] {
   const slots: Slot[] = [];
   if (kind === 'instructions') {
     if (typeof entity === 'string') slots.push(slot('', [], entity, 'text', 'description', false));
@@ -136,7 +133,7 @@ export function slotsOf(kind: EntityKind, entity: unknown, skip?: SkipSlot, tooD
   if (kind === 'tool') {
     for (const key of ['inputSchema', 'outputSchema']) {
       const schema = entity[key];
-      if (schema !== undefined) new SchemaWalker(slots, skip, tooDeep).walk(schema as JsonValue, `/${key}`, [key], 'text', false, 0);
+      if (schema !== undefined) new SchemaWalker(slots, tooDeep).walk(schema as JsonValue, `/${key}`, [key], 'text', false, 0);
     }
     const ann = entity['annotations'];
     if (isObject(ann) && typeof ann['title'] === 'string') {
@@ -146,7 +143,7 @@ export function slotsOf(kind: EntityKind, entity: unknown, skip?: SkipSlot, tooD
   const known = KNOWN_MEMBERS[kind];
   for (const key of Object.keys(entity)) {
     if (known.has(key)) continue;
-    new SchemaWalker(slots, skip, tooDeep).walk(entity[key] as JsonValue, `/${pointerSegment(key)}`, [key], 'contract', false, 0);
+    new SchemaWalker(slots, tooDeep).walk(entity[key] as JsonValue, `/${pointerSegment(key)}`, [key], 'contract', false, 0);
   }
   if (kind === 'prompt' && Array.isArray(entity['arguments'])) {
     entity['arguments'].forEach((arg, i) => {
@@ -166,7 +163,6 @@ export function slotsOf(kind: EntityKind, entity: unknown, skip?: SkipSlot, tooD
 class SchemaWalker {
   constructor(
     private readonly out: Slot[],
-    private readonly skip: SkipSlot | undefined,
     private readonly tooDeep: string[] | undefined,
   ) {}
 
@@ -203,9 +199,7 @@ class SchemaWalker {
   }
 
   private emit(pointer: string, path: readonly (string | number)[], value: string, cls: SlotClass, parameterText: boolean, scalar = false): void {
-    const data = isDataPath(path, cls);
-    if (this.skip?.(cls, parameterText, value, data)) return;
-    const s = slot(pointer, path.slice(), value, cls, 'other', parameterText, data);
+    const s = slot(pointer, path.slice(), value, cls, 'other', parameterText, isDataPath(path, cls));
     this.out.push(scalar ? { ...s, scalar } : s);
   }
 }
