@@ -98,11 +98,6 @@ function candidates(skel: string): readonly Candidate[] {
   return found;
 }
 
-/** Could this text name any tool or server at all? (False means no catalog can make it cross-server.) */
-export function mayMention(skel: string): boolean {
-  return candidates(skel).length > 0;
-}
-
 /** A called plain word whose word before is also a word of the server's own tool names. */
 function ownPhrase(skel: string, c: Candidate, own: ReadonlySet<string>): boolean {
   const word = c.tokens[0] ?? '';

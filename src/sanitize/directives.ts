@@ -91,7 +91,8 @@ export function directiveHits(text: string, ctx: DirectiveContext, plain: string
   let byContext = memos.get(ctx.index ?? NO_INDEX);
   if (!byContext) memos.set(ctx.index ?? NO_INDEX, (byContext = new Map()));
   // Two levels, so the text itself is never copied into a longer key.
-  const contextKey = `${ctx.server}\u0001${nameKey(ctx.own)}\u0001${nameKey(ctx.params)}\u0001${ctx.camel.size === 0 ? '' : [...ctx.camel].join(',')}\u0001${ctx.acronyms.size === 0 ? '' : [...ctx.acronyms].join(',')}`;
+  // Every part as JSON: names may hold any character, a comma or a separator included.
+  const contextKey = `${JSON.stringify(ctx.server)}${nameKey(ctx.own)}${nameKey(ctx.params)}${nameKey(ctx.camel)}${nameKey(ctx.acronyms)}`;
   let memo = byContext.get(contextKey);
   if (!memo) byContext.set(contextKey, (memo = new Map()));
   const key = plain === text ? text : `${text}\u0001${plain}`;
@@ -104,11 +105,11 @@ export function directiveHits(text: string, ctx: DirectiveContext, plain: string
   return hits;
 }
 
-/** A set of names (the server's own tools, the tool's parameters) as part of a memo key, joined once per set. */
+/** A set of names (the server's own tools, the tool's parameters) as part of a memo key, written once per set. */
 function nameKey(names: ReadonlySet<string>): string {
-  if (names.size === 0) return '';
+  if (names.size === 0) return '[]';
   let key = nameKeys.get(names);
-  if (key === undefined) nameKeys.set(names, (key = [...names].join(',')));
+  if (key === undefined) nameKeys.set(names, (key = JSON.stringify([...names])));
   return key;
 }
 

@@ -52,7 +52,7 @@ function ownNames(names: ReadonlySet<string> | undefined): OwnNames {
   return out;
 }
 
-/** Drops every memo of short, context-free results (they only ever speed up repeated strings). */
+/** Drops every memo of the sanitizer's readings (they only ever speed up repeated strings). */
 export function clearSanitizeCaches(): void {
   clearScanMemo();
 }

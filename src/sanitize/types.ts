@@ -130,7 +130,10 @@ export const LISTING_LIMIT = 65536;
 export interface SanitizeContext {
   /** Config name of the server that sent the entity. */
   readonly server: string;
-  /** Names of the server's own tools (mentions of these are never cross-server). */
+  /**
+   * Names of the server's own tools (mentions of these are never cross-server). Read once per Set
+   * object and remembered with it: pass a new Set when the names change, never the same one changed.
+   */
   readonly ownToolNames?: ReadonlySet<string>;
   /** Every server's tool names and server names/aliases; entries of `server` itself are ignored. */
   readonly otherServers?: CatalogIndexLike;
