@@ -84,8 +84,9 @@ export async function startProxy(name: string, extra: Record<string, unknown> = 
   }));
   const out = fs.openSync(logFile, 'w');
   // Pins and the sanitization log stay in the run's temp dir, never the user's state dir.
-  // BENCH_PROXY_NODE_ARGS: flags for the proxy's node alone (`--cpu-prof`, which NODE_OPTIONS refuses).
-  const nodeArgs = (process.env.BENCH_PROXY_NODE_ARGS ?? '').split(' ').filter((a) => a !== '');
+  // BENCH_PROXY_NODE_ARGS: flags for the proxy's node alone (`--cpu-prof`, which NODE_OPTIONS refuses),
+  // separated by white space, without quoting.
+  const nodeArgs = (process.env.BENCH_PROXY_NODE_ARGS ?? '').split(/\s+/).filter((a) => a !== '');
   const child = spawn(process.execPath, [...nodeArgs, CLI, 'start', '-c', config], { stdio: ['ignore', out, out], env: { ...process.env, XDG_STATE_HOME: TEMP } });
   fs.closeSync(out);
   const pid = child.pid as number;
